@@ -1,0 +1,255 @@
+import 'reflect-metadata'
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
+import type { ConfigRepository } from '../config/config-repository.ts'
+import type { Env } from '../config/env.ts'
+import { APP, CONFIG, ENV } from '../container/tokens.ts'
+import { CommandRegistry } from '../cli/command-registry.ts'
+import { KilnError } from '../support/errors.ts'
+import { runWithApp, setLastBootedApp } from './current-app.ts'
+import type { Plugin } from './define-plugin.ts'
+import type { HttpKernel } from '../http/http-kernel.ts'
+import type { MiddlewareRegistry } from '../http/middleware-registry.ts'
+import type { Router } from '../http/router.ts'
+import type { UrlGenerator } from '../http/url-generator.ts'
+import type { ListenOptions, RunningServer } from '../http/serve.ts'
+
+type Hook = (app: Application) => void | Promise<void>
+
+/**
+ * One Kiln application: its environment, configuration, container and the
+ * registries that plugins fill. Make one with `createApp({ root })`.
+ *
+ * Registries and services are attached by the kernel's own providers and by
+ * plugins, and are reachable both as properties (`app.router`) and from the
+ * container (`app.make(ROUTER)`).
+ *
+ * @example
+ * ```ts
+ * const app = await createApp({ root: process.cwd() })
+ * const res = await app.request('/health')
+ * await app.close()
+ * ```
+ */
+export class Application {
+  /** This application's own tsyringe container, a child of the global one. */
+  readonly container: DependencyContainer
+  private readonly bootingHooks: Hook[] = []
+  private readonly bootedHooks: Hook[] = []
+  private readonly terminatingHooks: Hook[] = []
+  private state: 'created' | 'registered' | 'booted' | 'closed' = 'created'
+  /** The CLI commands that the kernel and plugins register. */
+  readonly commands = new CommandRegistry()
+  /** Services that kernel providers and plugins attach by name. */
+  private readonly services = new Map<string, unknown>()
+
+  constructor(
+    readonly root: string,
+    readonly env: Env,
+    readonly config: ConfigRepository,
+    readonly plugins: readonly Plugin[],
+  ) {
+    this.container = rootContainer.createChildContainer()
+    this.container.registerInstance(APP, this)
+    this.container.registerInstance(CONFIG, config)
+    this.container.registerInstance(ENV, env)
+  }
+
+  /** `production`, `development` or `test`. @example `if (app.environment === 'test') ...` */
+  get environment(): 'production' | 'development' | 'test' {
+    return this.config.get('app.env', 'production')
+  }
+
+  /** True when `APP_DEBUG` is on: error pages show stacks. @example `app.debug` */
+  get debug(): boolean {
+    return this.config.get('app.debug', false)
+  }
+
+  /** The routes. @example `app.router.get('/ping', () => 'pong')` */
+  get router(): Router {
+    return this.service<Router>('router')
+  }
+
+  /** Middleware aliases and groups. @example `app.middleware.alias('admin', admin)` */
+  get middleware(): MiddlewareRegistry {
+    return this.service<MiddlewareRegistry>('middleware')
+  }
+
+  /** Browser URLs with `APP_BASE_PATH`. @example `app.urls.route('home')` */
+  get urls(): UrlGenerator {
+    return this.service<UrlGenerator>('url')
+  }
+
+  /**
+   * Serves a request in-process, with no network: the quickest way to test.
+   *
+   * @example
+   * ```ts
+   * const res = await app.request('/user', { headers: { authorization: `Bearer ${token}` } })
+   * ```
+   */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    return this.service<HttpKernel>('http').request(input, init)
+  }
+
+  /** Serves a web `Request` (for servers and adapters). @example `srvx.serve({ fetch: app.fetch })` */
+  fetch = (request: Request): Promise<Response> => this.service<HttpKernel>('http').fetch(request)
+
+  /**
+   * Listens on a real port (HTTP and websocket routes). Closed with the app.
+   *
+   * @example
+   * ```ts
+   * const server = await app.listen({ port: 3000 })
+   * console.log(server.url)
+   * ```
+   */
+  async listen(options: ListenOptions = {}): Promise<RunningServer> {
+    const { listen } = await import('../http/serve.ts')
+    const server = await listen(this, options)
+    this.terminating(() => server.close())
+    return server
+  }
+
+  /** True once every plugin has booted. @example `app.isBooted` */
+  get isBooted(): boolean {
+    return this.state === 'booted'
+  }
+
+  /**
+   * Resolves a service from this application's container.
+   *
+   * @example
+   * ```ts
+   * const config = app.make<ConfigRepository>(CONFIG)
+   * ```
+   */
+  make<T>(token: InjectionToken<T>): T {
+    return this.container.resolve(token)
+  }
+
+  /**
+   * Binds a value under a token and, when `name` is given, as `app.service(name)`.
+   *
+   * @example
+   * ```ts
+   * app.instance(MAILER, new Mailer(), 'mailer')
+   * ```
+   */
+  instance<T>(token: InjectionToken<T>, value: T, name?: string): T {
+    this.container.registerInstance(token, value)
+    if (name) this.services.set(name, value)
+    return value
+  }
+
+  /**
+   * Binds a lazily built singleton: `factory` runs on first resolve.
+   *
+   * @example
+   * ```ts
+   * app.singleton(REPORTS, (app) => new Reports(app.config))
+   * ```
+   */
+  singleton<T>(token: InjectionToken<T>, factory: (app: Application) => T): void {
+    let instance: T | undefined
+    let built = false
+    this.container.register(token, {
+      useFactory: () => {
+        if (!built) {
+          instance = factory(this)
+          built = true
+        }
+        return instance as T
+      },
+    })
+  }
+
+  /**
+   * A named service attached by a provider or plugin (`router`, `views`, `db`...).
+   *
+   * @example
+   * ```ts
+   * const views = app.service<ViewManager>('views')
+   * ```
+   */
+  service<T>(name: string): T {
+    if (!this.services.has(name)) throw new KilnError(`The "${name}" service is not available.`, { hint: 'Is the plugin that provides it listed in config/app.ts?' })
+    return this.services.get(name) as T
+  }
+
+  /** True when a named service is attached. @example `app.hasService('db')` */
+  hasService(name: string): boolean {
+    return this.services.has(name)
+  }
+
+  /** Runs `fn` before plugins boot, after all have registered. @example `app.booting(() => ...)` */
+  booting(fn: Hook): void {
+    this.bootingHooks.push(fn)
+  }
+
+  /** Runs `fn` after every plugin has booted (or now, if already booted). @example `app.booted(() => ...)` */
+  booted(fn: Hook): void {
+    if (this.state === 'booted') void fn(this)
+    else this.bootedHooks.push(fn)
+  }
+
+  /**
+   * Runs `fn` when the application closes, in reverse order of registration:
+   * close connections and servers here.
+   *
+   * @example
+   * ```ts
+   * app.terminating(() => redis.quit())
+   * ```
+   */
+  terminating(fn: Hook): void {
+    this.terminatingHooks.push(fn)
+  }
+
+  /** Runs registration for every plugin. Called by `createApp`. @example `await app.register(kernelProviders)` */
+  async register(kernel: readonly Plugin[]): Promise<void> {
+    if (this.state !== 'created') return
+    await runWithApp(this, async () => {
+      for (const plugin of [...kernel, ...this.plugins]) {
+        if (plugin.config) this.config.define(plugin.config.file, plugin.config.schema)
+      }
+      for (const plugin of [...kernel, ...this.plugins]) await plugin.register?.(this)
+    })
+    this.state = 'registered'
+  }
+
+  /** Boots every plugin, then runs `booted` hooks. Called by `createApp`. @example `await app.boot(kernelProviders)` */
+  async boot(kernel: readonly Plugin[]): Promise<void> {
+    if (this.state !== 'registered') return
+    await runWithApp(this, async () => {
+      for (const hook of this.bootingHooks) await hook(this)
+      for (const plugin of [...kernel, ...this.plugins]) await plugin.boot?.(this)
+      this.state = 'booted'
+      for (const hook of this.bootedHooks) await hook(this)
+    })
+    setLastBootedApp(this)
+  }
+
+  /**
+   * Closes the application: runs `terminating` hooks (servers, connections,
+   * queues) in reverse order. Safe to call twice.
+   *
+   * @example
+   * ```ts
+   * process.on('SIGTERM', () => app.close())
+   * ```
+   */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return
+    this.state = 'closed'
+    const errors: unknown[] = []
+    for (const hook of [...this.terminatingHooks].reverse()) {
+      try {
+        await hook(this)
+      } catch (error) {
+        errors.push(error)
+      }
+    }
+    this.container.clearInstances()
+    if (errors.length > 0) throw new AggregateError(errors, 'Some terminating hooks failed while closing the application.')
+  }
+}

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path'
+import { ConfigRepository } from '../config/config-repository.ts'
+import { Env } from '../config/env.ts'
+import { loadConfigFiles } from '../config/load-config-files.ts'
+import { generateAppKey, missingAppKey, parseAppKey } from '../security/app-key.ts'
+import { appConfigSchema } from './app-config.ts'
+import { Application } from './application.ts'
+import type { Plugin } from './define-plugin.ts'
+import { kernelProviders } from './kernel-providers.ts'
+
+/** Options for {@link createApp}. */
+export interface CreateAppOptions {
+  /** The application folder, holding `config/`, `routes/`, `resources/`. */
+  root: string
+  /** Environment variables that win over `.env` and `process.env` for this app only. */
+  env?: Record<string, string | undefined>
+  /** Config values deep-merged over the files, keyed by file name: `{ session: { driver: 'memory' } }`. */
+  config?: Record<string, unknown>
+  /** Plugins added after those listed in `config/app.ts`. */
+  plugins?: Plugin[]
+}
+
+/**
+ * Creates and boots an application: loads `.env` and every `config/*.ts`,
+ * validates them, registers then boots the kernel and every plugin, and loads
+ * the route files.
+ *
+ * @example
+ * ```ts
+ * import { createApp } from 'kiln'
+ *
+ * const app = await createApp({ root: process.cwd() })
+ * const server = await app.service<HttpServerFactory>('server').listen({ port: 3000 })
+ * ```
+ */
+export async function createApp(options: CreateAppOptions): Promise<Application> {
+  const root = resolve(options.root)
+  const env = Env.load(root, options.env)
+  const raw = await loadConfigFiles({ root, env, overrides: options.config })
+  raw.app = { ...appDefaultsFromEnv(env), ...(raw.app as Record<string, unknown> | undefined) }
+  const config = new ConfigRepository(raw)
+  const appConfig = config.define('app', appConfigSchema)
+
+  if (!appConfig.key) {
+    if (appConfig.env !== 'test') throw missingAppKey()
+    // Tests get a throwaway key so that a fresh clone's test run needs no setup.
+    config.set('app.key', generateAppKey())
+  }
+  parseAppKey(config.get<string>('app.key'))
+
+  const plugins = uniqueByName([...appConfig.plugins, ...(options.plugins ?? [])])
+  const app = new Application(root, env, config, plugins)
+  try {
+    await app.register(kernelProviders)
+    await app.boot(kernelProviders)
+  } catch (error) {
+    await app.close().catch(() => {})
+    throw error
+  }
+  return app
+}
+
+/** What `config/app.ts` means when it leaves a key out: the conventional `APP_*` variables. */
+function appDefaultsFromEnv(env: Env): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {
+    name: env.get('APP_NAME', 'Kiln'),
+    env: env.get('APP_ENV', 'production'),
+    debug: env.boolean('APP_DEBUG', false),
+    key: env.get('APP_KEY'),
+    url: env.get('APP_URL', 'http://localhost:3000'),
+    base_path: env.get('APP_BASE_PATH', ''),
+  }
+  return defaults
+}
+
+function uniqueByName(plugins: Plugin[]): Plugin[] {
+  const seen = new Map<string, Plugin>()
+  for (const plugin of plugins) seen.set(plugin.name, plugin)
+  return [...seen.values()]
+}

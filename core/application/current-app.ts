@@ -1,0 +1,45 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { KilnError } from '../support/errors.ts'
+import type { Application } from './application.ts'
+
+const storage = new AsyncLocalStorage<Application>()
+let lastBooted: Application | undefined
+
+/**
+ * Runs `fn` with `app` as the current application, so facades (`Route`,
+ * `Broadcast`, `Event`, ...) reach it. Kiln does this around boot, each
+ * request, each job and each command.
+ *
+ * @example
+ * ```ts
+ * await runWithApp(app, () => Route.get('/ping', () => 'pong'))
+ * ```
+ */
+export function runWithApp<T>(app: Application, fn: () => T): T {
+  return storage.run(app, fn)
+}
+
+/** Remembers the most recently booted app, for scripts with no request in flight. @example `setLastBootedApp(app)` */
+export function setLastBootedApp(app: Application | undefined): void {
+  lastBooted = app
+}
+
+/**
+ * The application in scope: the one running this request, job or command, or
+ * else the most recently booted one.
+ *
+ * @example
+ * ```ts
+ * currentApp().config.get('app.name')
+ * ```
+ */
+export function currentApp(): Application {
+  const app = storage.getStore() ?? lastBooted
+  if (!app) throw new KilnError('No Kiln application is running.', { hint: 'Create one with createApp({ root }) first.' })
+  return app
+}
+
+/** The app in scope, or undefined. @example `maybeCurrentApp()?.logger.info('x')` */
+export function maybeCurrentApp(): Application | undefined {
+  return storage.getStore() ?? lastBooted
+}

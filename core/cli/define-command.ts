@@ -1,0 +1,80 @@
+import type { Application } from '../application/application.ts'
+
+/** One flag of a command: `--hours=24`, `--force`. */
+export interface FlagDefinition {
+  type: 'string' | 'boolean' | 'number'
+  description: string
+  default?: string | boolean | number
+  /** One-letter alias: `-p` for `--port`. */
+  short?: string
+}
+
+/** What a command's `run` receives. */
+export interface CommandContext {
+  app: Application
+  /** Positional arguments, in order. */
+  args: string[]
+  /** Parsed flags, with defaults applied. */
+  flags: Record<string, string | boolean | number | undefined>
+  /** Writes a line to stdout. */
+  info(message: string): void
+  /** Writes a line to stderr. */
+  warn(message: string): void
+  /** Writes a line to stderr. */
+  error(message: string): void
+  /** Prints rows as an aligned table. */
+  table(rows: Array<Record<string, unknown>>): void
+}
+
+/** A CLI command. */
+export interface CommandDefinition {
+  /** `migrate`, `tok:prune-expired`, `make:channel`. */
+  name: string
+  description: string
+  /** Positional arguments, for `--help`: `[{ name: 'dir', description: 'Target folder', required: true }]`. */
+  args?: Array<{ name: string; description: string; required?: boolean }>
+  flags?: Record<string, FlagDefinition>
+  /**
+   * False for commands that must run without booting the app (e.g. `new`,
+   * `key:generate`): they get an app created without plugins booted... or none.
+   * Default true.
+   */
+  needsApp?: boolean
+  /** Returns an exit code (default 0). Throw `CommandError` for a clean message and exit code 1. */
+  run(ctx: CommandContext): void | number | Promise<void | number>
+}
+
+/**
+ * Declares a CLI command. Plugins register commands in `boot(app)` with
+ * `app.commands.register(...)`.
+ *
+ * @example
+ * ```ts
+ * export const pruneCommand = defineCommand({
+ *   name: 'tok:prune-expired',
+ *   description: 'Delete expired personal access tokens.',
+ *   flags: { hours: { type: 'number', description: 'Hours past expiry', default: 24 } },
+ *   async run({ flags, info }) {
+ *     info(`Deleted ${await prune(Number(flags.hours))} tokens.`)
+ *   },
+ * })
+ * ```
+ */
+export function defineCommand(definition: CommandDefinition): CommandDefinition {
+  return definition
+}
+
+/**
+ * A failure a command reports to its user: printed without a stack, exit code 1.
+ *
+ * @example
+ * ```ts
+ * throw new CommandError('No migrations table: run `kiln migrate` first.')
+ * ```
+ */
+export class CommandError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message)
+    this.name = 'CommandError'
+  }
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { ConfigError } from '../support/errors.ts'
+import { deepMerge, getPath } from '../support/dot-path.ts'
+
+/**
+ * Holds an application's configuration, one entry per `config/*.ts` file.
+ * Files that have a registered zod schema are validated (and get their
+ * defaults) when the schema is defined; other files are kept as written.
+ *
+ * @example
+ * ```ts
+ * config.define('mail', z.object({ from: z.string().default('app@example.com') }))
+ * config.get('mail.from') // 'app@example.com'
+ * config.set('mail.from', 'me@example.com')
+ * ```
+ */
+export class ConfigRepository {
+  private readonly values: Record<string, unknown> = Object.create(null)
+  private readonly schemas = new Map<string, z.ZodType>()
+
+  constructor(raw: Record<string, unknown> = {}) {
+    for (const [file, value] of Object.entries(raw)) this.values[file] = value
+  }
+
+  /**
+   * Registers a schema for one config file and validates the file against it now.
+   * A missing file is validated as `{}`, so schema defaults apply.
+   *
+   * @example
+   * ```ts
+   * app.config.define('tok', z.object({ expiration: z.number().nullable().default(null) }))
+   * ```
+   */
+  define<S extends z.ZodType>(file: string, schema: S): z.output<S> {
+    this.schemas.set(file, schema)
+    const result = schema.safeParse(this.values[file] ?? {})
+    if (!result.success) {
+      const issue = result.error.issues[0]!
+      throw new ConfigError(`config/${file}.ts`, issue.path.join('.'), issue.message)
+    }
+    this.values[file] = result.data
+    return result.data
+  }
+
+  /** True when a schema was registered for `file`. @example `config.isDefined('session')` */
+  isDefined(file: string): boolean {
+    return this.schemas.has(file)
+  }
+
+  /**
+   * Reads a dotted key: the first segment names the file.
+   *
+   * @example
+   * ```ts
+   * config.get('session.driver')
+   * config.get<number>('session.lifetime', 120)
+   * ```
+   */
+  get<T = unknown>(key: string, fallback?: T): T {
+    const value = getPath(this.values, key)
+    return (value === undefined ? fallback : value) as T
+  }
+
+  /** True when the dotted key has a value. @example `config.has('broadcasting.connections.kv')` */
+  has(key: string): boolean {
+    return getPath(this.values, key) !== undefined
+  }
+
+  /**
+   * Sets a dotted key at runtime (tests, plugins). Re-validates the file when it has a schema.
+   *
+   * @example
+   * ```ts
+   * config.set('app.debug', true)
+   * ```
+   */
+  set(key: string, value: unknown): void {
+    const [file, ...rest] = key.split('.')
+    const patch = rest.reduceRight<unknown>((acc, part) => ({ [part]: acc }), value)
+    const merged = rest.length === 0 ? value : deepMerge(this.values[file!] ?? {}, patch)
+    this.values[file!] = merged
+    const schema = this.schemas.get(file!)
+    if (schema) this.define(file!, schema)
+  }
+
+  /** Every file's values, for `config:show`-style tooling. @example `config.all().app` */
+  all(): Readonly<Record<string, unknown>> {
+    return this.values
+  }
+}

@@ -1,0 +1,111 @@
+import { HTTPError } from 'h3'
+import { ZodError } from 'zod'
+import { defaultMessage, HttpException } from './http-exception.ts'
+import type { HttpContext } from './http-context.ts'
+import { json } from './to-response.ts'
+
+/** What an error becomes on the wire. */
+export interface ErrorDescription {
+  status: number
+  message: string
+  headers: Record<string, string>
+  body: Record<string, unknown>
+}
+
+/**
+ * Maps any thrown value to a status, message and extra body fields. Errors
+ * that carry a 4xx `status` (HttpException, h3's HTTPError, ModelNotFound...)
+ * keep it; zod failures become 422; everything else is a 500 whose message
+ * never leaks.
+ *
+ * @example
+ * ```ts
+ * describeError(new HttpException(403, 'No.')).status // 403
+ * ```
+ */
+export function describeError(error: unknown): ErrorDescription {
+  if (error instanceof HttpException) {
+    return { status: error.status, message: error.message, headers: error.options.headers ?? {}, body: error.body ?? {} }
+  }
+  if (error instanceof ZodError) {
+    const errors: Record<string, string[]> = {}
+    for (const issue of error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
+    return { status: 422, message: Object.values(errors)[0]?.[0] ?? defaultMessage(422), headers: {}, body: { errors } }
+  }
+  if (HTTPError.isError(error)) {
+    const status = error.status
+    const headers: Record<string, string> = {}
+    error.headers?.forEach((v, k) => (headers[k] = v))
+    return { status, message: status >= 500 ? defaultMessage(status) : error.message || defaultMessage(status), headers, body: {} }
+  }
+  const status = (error as { status?: unknown } | null)?.status
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, message: (error as Error).message || defaultMessage(status), headers: {}, body: {} }
+  }
+  return { status: 500, message: defaultMessage(500), headers: {}, body: {} }
+}
+
+/**
+ * Renders an error for this request: JSON `{ message, ... }` for API routes and
+ * JSON clients, a small HTML page for browser navigations. A 500 is logged;
+ * debug mode adds the exception and stack.
+ *
+ * @example
+ * ```ts
+ * return renderError(error, ctx)
+ * ```
+ */
+export function renderError(error: unknown, ctx: HttpContext): Response {
+  const description = describeError(error)
+  const { status, message, headers, body } = description
+  if (status >= 500) {
+    const logger = ctx.app.hasService('logger') ? ctx.app.service<{ error(obj: unknown, msg?: string): void }>('logger') : undefined
+    const summary = { err: error, method: ctx.request.method, path: ctx.request.path }
+    if (logger) logger.error(summary, 'Unhandled error while serving a request')
+    else console.error('Unhandled error while serving', ctx.request.method, ctx.request.path, error)
+  }
+  const debug = status >= 500 && ctx.app.debug && error instanceof Error
+  if (wantsJson(ctx)) {
+    const payload: Record<string, unknown> = { message, ...body }
+    if (debug) {
+      payload.exception = (error as Error).name
+      payload.stack = (error as Error).stack?.split('\n').map((l) => l.trim())
+    }
+    return json(payload, status, headers)
+  }
+  return new Response(errorPage(status, message, debug ? (error as Error).stack : undefined), {
+    status,
+    headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
+  })
+}
+
+function wantsJson(ctx: HttpContext): boolean {
+  const route = ctx.route
+  if (route && route.allMiddleware().includes('api')) return !ctx.request.isNavigation()
+  return ctx.request.expectsJson()
+}
+
+/**
+ * The small HTML page browsers see for an error.
+ *
+ * @example
+ * ```ts
+ * errorPage(404, 'Not found.')
+ * ```
+ */
+export function errorPage(status: number, message: string, stack?: string): string {
+  const trace = stack ? `<pre>${escapeHtml(stack)}</pre>` : ''
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${status} ${escapeHtml(message)}</title><style>body{font:16px/1.5 system-ui,sans-serif;margin:4rem auto;max-width:40rem;padding:0 1rem;color:#222}h1{font-size:1.5rem}pre{overflow:auto;background:#f4f4f4;padding:1rem;font-size:12px}</style></head><body><h1>${status} · ${escapeHtml(message)}</h1>${trace}</body></html>`
+}
+
+/**
+ * Escapes text for HTML.
+ *
+ * @example
+ * ```ts
+ * escapeHtml('<b>') // '&lt;b&gt;'
+ * ```
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod'
+
+/**
+ * The schema of `config/http.ts`.
+ *
+ * @example
+ * ```ts
+ * // config/http.ts
+ * export default defineConfig({ body_limit: 2_000_000 })
+ * ```
+ */
+export const httpConfigSchema = z.object({
+  /** Largest accepted request body in bytes; larger gets 413. */
+  body_limit: z.number().int().positive().default(1_000_000),
+  /** Log each request (method, path, status, time) in development. */
+  request_log: z.boolean().optional(),
+})

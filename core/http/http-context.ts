@@ -1,0 +1,72 @@
+import type { H3Event } from 'h3'
+import type { Application } from '../application/application.ts'
+import { CookieJar } from './cookie-jar.ts'
+import { KilnRequest } from './kiln-request.ts'
+import type { RouteDefinition } from './route-definition.ts'
+
+/**
+ * Extension point: subsystems add typed members to the context (the session
+ * layer adds `session`, auth adds `auth`) with declaration merging:
+ *
+ * @example
+ * ```ts
+ * declare module 'kiln' { interface HttpContextExtensions { tenant?: Tenant } }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface HttpContextExtensions {}
+
+/**
+ * Everything one request's handlers and middleware share: the app, the
+ * request, route parameters, cookies and response headers.
+ *
+ * @example
+ * ```ts
+ * Route.get('/posts/{id}', ({ params, request, response }) => {
+ *   response.headers.set('Cache-Control', 'no-store')
+ *   return { id: params.id, page: request.input('page', '1') }
+ * })
+ * ```
+ */
+export class HttpContext {
+  readonly request: KilnRequest
+  readonly cookies: CookieJar
+  /** Headers and status merged into whatever the handler returns. */
+  response = { headers: new Headers(), status: undefined as number | undefined }
+  /** Per-request scratch space for middleware. */
+  readonly locals = new Map<string | symbol, unknown>()
+  /** The matched route, when one matched. */
+  route?: RouteDefinition
+
+  constructor(
+    readonly app: Application,
+    readonly event: H3Event,
+  ) {
+    this.request = new KilnRequest(event)
+    this.cookies = new CookieJar(event.req.headers.get('cookie'))
+  }
+
+  /** Route parameters (`{id}` segments), URL-decoded. @example `ctx.params.id` */
+  get params(): Record<string, string> {
+    return (this.event.context.params as Record<string, string> | undefined) ?? {}
+  }
+}
+
+// Subsystems merge their members into HttpContext through HttpContextExtensions.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface HttpContext extends HttpContextExtensions {}
+
+const CONTEXT = Symbol.for('kiln.http-context')
+
+/**
+ * The Kiln context of an h3 event, created on first use.
+ *
+ * @example
+ * ```ts
+ * const ctx = contextOf(app, event)
+ * ```
+ */
+export function contextOf(app: Application, event: H3Event): HttpContext {
+  const holder = event.context as Record<symbol, HttpContext | undefined>
+  return (holder[CONTEXT] ??= new HttpContext(app, event))
+}

@@ -1,0 +1,155 @@
+import { H3, type H3Event } from 'h3'
+import { addRoute, createRouter, findRoute } from 'rou3'
+import type { Application } from '../application/application.ts'
+import { runWithApp } from '../application/current-app.ts'
+import { parseBody } from './body-parser.ts'
+import { renderError } from './error-renderer.ts'
+import { contextOf, type HttpContext } from './http-context.ts'
+import { HttpException } from './http-exception.ts'
+import type { MiddlewareRegistry } from './middleware-registry.ts'
+import { compose, type Pipeline } from './pipeline.ts'
+import type { RouteDefinition } from './route-definition.ts'
+import type { Router } from './router.ts'
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Turns the router's routes into an h3 app: matches paths (with rou3),
+ * strips `APP_BASE_PATH`, parses bodies, runs the middleware pipeline, and
+ * answers 404/405 through the global middleware (so CORS and logging see them).
+ *
+ * @example
+ * ```ts
+ * const kernel = new HttpKernel(app, app.router, app.middleware, { bodyLimit: 1_000_000 })
+ * const res = await kernel.request('/health')
+ * ```
+ */
+export class HttpKernel {
+  readonly h3: H3
+  /** Which methods each path answers, for telling 405 from 404. */
+  private readonly methods = createRouter<Set<string>>()
+  private readonly methodsByPath = new Map<string, Set<string>>()
+  private fallback?: Pipeline
+
+  constructor(
+    private readonly app: Application,
+    private readonly router: Router,
+    private readonly middleware: MiddlewareRegistry,
+    private readonly options: { bodyLimit: number; basePath: string },
+  ) {
+    this.h3 = new H3({
+      onRequest: (event) => this.stripBasePath(event),
+      onError: (error, event) => renderError(error, contextOf(app, event)),
+    })
+    router.onRoute((route) => this.mount(route))
+    this.h3.all('/**', (event) => this.handleUnmatched(event))
+  }
+
+  /** Serves a web `Request`. @example `await kernel.fetch(new Request('http://x/health'))` */
+  fetch = (request: Request): Promise<Response> => Promise.resolve(this.h3.fetch(request))
+
+  /**
+   * Serves a path or URL without a network: `app.request()` in tests.
+   *
+   * @example
+   * ```ts
+   * await kernel.request('/login', { method: 'POST', body: JSON.stringify({ email }) })
+   * ```
+   */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const request = typeof input === 'string' && input.startsWith('/') ? new Request(`http://localhost${input}`, init) : input instanceof Request ? input : new Request(input, init)
+    return Promise.resolve(this.h3.fetch(request))
+  }
+
+  /** Resolves every route's middleware now, so a typo fails at boot rather than on a request. @example `kernel.compileAll()` */
+  compileAll(): void {
+    for (const route of this.router.routes()) this.pipelineFor(route)
+    this.fallback = compose(this.middleware.resolve(['global']), unmatched)
+  }
+
+  private mount(route: RouteDefinition): void {
+    const handler = (event: H3Event) => this.handle(event, route)
+    for (const path of expandOptional(route.path)) {
+      const h3Path = path.replace(/\{(\w+)\}/g, ':$1')
+      for (const method of route.methods) {
+        if (method !== 'HEAD') this.h3.on(method as 'GET', h3Path, handler)
+        let set = this.methodsByPath.get(h3Path)
+        if (!set) {
+          set = new Set()
+          this.methodsByPath.set(h3Path, set)
+          addRoute(this.methods, '', h3Path, set)
+        }
+        set.add(method)
+      }
+    }
+  }
+
+  private handle(event: H3Event, route: RouteDefinition): Promise<Response> {
+    const ctx = contextOf(this.app, event)
+    ctx.route = route
+    return runWithApp(this.app, async () => {
+      if (!BODYLESS.has(event.req.method)) {
+        try {
+          ctx.request.parsed = await parseBody(event.req as unknown as Request, this.options.bodyLimit)
+        } catch (error) {
+          return renderError(error, ctx)
+        }
+      }
+      return this.pipelineFor(route)(ctx)
+    })
+  }
+
+  private pipelineFor(route: RouteDefinition): Pipeline {
+    if (route.compiled) return route.compiled as Pipeline
+    const excluded = route.excludedMiddleware()
+    const layers = this.middleware
+      .resolve(['global', ...route.allMiddleware()])
+      .filter((layer) => !excluded.has(layer.label.split(':')[0]!))
+    const pipeline = compose(layers, (ctx) => callHandler(route, ctx))
+    route.compiled = pipeline
+    return pipeline
+  }
+
+  private handleUnmatched(event: H3Event): Promise<Response> {
+    const ctx = contextOf(this.app, event)
+    const allowed = findRoute(this.methods, '', event.url.pathname)?.data
+    if (allowed) ctx.locals.set(ALLOWED, allowed)
+    this.fallback ??= compose(this.middleware.resolve(['global']), unmatched)
+    return runWithApp(this.app, () => this.fallback!(ctx))
+  }
+
+  private stripBasePath(event: H3Event): void {
+    const base = this.options.basePath
+    if (!base) return
+    const path = event.url.pathname
+    if (path === base) event.url.pathname = '/'
+    else if (path.startsWith(base + '/')) event.url.pathname = path.slice(base.length)
+  }
+}
+
+const ALLOWED = Symbol('allowed-methods')
+
+function unmatched(ctx: HttpContext): never {
+  const allowed = ctx.locals.get(ALLOWED) as Set<string> | undefined
+  if (allowed && allowed.size > 0) {
+    const allow = [...new Set([...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])])].join(', ')
+    throw new HttpException(405, 'Method not allowed.', { headers: { allow } })
+  }
+  throw new HttpException(404, 'Not found.')
+}
+
+async function callHandler(route: RouteDefinition, ctx: HttpContext): Promise<unknown> {
+  const handler = route.handler
+  if (typeof handler === 'function') return handler(ctx)
+  const [Controller, method] = handler
+  const instance = ctx.app.container.resolve(Controller as new () => Record<string, (ctx: HttpContext) => unknown>)
+  return instance[method]!(ctx)
+}
+
+function expandOptional(path: string): string[] {
+  const optional = /\/\{(\w+)\?\}/
+  if (!optional.test(path)) return [path]
+  const withParam = path.replace(optional, '/{$1}')
+  const without = path.replace(optional, '') || '/'
+  return [...expandOptional(withParam), ...expandOptional(without)]
+}

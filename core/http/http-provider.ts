@@ -1,0 +1,42 @@
+import { definePlugin } from '../application/define-plugin.ts'
+import { ROUTER } from '../container/tokens.ts'
+import { httpConfigSchema } from './http-config.ts'
+import { HttpKernel } from './http-kernel.ts'
+import { loadRouteFile } from './load-route-files.ts'
+import { MiddlewareRegistry } from './middleware-registry.ts'
+import { requestLog } from './request-log.ts'
+import { Router } from './router.ts'
+import { UrlGenerator } from './url-generator.ts'
+
+/**
+ * The kernel's HTTP provider: router, middleware registry, URL generator and
+ * the h3 kernel. After every plugin has booted it loads `routes/web.ts` (group
+ * `web`) and `routes/api.ts` (group `api`, no path prefix) and resolves every
+ * route's middleware so a typo fails at boot.
+ */
+export const httpProvider = definePlugin({
+  name: 'kiln:http',
+  config: { file: 'http', schema: httpConfigSchema },
+  register(app) {
+    const router = new Router()
+    const middleware = new MiddlewareRegistry()
+    middleware.group('global', [])
+    app.instance(ROUTER, router, 'router')
+    app.instance(MiddlewareRegistry, middleware, 'middleware')
+    app.instance(UrlGenerator, new UrlGenerator(router, app.config.get('app.base_path', ''), app.config.get('app.url', 'http://localhost')), 'url')
+    const kernel = new HttpKernel(app, router, middleware, {
+      bodyLimit: app.config.get('http.body_limit'),
+      basePath: app.config.get('app.base_path', ''),
+    })
+    app.instance(HttpKernel, kernel, 'http')
+    const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
+    if (log) middleware.prependToGroup('global', requestLog)
+  },
+  async boot(app) {
+    app.booted(async () => {
+      await loadRouteFile(app, 'web', 'web')
+      await loadRouteFile(app, 'api', 'api')
+      app.service<HttpKernel>('http').compileAll()
+    })
+  },
+})

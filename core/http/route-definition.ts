@@ -1,0 +1,82 @@
+import type { HttpContext } from './http-context.ts'
+import type { MiddlewareRef } from './middleware.ts'
+
+/** A function route handler. Its return value becomes the response. */
+export type HandlerFunction = (ctx: HttpContext) => unknown | Promise<unknown>
+
+/** A controller class, resolved from the container for each request. */
+export type ControllerClass = new (...args: any[]) => object
+
+/** A function, or `[ControllerClass, 'method']`. */
+export type RouteHandler = HandlerFunction | readonly [ControllerClass, string]
+
+/**
+ * One registered route. Returned by `Route.get(...)` and friends so that
+ * middleware and a name can be chained.
+ *
+ * @example
+ * ```ts
+ * Route.get('/user', [UserController, 'show']).middleware(['auth:tok']).name('user.show')
+ * ```
+ */
+export class RouteDefinition {
+  private ownMiddleware: MiddlewareRef[] = []
+  private excluded = new Set<string>()
+  routeName?: string
+  /** @internal cached pipeline, reset when middleware changes. */
+  compiled?: unknown
+
+  constructor(
+    readonly methods: readonly string[],
+    /** The path as declared, e.g. `/posts/{post}`. */
+    readonly path: string,
+    readonly handler: RouteHandler,
+    /** Middleware from enclosing groups. */
+    readonly groupMiddleware: readonly MiddlewareRef[],
+    private readonly onName: (route: RouteDefinition) => void,
+    /** Group name prefix for `.name()`. */
+    private readonly namePrefix = '',
+  ) {}
+
+  /** Adds middleware (aliases, groups or functions). @example `.middleware(['auth:tok', 'abilities:posts:write'])` */
+  middleware(refs: MiddlewareRef | MiddlewareRef[]): this {
+    this.ownMiddleware.push(...(Array.isArray(refs) ? refs : [refs]))
+    this.compiled = undefined
+    return this
+  }
+
+  /** Removes middleware by alias name inherited from groups. @example `.withoutMiddleware(['csrf'])` */
+  withoutMiddleware(names: string | string[]): this {
+    for (const name of Array.isArray(names) ? names : [names]) this.excluded.add(name)
+    this.compiled = undefined
+    return this
+  }
+
+  /** Names the route for `route(name, params)`. @example `.name('posts.show')` */
+  name(name: string): this {
+    this.routeName = this.namePrefix + name
+    this.onName(this)
+    return this
+  }
+
+  /** Group middleware then the route's own. @example `route.allMiddleware()` */
+  allMiddleware(): MiddlewareRef[] {
+    return [...this.groupMiddleware, ...this.ownMiddleware]
+  }
+
+  /** Middleware names excluded with `withoutMiddleware`. @example `route.excludedMiddleware()` */
+  excludedMiddleware(): ReadonlySet<string> {
+    return this.excluded
+  }
+
+  /** Parameter names in declaration order. @example `['post']` */
+  get parameterNames(): string[] {
+    return [...this.path.matchAll(/\{(\w+)\??\}|:(\w+)/g)].map((m) => (m[1] ?? m[2])!)
+  }
+
+  /** A short label of the handler, for `route:list`. @example `'UserController@show'` */
+  get handlerLabel(): string {
+    if (typeof this.handler === 'function') return this.handler.name || 'closure'
+    return `${this.handler[0].name}@${this.handler[1]}`
+  }
+}

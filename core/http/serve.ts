@@ -1,0 +1,93 @@
+import type { AddressInfo } from 'node:net'
+import type { Server as NodeServer } from 'node:http'
+import nodeAdapter from 'crossws/adapters/node'
+import type { Hooks } from 'crossws'
+import { addRoute, createRouter, findRoute } from 'rou3'
+import { serve } from 'srvx'
+import type { Application } from '../application/application.ts'
+import type { HttpKernel } from './http-kernel.ts'
+import type { Router } from './router.ts'
+import type { UrlGenerator } from './url-generator.ts'
+
+/** Options for {@link listen}. */
+export interface ListenOptions {
+  /** 0 picks a free port. Default 0. */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+}
+
+/** A running HTTP + websocket server. */
+export interface RunningServer {
+  /** `http://127.0.0.1:PORT` (without the base path). */
+  url: string
+  port: number
+  /** The crossws adapter: `publish(topic, data)`, `peers`. */
+  websockets: ReturnType<typeof nodeAdapter>
+  /** Stops accepting connections, closes sockets and waits for in-flight requests (up to `timeoutMs`). */
+  close(timeoutMs?: number): Promise<void>
+}
+
+/**
+ * Serves the app on a real port with srvx, and its websocket routes through a
+ * crossws node adapter that Kiln creates itself (so the server can publish).
+ *
+ * @example
+ * ```ts
+ * const server = await listen(app, { port: 3000 })
+ * console.log(server.url)
+ * await server.close()
+ * ```
+ */
+export async function listen(app: Application, options: ListenOptions = {}): Promise<RunningServer> {
+  const kernel = app.service<HttpKernel>('http')
+  const router = app.service<Router>('router')
+  const urls = app.service<UrlGenerator>('url')
+  const sockets = createRouter<Partial<Hooks>>()
+  for (const route of router.websockets()) addRoute(sockets, '', route.path.replace(/\{(\w+)\}/g, ':$1'), route.hooks)
+
+  const websockets = nodeAdapter({
+    resolve: (request) => {
+      const path = urls.strip(new URL(request.url).pathname)
+      return findRoute(sockets, '', path)?.data ?? {}
+    },
+  })
+
+  const server = serve({
+    fetch: (request) => kernel.fetch(request),
+    port: options.port ?? 0,
+    hostname: options.host ?? '127.0.0.1',
+    silent: true,
+    gracefulShutdown: false,
+  })
+  await server.ready()
+  const node = server.node!.server as NodeServer
+  node.on('upgrade', (req, socket, head) => {
+    const path = urls.strip(new URL(req.url ?? '/', 'http://localhost').pathname)
+    if (!findRoute(sockets, '', path)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    websockets.handleUpgrade(req, socket, head).catch(() => socket.destroy())
+  })
+  const port = (node.address() as AddressInfo).port
+  const host = options.host ?? '127.0.0.1'
+  let closing: Promise<void> | undefined
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    websockets,
+    close(timeoutMs = 5000) {
+      closing ??= (async () => {
+        websockets.closeAll(1001, 'Server shutting down')
+        const closed = server.close()
+        const timer = setTimeout(() => node.closeAllConnections?.(), timeoutMs)
+        node.closeIdleConnections?.()
+        await closed
+        clearTimeout(timer)
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,110 @@
+import type { HttpContext } from './http-context.ts'
+
+/** Anything a handler can return that knows how to become a response (views, redirects). */
+export interface Responsable {
+  toResponse(ctx: HttpContext): Response | Promise<Response>
+}
+
+function isResponsable(value: unknown): value is Responsable {
+  return typeof value === 'object' && value !== null && typeof (value as Responsable).toResponse === 'function'
+}
+
+/**
+ * Turns a handler's return value into a `Response`: a `Response` as is,
+ * `toResponse()` objects rendered, strings as HTML, `null` as 204, anything
+ * else as JSON. Headers queued on `ctx.response` are merged in.
+ *
+ * @example
+ * ```ts
+ * await toResponse({ ok: true }, ctx) // 200 application/json
+ * ```
+ */
+export async function toResponse(value: unknown, ctx: HttpContext): Promise<Response> {
+  let response: Response
+  if (value instanceof Response) response = value
+  else if (isResponsable(value)) response = await value.toResponse(ctx)
+  else if (value === undefined || value === null) response = new Response(null, { status: 204 })
+  else if (typeof value === 'string') response = new Response(value, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  else if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof ReadableStream || value instanceof Blob) {
+    response = new Response(value as BodyInit, { headers: { 'content-type': 'application/octet-stream' } })
+  } else response = json(value)
+  return withQueued(response, ctx)
+}
+
+/**
+ * A JSON response.
+ *
+ * @example
+ * ```ts
+ * return json({ message: 'Created.' }, 201)
+ * ```
+ */
+export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers)
+  h.set('content-type', 'application/json; charset=utf-8')
+  return new Response(JSON.stringify(data), { status, headers: h })
+}
+
+/**
+ * A redirect (302 by default). Relative paths are not prefixed here: use
+ * `url()`/`route()` to build browser-facing addresses.
+ *
+ * @example
+ * ```ts
+ * return redirect(route('dashboard'))
+ * ```
+ */
+export function redirect(location: string, status = 302): Response {
+  return new Response(null, { status, headers: { location } })
+}
+
+/**
+ * An empty 204 response.
+ *
+ * @example
+ * ```ts
+ * return noContent()
+ * ```
+ */
+export function noContent(): Response {
+  return new Response(null, { status: 204 })
+}
+
+/**
+ * Merges the headers (and status) queued on the context into a response,
+ * copying it when its headers are immutable (e.g. from `fetch`).
+ *
+ * @example
+ * ```ts
+ * return withQueued(response, ctx)
+ * ```
+ */
+export function withQueued(response: Response, ctx: HttpContext): Response {
+  const queued = ctx.response.headers
+  const cookies = ctx.cookies.setCookieHeaders()
+  const status = ctx.response.status
+  let hasQueued = cookies.length > 0 || status !== undefined
+  if (!hasQueued) for (const _ of queued.keys()) { hasQueued = true; break }
+  if (!hasQueued) return response
+  let out = response
+  try {
+    applyHeaders(out.headers, queued, cookies)
+  } catch {
+    out = new Response(response.body, response)
+    applyHeaders(out.headers, queued, cookies)
+  }
+  if (status !== undefined && status !== out.status) out = new Response(out.body, { status, headers: out.headers })
+  ctx.response.headers = new Headers()
+  ctx.response.status = undefined
+  ctx.cookies.clearQueued()
+  return out
+}
+
+function applyHeaders(target: Headers, queued: Headers, cookies: string[]): void {
+  for (const [name, value] of queued) {
+    if (name === 'set-cookie') continue
+    if (!target.has(name)) target.set(name, value)
+  }
+  for (const cookie of queued.getSetCookie()) target.append('set-cookie', cookie)
+  for (const cookie of cookies) target.append('set-cookie', cookie)
+}
