@@ -1,0 +1,15 @@
+import { defineConfig } from 'kiln'
+
+/**
+ * The application itself: its name, environment, key and plugins.
+ * Every value can come from `.env`; see `.env.example`.
+ */
+export default defineConfig(({ env }) => ({
+  name: env.get('APP_NAME', 'Kiln'),
+  env: env.get('APP_ENV', 'development'),
+  debug: env.boolean('APP_DEBUG', false),
+  key: env.get('APP_KEY'),
+  url: env.get('APP_URL', 'http://127.0.0.1:3000'),
+  base_path: env.get('APP_BASE_PATH', ''),
+  plugins: [],
+}))
