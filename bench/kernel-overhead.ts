@@ -1,0 +1,33 @@
+/**
+ * P0: the kernel's cost. The same JSON from a Kiln `api` route (full
+ * pipeline: router, global + api groups, context, response conversion) and
+ * from a bare h3 app on srvx, both real listening servers in this process,
+ * driven by a client process.
+ */
+import { H3 } from 'h3'
+import { serve } from 'srvx'
+import { createApp } from '../core/index.ts'
+import { tempApp } from '../tests/fixtures/temp-app.ts'
+import { compare, report } from './measure.ts'
+
+export async function kernelOverhead(): Promise<void> {
+  const payload = { id: 1, name: 'Test User', email: 'test@example.com' }
+  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' } })
+  app.router.group({ middleware: ['api'] }, () => {
+    app.router.get('/bench', () => payload)
+  })
+  const kilnServer = await app.listen({ port: 0 })
+
+  const bare = new H3().get('/bench', () => payload)
+  const bareServer = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1', silent: true })
+  await bareServer.ready()
+  const bareUrl = new URL(bareServer.url!)
+
+  try {
+    const { kiln, baseline, ratio } = await compare(`${kilnServer.url}/bench`, `http://127.0.0.1:${bareUrl.port}/bench`)
+    report('P0 kernel: JSON route, Kiln vs bare h3', kiln, baseline, ratio)
+  } finally {
+    await bareServer.close(true)
+    await app.close()
+  }
+}

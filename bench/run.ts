@@ -1,0 +1,17 @@
+/**
+ * `npm run bench`: every benchmark runs Kiln and a baseline in the same run
+ * and prints their ratio. Load comes from a separate client process, on
+ * loopback only. Pass names to run a subset: `npm run bench -- kernel`.
+ */
+import { kernelOverhead } from './kernel-overhead.ts'
+
+const benches: Record<string, () => Promise<void>> = {
+  kernel: kernelOverhead,
+}
+
+const wanted = process.argv.slice(2)
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length && !wanted.includes(name)) continue
+  await run()
+}
+process.exit(0)
