@@ -73,6 +73,11 @@ export class CookieJar {
     this.queued.set(name, serializeCookie(name, '', { ...this.defaults, ...options, maxAge: 0, expires: new Date(0) }))
   }
 
+  /** True when cookies wait to be written. @example `jar.hasQueued()` */
+  hasQueued(): boolean {
+    return this.queued.size > 0
+  }
+
   /** Forgets queued cookies once they were written to a response. @example `jar.clearQueued()` */
   clearQueued(): void {
     this.queued.clear()

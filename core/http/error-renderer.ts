@@ -1,4 +1,5 @@
 import { HTTPError } from 'h3'
+import { FastResponse } from 'srvx'
 import { ZodError } from 'zod'
 import { defaultMessage, HttpException } from './http-exception.ts'
 import type { HttpContext } from './http-context.ts'
@@ -73,7 +74,7 @@ export function renderError(error: unknown, ctx: HttpContext): Response {
     }
     return json(payload, status, headers)
   }
-  return new Response(errorPage(status, message, debug ? (error as Error).stack : undefined), {
+  return new FastResponse(errorPage(status, message, debug ? (error as Error).stack : undefined), {
     status,
     headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
   })

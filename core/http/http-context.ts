@@ -30,20 +30,48 @@ export interface HttpContextExtensions {}
  */
 export class HttpContext {
   readonly request: KilnRequest
-  readonly cookies: CookieJar
-  /** Headers and status merged into whatever the handler returns. */
-  response = { headers: new Headers(), status: undefined as number | undefined }
-  /** Per-request scratch space for middleware. */
-  readonly locals = new Map<string | symbol, unknown>()
   /** The matched route, when one matched. */
   route?: RouteDefinition
+  // Built on first use: most API requests never touch cookies, locals or queued headers.
+  private cookieJar?: CookieJar
+  private localsMap?: Map<string | symbol, unknown>
+  private responseState?: { headers: Headers; status: number | undefined }
 
   constructor(
     readonly app: Application,
     readonly event: H3Event,
   ) {
     this.request = new KilnRequest(event)
-    this.cookies = new CookieJar(event.req.headers.get('cookie'))
+  }
+
+  /** The request's cookies and the cookies the response will set. @example `ctx.cookies.get('theme')` */
+  get cookies(): CookieJar {
+    return (this.cookieJar ??= new CookieJar(this.event.req.headers.get('cookie')))
+  }
+
+  /** Per-request scratch space for middleware. @example `ctx.locals.set('tenant', t)` */
+  get locals(): Map<string | symbol, unknown> {
+    return (this.localsMap ??= new Map())
+  }
+
+  /** Headers and status merged into whatever the handler returns. @example `ctx.response.headers.set('x', '1')` */
+  get response(): { headers: Headers; status: number | undefined } {
+    return (this.responseState ??= { headers: new Headers(), status: undefined })
+  }
+
+  /** True when headers, a status or cookies wait to be merged into the response. @internal */
+  hasQueuedResponseState(): boolean {
+    if (this.cookieJar?.hasQueued()) return true
+    const state = this.responseState
+    if (!state) return false
+    if (state.status !== undefined) return true
+    return !state.headers.keys().next().done
+  }
+
+  /** Forgets queued response state once merged. @internal */
+  resetResponseState(): void {
+    this.responseState = undefined
+    this.cookieJar?.clearQueued()
   }
 
   /** Route parameters (`{id}` segments), URL-decoded. @example `ctx.params.id` */

@@ -20,6 +20,15 @@ export type Pipeline = (ctx: HttpContext) => Promise<Response>
  * ```
  */
 export function compose(layers: readonly ResolvedMiddleware[], handler: (ctx: HttpContext) => unknown): Pipeline {
+  if (layers.length === 0) {
+    return async (ctx) => {
+      try {
+        return await toResponse(await handler(ctx), ctx)
+      } catch (error) {
+        return withQueued(renderError(error, ctx), ctx)
+      }
+    }
+  }
   return (ctx) => {
     const dispatch = async (index: number): Promise<Response> => {
       try {

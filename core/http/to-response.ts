@@ -1,3 +1,4 @@
+import { FastResponse } from 'srvx'
 import type { HttpContext } from './http-context.ts'
 
 /** Anything a handler can return that knows how to become a response (views, redirects). */
@@ -23,10 +24,10 @@ export async function toResponse(value: unknown, ctx: HttpContext): Promise<Resp
   let response: Response
   if (value instanceof Response) response = value
   else if (isResponsable(value)) response = await value.toResponse(ctx)
-  else if (value === undefined || value === null) response = new Response(null, { status: 204 })
-  else if (typeof value === 'string') response = new Response(value, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  else if (value === undefined || value === null) response = new FastResponse(null, { status: 204 })
+  else if (typeof value === 'string') response = new FastResponse(value, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   else if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof ReadableStream || value instanceof Blob) {
-    response = new Response(value as BodyInit, { headers: { 'content-type': 'application/octet-stream' } })
+    response = new FastResponse(value as BodyInit, { headers: { 'content-type': 'application/octet-stream' } })
   } else response = json(value)
   return withQueued(response, ctx)
 }
@@ -40,9 +41,9 @@ export async function toResponse(value: unknown, ctx: HttpContext): Promise<Resp
  * ```
  */
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
-  const h = new Headers(headers)
-  h.set('content-type', 'application/json; charset=utf-8')
-  return new Response(JSON.stringify(data), { status, headers: h })
+  const h = headers instanceof Headers || Array.isArray(headers) ? Object.fromEntries(new Headers(headers)) : { ...headers }
+  h['content-type'] = 'application/json; charset=utf-8'
+  return new FastResponse(JSON.stringify(data), { status, headers: h })
 }
 
 /**
@@ -55,7 +56,7 @@ export function json(data: unknown, status = 200, headers: HeadersInit = {}): Re
  * ```
  */
 export function redirect(location: string, status = 302): Response {
-  return new Response(null, { status, headers: { location } })
+  return new FastResponse(null, { status, headers: { location } })
 }
 
 /**
@@ -67,7 +68,7 @@ export function redirect(location: string, status = 302): Response {
  * ```
  */
 export function noContent(): Response {
-  return new Response(null, { status: 204 })
+  return new FastResponse(null, { status: 204 })
 }
 
 /**
@@ -80,23 +81,19 @@ export function noContent(): Response {
  * ```
  */
 export function withQueued(response: Response, ctx: HttpContext): Response {
+  if (!ctx.hasQueuedResponseState()) return response
   const queued = ctx.response.headers
   const cookies = ctx.cookies.setCookieHeaders()
   const status = ctx.response.status
-  let hasQueued = cookies.length > 0 || status !== undefined
-  if (!hasQueued) for (const _ of queued.keys()) { hasQueued = true; break }
-  if (!hasQueued) return response
   let out = response
   try {
     applyHeaders(out.headers, queued, cookies)
   } catch {
-    out = new Response(response.body, response)
+    out = new FastResponse(response.body, response)
     applyHeaders(out.headers, queued, cookies)
   }
-  if (status !== undefined && status !== out.status) out = new Response(out.body, { status, headers: out.headers })
-  ctx.response.headers = new Headers()
-  ctx.response.status = undefined
-  ctx.cookies.clearQueued()
+  if (status !== undefined && status !== out.status) out = new FastResponse(out.body, { status, headers: out.headers })
+  ctx.resetResponseState()
   return out
 }
 
