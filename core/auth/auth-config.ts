@@ -1,0 +1,29 @@
+import { z } from 'zod'
+
+const guardSchema = z.looseObject({ driver: z.string(), provider: z.string().optional() })
+const providerSchema = z.looseObject({ driver: z.string() })
+
+/**
+ * The schema of `config/auth.ts`, in the spec's shape.
+ *
+ * @example
+ * ```ts
+ * // config/auth.ts
+ * import { User } from '../app/models/user.ts'
+ * export default defineConfig({
+ *   defaults: { guard: 'web' },
+ *   guards: {
+ *     web: { driver: 'session', provider: 'users' },
+ *     tok: { driver: 'tok', provider: 'users' },
+ *   },
+ *   providers: { users: { driver: 'model', model: () => User } },
+ * })
+ * ```
+ */
+export const authConfigSchema = z.object({
+  defaults: z.object({ guard: z.string().default('web') }).default({ guard: 'web' }),
+  guards: z.record(z.string(), guardSchema).default({ web: { driver: 'session', provider: 'users' } }),
+  providers: z.record(z.string(), providerSchema).default({}),
+  /** Where `guest` sends a user who is already logged in. */
+  redirect_authenticated: z.string().default('/'),
+})

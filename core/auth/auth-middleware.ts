@@ -1,0 +1,77 @@
+import { HttpException } from '../http/http-exception.ts'
+import type { HttpContext } from '../http/http-context.ts'
+import type { Middleware } from '../http/middleware.ts'
+import { redirect } from '../http/to-response.ts'
+import type { AuthManager } from './auth-manager.ts'
+
+/**
+ * `auth` / `auth:<guard>,<guard>`: the first guard that finds a user wins; it
+ * becomes `request.user()`. Otherwise API and JSON requests get 401
+ * `{"message":"Unauthenticated."}`, and browser navigations are redirected to
+ * the `login` route when there is one (401 otherwise).
+ *
+ * @example
+ * ```ts
+ * Route.get('/dashboard', handler).middleware(['auth'])
+ * Route.get('/user', handler).middleware(['auth:tok'])
+ * ```
+ */
+export const authenticate: Middleware = async (ctx, next, guards) => {
+  const names = guards.length > 0 ? guards : [manager(ctx).defaultGuard()]
+  for (const name of names) {
+    const user = await ctx.auth.user(name)
+    if (user) {
+      ctx.auth.guardName = name
+      ctx.request.setUser(user)
+      return next()
+    }
+  }
+  return unauthenticated(ctx)
+}
+
+/**
+ * `guest` / `guest:<guard>`: only for visitors who are not logged in (login
+ * and register pages); a logged-in user is redirected to
+ * `auth.redirect_authenticated` (default `/`).
+ *
+ * @example
+ * ```ts
+ * Route.get('/login', showLogin).middleware(['guest']).name('login')
+ * ```
+ */
+export const guest: Middleware = async (ctx, next, guards) => {
+  const names = guards.length > 0 ? guards : [manager(ctx).defaultGuard()]
+  for (const name of names) {
+    if (await ctx.auth.check(name)) {
+      if (ctx.request.expectsJson()) throw new HttpException(409, 'Already authenticated.')
+      return redirect(ctx.app.urls.to(ctx.app.config.get('auth.redirect_authenticated', '/')))
+    }
+  }
+  return next()
+}
+
+/**
+ * Fills `request.user()` from the default guard when it can, without
+ * requiring a user: part of the `web` group, so views and channel
+ * authorisation see the logged-in user on every browser route.
+ *
+ * @example
+ * ```ts
+ * app.middleware.appendToGroup('web', initializeAuth)
+ * ```
+ */
+export const initializeAuth: Middleware = async (ctx, next) => {
+  const user = await ctx.auth.user()
+  if (user) ctx.request.setUser(user)
+  return next()
+}
+
+function unauthenticated(ctx: HttpContext): Response {
+  const wantsHtml = ctx.request.isNavigation()
+  if (wantsHtml && ctx.app.router.has('login')) return redirect(ctx.app.urls.route('login'))
+  throw new HttpException(401, 'Unauthenticated.')
+}
+
+function manager(ctx: HttpContext): AuthManager {
+  return ctx.app.service<AuthManager>('auth')
+}

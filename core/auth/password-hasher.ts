@@ -1,0 +1,75 @@
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+
+const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))))
+
+/** scrypt cost parameters; stored in every hash so they can be raised later. */
+export interface ScryptParams {
+  N: number
+  r: number
+  p: number
+}
+
+const DEFAULTS: ScryptParams = { N: 16384, r: 8, p: 1 }
+const KEY_LENGTH = 64
+
+/**
+ * Hashes a password with scrypt and a random salt. The result carries its
+ * parameters: `scrypt$N$r$p$<salt b64>$<hash b64>`.
+ *
+ * @example
+ * ```ts
+ * const stored = await hashPassword('correct horse battery staple')
+ * ```
+ */
+export async function hashPassword(plain: string, params: ScryptParams = DEFAULTS): Promise<string> {
+  const salt = randomBytes(16)
+  const key = await scrypt(plain.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: 256 * params.N * params.r })
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`
+}
+
+/**
+ * Checks a password against a stored hash in constant time. A malformed hash
+ * is simply a mismatch.
+ *
+ * @example
+ * ```ts
+ * if (await verifyPassword(input, user.password)) login(user)
+ * ```
+ */
+export async function verifyPassword(plain: string, stored: string | null | undefined): Promise<boolean> {
+  const parsed = parseHash(stored)
+  if (!parsed) return false
+  const key = await scrypt(plain.normalize('NFKC'), parsed.salt, parsed.hash.length, {
+    N: parsed.N,
+    r: parsed.r,
+    p: parsed.p,
+    maxmem: 256 * parsed.N * parsed.r,
+  })
+  return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash)
+}
+
+/**
+ * True when a hash was made with weaker parameters than the current ones.
+ *
+ * @example
+ * ```ts
+ * if (needsRehash(user.password)) user.password = await hashPassword(input)
+ * ```
+ */
+export function needsRehash(stored: string, params: ScryptParams = DEFAULTS): boolean {
+  const parsed = parseHash(stored)
+  return !parsed || parsed.N < params.N || parsed.r < params.r || parsed.p < params.p
+}
+
+function parseHash(stored: string | null | undefined): (ScryptParams & { salt: Buffer; hash: Buffer }) | undefined {
+  if (typeof stored !== 'string') return undefined
+  const parts = stored.split('$')
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number]
+  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > 2 ** 20 || (N & (N - 1)) !== 0 || r > 32 || p > 16) return undefined
+  const salt = Buffer.from(parts[4]!, 'base64')
+  const hash = Buffer.from(parts[5]!, 'base64')
+  if (salt.length < 8 || hash.length < 16) return undefined
+  return { N, r, p, salt, hash }
+}

@@ -1,0 +1,95 @@
+import type { HttpContext } from '../http/http-context.ts'
+import type { AuthManager } from './auth-manager.ts'
+import type { AuthUser } from './contracts.ts'
+
+/**
+ * Auth for one request: `ctx.auth`. Users are resolved once per guard and
+ * cached for the request.
+ *
+ * @example
+ * ```ts
+ * Route.post('/login', async ({ auth, request }) => {
+ *   if (!(await auth.attempt(request.only(['email', 'password'])))) abort(422)
+ *   return { user: await auth.user() }
+ * })
+ * ```
+ */
+export class RequestAuth {
+  private readonly resolved = new Map<string, AuthUser | undefined>()
+  /** The guard that authenticated this request (set by the `auth` middleware). */
+  guardName?: string
+
+  constructor(
+    private readonly ctx: HttpContext,
+    private readonly manager: AuthManager,
+  ) {}
+
+  /** The user of a guard (the one that authenticated, else the default). @example `await ctx.auth.user()` */
+  async user<U extends AuthUser = AuthUser>(guard?: string): Promise<U | undefined> {
+    const name = guard ?? this.guardName ?? this.manager.defaultGuard()
+    if (this.resolved.has(name)) return this.resolved.get(name) as U | undefined
+    const user = this.manager.actingUser(name) ?? (await this.manager.guard(name).authenticate(this.ctx))
+    this.resolved.set(name, user)
+    return user as U | undefined
+  }
+
+  /** True when the guard has a user. @example `if (await ctx.auth.check()) ...` */
+  async check(guard?: string): Promise<boolean> {
+    return (await this.user(guard)) !== undefined
+  }
+
+  /** The user's key. @example `await ctx.auth.id()` */
+  async id(guard?: string): Promise<unknown> {
+    return (await this.user(guard))?.getKey()
+  }
+
+  /**
+   * Logs a user in on a session-capable guard (regenerating the session id).
+   *
+   * @example
+   * ```ts
+   * await ctx.auth.login(user)
+   * ```
+   */
+  async login(user: AuthUser, guard?: string): Promise<void> {
+    const name = guard ?? this.manager.defaultGuard()
+    const driver = this.manager.guard(name)
+    if (!driver.login) throw new Error(`The "${name}" guard cannot log users in.`)
+    await driver.login(this.ctx, user)
+    this.resolved.set(name, user)
+    if (!this.guardName || this.guardName === name) this.ctx.request.setUser(user)
+  }
+
+  /** Logs the user out of a guard. @example `await ctx.auth.logout()` */
+  async logout(guard?: string): Promise<void> {
+    const name = guard ?? this.manager.defaultGuard()
+    const driver = this.manager.guard(name)
+    if (driver.logout) await driver.logout(this.ctx)
+    this.resolved.set(name, undefined)
+    this.ctx.request.setUser(undefined)
+  }
+
+  /**
+   * Finds a user by credentials, checks the password, and logs them in.
+   * Returns the user, or undefined on bad credentials.
+   *
+   * @example
+   * ```ts
+   * const user = await ctx.auth.attempt({ email, password })
+   * ```
+   */
+  async attempt<U extends AuthUser = AuthUser>(credentials: Record<string, unknown>, guard?: string): Promise<U | undefined> {
+    const user = await this.validate<U>(credentials, guard)
+    if (user) await this.login(user, guard)
+    return user
+  }
+
+  /** Checks credentials without logging in. @example `await ctx.auth.validate({ email, password })` */
+  async validate<U extends AuthUser = AuthUser>(credentials: Record<string, unknown>, guard?: string): Promise<U | undefined> {
+    const provider = this.manager.guard(guard).provider
+    if (!provider) return undefined
+    const user = await provider.retrieveByCredentials(credentials)
+    if (!user || !(await provider.validateCredentials(user, credentials))) return undefined
+    return user as U
+  }
+}
