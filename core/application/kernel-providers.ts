@@ -1,8 +1,10 @@
 import type { Plugin } from './define-plugin.ts'
 import { httpProvider } from '../http/http-provider.ts'
+import { authProvider } from '../auth/auth-provider.ts'
 
 /**
  * The kernel's own providers, in the order they register and boot, before any
  * plugin. Each is a plugin-shaped object living in its own core folder.
  */
-export const kernelProviders: Plugin[] = [httpProvider]
+// authProvider stays last: it appends to the `web` group after the session middleware.
+export const kernelProviders: Plugin[] = [httpProvider, authProvider]
