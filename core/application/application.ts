@@ -12,6 +12,7 @@ import type { MiddlewareRegistry } from '../http/middleware-registry.ts'
 import type { Router } from '../http/router.ts'
 import type { UrlGenerator } from '../http/url-generator.ts'
 import type { ListenOptions, RunningServer } from '../http/serve.ts'
+import type { Logger } from '../logging/create-logger.ts'
 
 type Hook = (app: Application) => void | Promise<void>
 
@@ -62,6 +63,11 @@ export class Application {
   /** True when `APP_DEBUG` is on: error pages show stacks. @example `app.debug` */
   get debug(): boolean {
     return this.config.get('app.debug', false)
+  }
+
+  /** The app's logger (pino). @example `app.logger.info({ order: 1 }, 'Shipped')` */
+  get logger(): Logger {
+    return this.service<Logger>('logger')
   }
 
   /** The routes. @example `app.router.get('/ping', () => 'pong')` */

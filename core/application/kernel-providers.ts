@@ -1,5 +1,7 @@
 import type { Plugin } from './define-plugin.ts'
 import { httpProvider } from '../http/http-provider.ts'
+import { loggingProvider } from '../logging/logging-provider.ts'
+import { sessionProvider } from '../session/session-provider.ts'
 import { authProvider } from '../auth/auth-provider.ts'
 
 /**
@@ -7,4 +9,4 @@ import { authProvider } from '../auth/auth-provider.ts'
  * plugin. Each is a plugin-shaped object living in its own core folder.
  */
 // authProvider stays last: it appends to the `web` group after the session middleware.
-export const kernelProviders: Plugin[] = [httpProvider, authProvider]
+export const kernelProviders: Plugin[] = [loggingProvider, httpProvider, sessionProvider, authProvider]

@@ -128,7 +128,7 @@ export class DriverManager<T, A = unknown> {
   }
 
   /**
-   * Forgets cached instances (one, or all), calling their `close()`/`disconnect()` if they have one.
+   * Forgets cached instances (one, or all), calling their `close()`, `disconnect()` or `dispose()` if they have one.
    *
    * @example
    * ```ts
@@ -138,10 +138,11 @@ export class DriverManager<T, A = unknown> {
   async purge(name?: string): Promise<void> {
     const names = name === undefined ? [...this.instances.keys()] : [name]
     for (const n of names) {
-      const instance = this.instances.get(n) as { close?: () => unknown; disconnect?: () => unknown } | undefined
+      const instance = this.instances.get(n) as { close?: () => unknown; disconnect?: () => unknown; dispose?: () => unknown } | undefined
       this.instances.delete(n)
       if (instance && typeof instance.close === 'function') await instance.close()
       else if (instance && typeof instance.disconnect === 'function') await instance.disconnect()
+      else if (instance && typeof instance.dispose === 'function') await instance.dispose()
     }
   }
 

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+
+/**
+ * The schema of `config/logging.ts`: a level and the channels lines go to.
+ *
+ * @example
+ * ```ts
+ * // config/logging.ts
+ * export default defineConfig(({ env }) => ({
+ *   level: env.get('LOG_LEVEL', 'info'),
+ *   channels: ['stdout', 'file'],
+ *   file: { path: 'storage/logs/kiln.log' },
+ * }))
+ * ```
+ */
+export const loggingConfigSchema = z.object({
+  /** `silent` turns logging off; tests default to it. */
+  level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
+  channels: z.array(z.enum(['stdout', 'file'])).default(['stdout']),
+  file: z.object({ path: z.string().default('storage/logs/kiln.log') }).default({ path: 'storage/logs/kiln.log' }),
+  /** Extra paths to redact, in pino's syntax (`req.headers.authorization`). */
+  redact: z.array(z.string()).default([]),
+})

@@ -1,0 +1,26 @@
+import { definePlugin } from '../application/define-plugin.ts'
+import { LOGGER } from '../container/tokens.ts'
+import { createLogger } from './create-logger.ts'
+import { loggingConfigSchema } from './logging-config.ts'
+
+/**
+ * The kernel's logging provider: `app.service('logger')` / `LOGGER`, a pino
+ * logger with secrets redacted. Tests default to `silent`.
+ */
+export const loggingProvider = definePlugin({
+  name: 'kiln:logging',
+  config: { file: 'logging', schema: loggingConfigSchema },
+  register(app) {
+    const level = app.config.get<string | undefined>('logging.level') ?? (app.environment === 'test' ? 'silent' : app.debug ? 'debug' : 'info')
+    const logger = createLogger({
+      root: app.root,
+      level,
+      channels: app.config.get('logging.channels'),
+      file: app.config.get('logging.file'),
+      redact: app.config.get('logging.redact'),
+      name: app.config.get('app.name'),
+    })
+    app.instance(LOGGER, logger, 'logger')
+    app.terminating(() => new Promise<void>((done) => logger.flush(() => done())))
+  },
+})

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+
+const storeSchema = z.looseObject({ driver: z.string() })
+
+/**
+ * The schema of `config/session.ts`. `driver` names one of `stores`; change it
+ * (or `SESSION_DRIVER`) to move sessions between memory, files and Redis with
+ * no code change.
+ *
+ * @example
+ * ```ts
+ * // config/session.ts
+ * export default defineConfig(({ env }) => ({
+ *   driver: env.get('SESSION_DRIVER', 'fs'),
+ *   lifetime: 120,
+ *   domain: env.get('SESSION_DOMAIN'),
+ * }))
+ * ```
+ */
+export const sessionConfigSchema = z.object({
+  /** The store sessions live in; defaults to `SESSION_DRIVER`, else `fs`. */
+  driver: z.string().optional(),
+  /** Minutes of inactivity before a session expires. */
+  lifetime: z.number().positive().default(120),
+  /** Drop the cookie when the browser closes. */
+  expire_on_close: z.boolean().default(false),
+  cookie: z.string().regex(/^[\w.-]+$/).default('kiln_session'),
+  path: z.string().default('/'),
+  /** Set it (e.g. `.example.com`) so that an SPA on a subdomain shares the session. */
+  domain: z.string().optional(),
+  /** Defaults to true when APP_URL is https. */
+  secure: z.boolean().optional(),
+  http_only: z.boolean().default(true),
+  same_site: z.enum(['lax', 'strict', 'none']).default('lax'),
+  stores: z.record(z.string(), storeSchema).default({}),
+  /** Paths (routed, without the base path) that skip CSRF checks: `webhooks/*`. */
+  csrf_except: z.array(z.string()).default([]),
+  /** Cookies left unencrypted, for JavaScript to read. */
+  unencrypted_cookies: z.array(z.string()).default(['XSRF-TOKEN']),
+})
+
+/** The parsed `config/session.ts`. */
+export type SessionConfig = z.output<typeof sessionConfigSchema>

@@ -1,0 +1,35 @@
+import { definePlugin } from '../application/define-plugin.ts'
+import { ENCRYPTER } from '../container/tokens.ts'
+import { parseAppKey } from '../security/app-key.ts'
+import { Encrypter } from '../security/encrypter.ts'
+import { deepMerge } from '../support/dot-path.ts'
+import { sessionConfigSchema } from './session-config.ts'
+import { encryptCookies, startSession } from './session-middleware.ts'
+import { createSessionStores, defaultStores } from './session-stores.ts'
+import { verifyCsrfToken } from './verify-csrf-token.ts'
+
+/**
+ * The kernel's session provider: the encrypter (`ENCRYPTER`,
+ * `app.service('encrypter')`), session stores (`app.service('session.stores')`)
+ * and the `web` group: encrypted cookies, session, CSRF.
+ */
+export const sessionProvider = definePlugin({
+  name: 'kiln:session',
+  config: { file: 'session', schema: sessionConfigSchema },
+  register(app) {
+    const key = parseAppKey(app.config.get<string>('app.key'))
+    const previous = app.config.get<string[]>('app.previous_keys', []).map(parseAppKey)
+    app.instance(ENCRYPTER, new Encrypter(key, previous), 'encrypter')
+
+    app.config.set('session.stores', deepMerge(defaultStores(app), app.config.get('session.stores', {})))
+    if (!app.config.get('session.driver')) app.config.set('session.driver', app.env.get('SESSION_DRIVER', 'fs'))
+    const stores = createSessionStores(app)
+    app.instance(Symbol.for('kiln.session.stores'), stores, 'session.stores')
+    app.terminating(() => stores.purge())
+
+    app.middleware.appendToGroup('web', encryptCookies)
+    app.middleware.appendToGroup('web', startSession)
+    app.middleware.appendToGroup('web', verifyCsrfToken)
+    app.middleware.alias('csrf', verifyCsrfToken)
+  },
+})

@@ -1,0 +1,4 @@
+import test from 'ava'
+import { sessionSuite } from './session-contract.ts'
+
+sessionSuite(test, 'fs')
