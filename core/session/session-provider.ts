@@ -2,6 +2,7 @@ import { definePlugin } from '../application/define-plugin.ts'
 import { ENCRYPTER } from '../container/tokens.ts'
 import { parseAppKey } from '../security/app-key.ts'
 import { Encrypter } from '../security/encrypter.ts'
+import { UrlSigner, validateSignature } from '../security/url-signer.ts'
 import { deepMerge } from '../support/dot-path.ts'
 import { sessionConfigSchema } from './session-config.ts'
 import { encryptCookies, startSession } from './session-middleware.ts'
@@ -11,7 +12,8 @@ import { verifyCsrfToken } from './verify-csrf-token.ts'
 /**
  * The kernel's session provider: the encrypter (`ENCRYPTER`,
  * `app.service('encrypter')`), session stores (`app.service('session.stores')`)
- * and the `web` group: encrypted cookies, session, CSRF.
+ * the `web` group (encrypted cookies, session, CSRF), and the URL signer with
+ * the `signed` / `signed:relative` middleware.
  */
 export const sessionProvider = definePlugin({
   name: 'kiln:session',
@@ -31,5 +33,8 @@ export const sessionProvider = definePlugin({
     app.middleware.appendToGroup('web', startSession)
     app.middleware.appendToGroup('web', verifyCsrfToken)
     app.middleware.alias('csrf', verifyCsrfToken)
+
+    app.instance(UrlSigner, new UrlSigner(app), 'signer')
+    app.middleware.alias('signed', validateSignature)
   },
 })

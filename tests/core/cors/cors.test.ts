@@ -1,0 +1,45 @@
+import test from 'ava'
+import { createApp } from '../../../core/index.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
+
+async function makeApp(t: { teardown(fn: () => unknown): void }, cors: Record<string, unknown>) {
+  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { cors } })
+  t.teardown(() => app.close())
+  app.router.post('/api/orders', () => ({ ok: true }))
+  app.router.get('/private', () => ({ ok: true }))
+  return app
+}
+
+test('preflight for a POST-only route answers 204 with the allowed origin and credentials', async (t) => {
+  const app = await makeApp(t, { allowed_origins: ['https://spa.example.com'], supports_credentials: true, max_age: 600 })
+  const res = await app.request('/api/orders', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://spa.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-xsrf-token, content-type' },
+  })
+  t.is(res.status, 204)
+  t.is(res.headers.get('access-control-allow-origin'), 'https://spa.example.com')
+  t.is(res.headers.get('access-control-allow-credentials'), 'true')
+  t.is(res.headers.get('access-control-allow-headers'), 'x-xsrf-token, content-type')
+  t.is(res.headers.get('access-control-max-age'), '600')
+})
+
+test('actual requests get the origin echoed (never * with credentials) and Vary: Origin', async (t) => {
+  const app = await makeApp(t, { allowed_origins: ['*'], supports_credentials: true })
+  const res = await app.request('/api/orders', { method: 'POST', headers: { origin: 'https://a.test' } })
+  t.is(res.headers.get('access-control-allow-origin'), 'https://a.test')
+  t.regex(res.headers.get('vary') ?? '', /Origin/)
+  const open = await makeApp(t, { allowed_origins: ['*'] })
+  t.is((await open.request('/api/orders', { method: 'POST', headers: { origin: 'https://a.test' } })).headers.get('access-control-allow-origin'), '*')
+})
+
+test('wildcard origins match subdomains only; other origins and other paths get no CORS headers', async (t) => {
+  const app = await makeApp(t, { allowed_origins: ['https://*.example.com'], supports_credentials: true })
+  const origin = async (o: string, path = '/api/orders') =>
+    (await app.request(path, { method: 'POST', headers: { origin: o } })).headers.get('access-control-allow-origin')
+  t.is(await origin('https://app.example.com'), 'https://app.example.com')
+  t.is(await origin('https://a.b.example.com'), 'https://a.b.example.com')
+  t.is(await origin('https://example.com'), null)
+  t.is(await origin('https://app.example.com.evil.test'), null)
+  t.is(await origin('http://app.example.com'), null)
+  t.is((await app.request('/private', { headers: { origin: 'https://app.example.com' } })).headers.get('access-control-allow-origin'), null)
+})
