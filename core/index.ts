@@ -48,3 +48,5 @@ export { verifyCsrfToken, csrfToken, csrfField, addXsrfCookie } from './session/
 export { UrlSigner, validateSignature, signedRoute, signUrl, type SignOptions } from './security/url-signer.ts'
 export { handleCors, originAllowed } from './cors/handle-cors.ts'
 export { corsConfigSchema, type CorsConfig } from './cors/cors-config.ts'
+export { runCli, type CliIo } from './cli/main.ts'
+export { Publisher, type PublishEntry } from './cli/publisher.ts'

@@ -11,7 +11,12 @@ export interface FlagDefinition {
 
 /** What a command's `run` receives. */
 export interface CommandContext {
+  /** The booted app. For `needsApp: false` commands run where no app boots, touching it throws a clear error. */
   app: Application
+  /** The application root (`--root`, `KILN_ROOT`, else the working directory). */
+  root: string
+  /** The working directory the command was started in. */
+  cwd: string
   /** Positional arguments, in order. */
   args: string[]
   /** Parsed flags, with defaults applied. */
@@ -35,11 +40,12 @@ export interface CommandDefinition {
   args?: Array<{ name: string; description: string; required?: boolean }>
   flags?: Record<string, FlagDefinition>
   /**
-   * False for commands that must run without booting the app (e.g. `new`,
-   * `key:generate`): they get an app created without plugins booted... or none.
-   * Default true.
+   * False for commands that must work where no app boots (`new`,
+   * `key:generate` before a key exists). Default true.
    */
   needsApp?: boolean
+  /** The command manages the app's lifetime itself (`serve`): the runner does not close the app after it. */
+  longRunning?: boolean
   /** Returns an exit code (default 0). Throw `CommandError` for a clean message and exit code 1. */
   run(ctx: CommandContext): void | number | Promise<void | number>
 }

@@ -42,7 +42,8 @@ test('missing, wrong, or another session\'s token: 419 {"message":"CSRF token mi
   const other = new Browser(app)
   await browser.request('/form')
   await other.request('/form')
-  for (const headers of [{}, { 'x-xsrf-token': 'nope' }, { 'x-xsrf-token': other.xsrf() }, { 'x-xsrf-token': '' }]) {
+  const attempts: Array<Record<string, string>> = [{}, { 'x-xsrf-token': 'nope' }, { 'x-xsrf-token': other.xsrf() }, { 'x-xsrf-token': '' }]
+  for (const headers of attempts) {
     const res = await browser.request('/submit', json({ name: 'x' }, headers))
     t.is(res.status, 419)
     t.deepEqual(await res.json(), { message: 'CSRF token mismatch.' })

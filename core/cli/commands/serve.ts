@@ -1,0 +1,34 @@
+import { defineCommand } from '../define-command.ts'
+
+/**
+ * `kiln serve --port 3000 --host 127.0.0.1`: serves the app (HTTP and
+ * websocket routes) until SIGINT/SIGTERM, then stops accepting, lets
+ * in-flight requests finish and closes the app.
+ */
+export const serveCommand = defineCommand({
+  name: 'serve',
+  description: 'Serve the application over HTTP',
+  flags: {
+    port: { type: 'number', description: 'Port to listen on (PORT, else 3000; 0 picks a free one)', short: 'p' },
+    host: { type: 'string', description: 'Address to bind (HOST, else 127.0.0.1)' },
+  },
+  longRunning: true,
+  async run({ app, flags, info }) {
+    const port = flags.port !== undefined ? Number(flags.port) : app.env.number('PORT', 3000)
+    const host = (flags.host as string | undefined) ?? app.env.get('HOST', '127.0.0.1')
+    const server = await app.listen({ port, host })
+    info(`Kiln is serving ${app.config.get('app.name')} on ${server.url}${app.urls.basePath || '/'}`)
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        info('Shutting down...')
+        resolve()
+      }
+      process.on('SIGINT', stop)
+      process.on('SIGTERM', stop)
+    })
+    await app.close()
+    return 0
+  },
+})
