@@ -13,6 +13,7 @@ import type { Router } from '../http/router.ts'
 import type { UrlGenerator } from '../http/url-generator.ts'
 import type { ListenOptions, RunningServer } from '../http/serve.ts'
 import type { Logger } from '../logging/create-logger.ts'
+import type { ViewManager } from '../views/view-manager.ts'
 
 type Hook = (app: Application) => void | Promise<void>
 
@@ -68,6 +69,11 @@ export class Application {
   /** The app's logger (pino). @example `app.logger.info({ order: 1 }, 'Shipped')` */
   get logger(): Logger {
     return this.service<Logger>('logger')
+  }
+
+  /** Views: engines, helpers, preprocessors. @example `app.views.helper('upper', (s) => s.toUpperCase())` */
+  get views(): ViewManager {
+    return this.service<ViewManager>('views')
   }
 
   /** The routes. @example `app.router.get('/ping', () => 'pong')` */

@@ -1,0 +1,89 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import Handlebars from 'handlebars'
+import { KilnError } from '../support/errors.ts'
+import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
+
+const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
+
+/**
+ * Handlebars views from one folder, in an isolated Handlebars environment
+ * per app. Every view is also a partial by its path (`{{> partials/nav}}`,
+ * `{{#> layouts/app}}...{{/layouts/app}}`). A view may name its layout on
+ * its first line, `{{!< layouts/app}}`; the layout renders the view with
+ * `{{{body}}}`. Compiled templates are cached unless `cache` is off.
+ *
+ * @example
+ * ```ts
+ * const engine = new HandlebarsEngine('/srv/app/resources/views', { cache: true })
+ * engine.helper('upper', (s: string) => s.toUpperCase())
+ * await engine.render('home', { name: 'Ada' })
+ * ```
+ */
+export class HandlebarsEngine implements ViewEngine {
+  private readonly hbs = Handlebars.create()
+  private readonly compiled = new Map<string, { template: Handlebars.TemplateDelegate; layout?: string }>()
+  private partialsLoaded = false
+
+  constructor(
+    readonly root: string,
+    private readonly options: { cache: boolean; preprocessors?: Preprocessor[] },
+  ) {}
+
+  /** Registers a helper. @example `engine.helper('money', (n) => n.toFixed(2))` */
+  helper(name: string, fn: ViewHelper): void {
+    this.hbs.registerHelper(name, fn as Handlebars.HelperDelegate)
+  }
+
+  exists(name: string): boolean {
+    return this.fileFor(name) !== undefined
+  }
+
+  async render(name: string, data: Record<string, unknown>): Promise<string> {
+    this.loadPartials()
+    const { template, layout } = this.compile(name)
+    const body = template(data, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false })
+    if (!layout) return body
+    return this.render(layout, { ...data, body: new Handlebars.SafeString(body) })
+  }
+
+  private compile(name: string): { template: Handlebars.TemplateDelegate; layout?: string } {
+    const cached = this.options.cache ? this.compiled.get(name) : undefined
+    if (cached) return cached
+    const file = this.fileFor(name)
+    if (!file) throw new KilnError(`View "${name}" not found: looked for ${join(this.root, `${name}.hbs`)}.`)
+    let source = this.preprocess(readFileSync(file, 'utf8'), name)
+    const layout = LAYOUT_DIRECTIVE.exec(source)?.[1]
+    if (layout) source = source.replace(LAYOUT_DIRECTIVE, '')
+    const entry = { template: this.hbs.compile(source, { strict: false }), layout }
+    this.compiled.set(name, entry)
+    return entry
+  }
+
+  private preprocess(source: string, name: string): string {
+    return (this.options.preprocessors ?? []).reduce((text, fn) => fn(text, { name }), source)
+  }
+
+  private loadPartials(): void {
+    if (this.partialsLoaded && this.options.cache) return
+    for (const file of listViews(this.root)) {
+      const name = relative(this.root, file).replace(/\\/g, '/').replace(/\.hbs$/, '')
+      this.hbs.registerPartial(name, this.preprocess(readFileSync(file, 'utf8'), name).replace(LAYOUT_DIRECTIVE, ''))
+    }
+    this.partialsLoaded = true
+  }
+
+  private fileFor(name: string): string | undefined {
+    if (!/^[\w-]+(\/[\w.-]+)*$/.test(name) || name.includes('..')) return undefined
+    const file = join(this.root, `${name}.hbs`)
+    return existsSync(file) ? file : undefined
+  }
+}
+
+function listViews(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry)
+    return statSync(path).isDirectory() ? listViews(path) : entry.endsWith('.hbs') ? [path] : []
+  })
+}

@@ -1,0 +1,13 @@
+/** What a view engine is asked to do. */
+export interface ViewEngine {
+  /** Renders a view by name (`posts/show`) with data. */
+  render(name: string, data: Record<string, unknown>): Promise<string>
+  /** True when the view exists. */
+  exists(name: string): boolean
+}
+
+/** A source transform run before compiling (`@compScripts` → `{{{compScripts}}}`). */
+export type Preprocessor = (source: string, meta: { name: string }) => string
+
+/** A template helper. */
+export type ViewHelper = (...args: any[]) => unknown

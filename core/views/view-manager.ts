@@ -1,0 +1,79 @@
+import type { Application } from '../application/application.ts'
+import type { HttpContext } from '../http/http-context.ts'
+import { DriverManager } from '../manager/driver-manager.ts'
+import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
+
+/** Adds data to every view rendered in a request. */
+export type ViewComposer = (ctx: HttpContext) => Record<string, unknown> | Promise<Record<string, unknown>>
+
+/**
+ * The app's views: a registry of engines (handlebars by default, others via
+ * `engines.extend`), helpers and preprocessing steps that plugins add,
+ * shared data and per-request composers.
+ *
+ * @example
+ * ```ts
+ * app.views.helper('upper', (s: string) => s.toUpperCase())
+ * app.views.preprocess((source) => source.replaceAll('@year', String(new Date().getFullYear())))
+ * app.views.share('appName', 'Shop')
+ * app.views.composer((ctx) => ({ user: ctx.request.user() }))
+ * const html = await app.views.render('home', { title: 'Hi' })
+ * ```
+ */
+export class ViewManager {
+  readonly engines: DriverManager<ViewEngine & { helper?(name: string, fn: ViewHelper): void }, Application>
+  readonly helpers = new Map<string, ViewHelper>()
+  readonly preprocessors: Preprocessor[] = []
+  private readonly shared: Record<string, unknown> = {}
+  private readonly composers: ViewComposer[] = []
+
+  constructor(app: Application) {
+    this.engines = new DriverManager(app, app.config, { kind: 'view engine', file: 'views', connectionsKey: 'engines', defaultKey: 'engine' })
+  }
+
+  /** Registers a template helper on every engine that supports helpers. @example `views.helper('money', fmt)` */
+  helper(name: string, fn: ViewHelper): this {
+    this.helpers.set(name, fn)
+    for (const engine of this.engines.resolved().values()) engine.helper?.(name, fn)
+    return this
+  }
+
+  /** Adds a source transform run before templates compile. @example `views.preprocess(fn)` */
+  preprocess(fn: Preprocessor): this {
+    this.preprocessors.push(fn)
+    return this
+  }
+
+  /** Data every view sees. @example `views.share('appName', 'Shop')` */
+  share(key: string, value: unknown): this {
+    this.shared[key] = value
+    return this
+  }
+
+  /** Data computed per request for every view. @example `views.composer((ctx) => ({ path: ctx.request.path }))` */
+  composer(fn: ViewComposer): this {
+    this.composers.push(fn)
+    return this
+  }
+
+  /** The default engine, with every registered helper. @example `views.engine().exists('home')` */
+  engine(name?: string): ViewEngine {
+    const engine = this.engines.connection(name)
+    for (const [helper, fn] of this.helpers) engine.helper?.(helper, fn)
+    return engine
+  }
+
+  /**
+   * Renders a view to HTML. With a request context, composers add their data.
+   *
+   * @example
+   * ```ts
+   * await views.render('emails/welcome', { name: 'Ada' })
+   * ```
+   */
+  async render(name: string, data: Record<string, unknown> = {}, ctx?: HttpContext): Promise<string> {
+    const composed: Record<string, unknown> = {}
+    if (ctx) for (const composer of this.composers) Object.assign(composed, await composer(ctx))
+    return this.engine().render(name, { ...this.shared, ...composed, ...data })
+  }
+}

@@ -1,0 +1,37 @@
+import { resolve } from 'node:path'
+import { definePlugin } from '../application/define-plugin.ts'
+import { escapeHtml } from '../http/error-renderer.ts'
+import { HandlebarsEngine } from './handlebars-engine.ts'
+import { ViewManager } from './view-manager.ts'
+import { viewsConfigSchema } from './views-config.ts'
+
+/**
+ * The kernel's views provider: `app.service('views')` with the handlebars
+ * engine, and the `url`, `route`, `json` and `csrfField` helpers.
+ */
+export const viewsProvider = definePlugin({
+  name: 'kiln:views',
+  config: { file: 'views', schema: viewsConfigSchema },
+  register(app) {
+    const views = new ViewManager(app)
+    app.instance(ViewManager, views, 'views')
+    views.engines.extend<{ path?: string }>('handlebars', (app, { config }) => {
+      const cache = app.config.get<boolean | undefined>('views.cache') ?? app.environment !== 'development'
+      return new HandlebarsEngine(resolve(app.root, config.path ?? app.config.get<string>('views.path')), { cache, preprocessors: views.preprocessors })
+    })
+    views.share('appName', app.config.get('app.name'))
+    views.helper('url', (path: string) => app.urls.to(typeof path === 'string' ? path : '/'))
+    views.helper('route', (name: string, options: { hash?: Record<string, string | number> }) => app.urls.route(name, options?.hash ?? {}))
+    views.helper('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'))
+    views.helper('csrfField', function (this: { csrfToken?: string }) {
+      return `<input type="hidden" name="_token" value="${escapeHtml(this.csrfToken ?? '')}">`
+    })
+  },
+  boot(app) {
+    app.service<ViewManager>('views').composer((ctx) => ({
+      csrfToken: ctx.session?.token(),
+      user: ctx.request.user() ?? null,
+      basePath: app.urls.basePath,
+    }))
+  },
+})
