@@ -5,6 +5,7 @@ import { sessionProvider } from '../session/session-provider.ts'
 import { corsProvider } from '../cors/cors-provider.ts'
 import { cliProvider } from '../cli/cli-provider.ts'
 import { viewsProvider } from '../views/views-provider.ts'
+import { storageProvider } from '../storage/storage-provider.ts'
 import { authProvider } from '../auth/auth-provider.ts'
 
 /**
@@ -12,4 +13,4 @@ import { authProvider } from '../auth/auth-provider.ts'
  * plugin. Each is a plugin-shaped object living in its own core folder.
  */
 // authProvider stays last: it appends to the `web` group after the session middleware.
-export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, authProvider]
+export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, storageProvider, authProvider]

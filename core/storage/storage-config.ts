@@ -1,0 +1,23 @@
+import { z } from 'zod'
+
+/**
+ * The schema of `config/storage.ts`.
+ *
+ * @example
+ * ```ts
+ * export default defineConfig(({ env }) => ({
+ *   default: 'local',
+ *   stores: {
+ *     local: { driver: 'fs', base: 'storage/app' },
+ *     cache: { driver: env.get('CACHE_DRIVER', 'memory') },
+ *     shared: { driver: 'redis', url: env.get('REDIS_URL'), prefix: 'shop' },
+ *   },
+ * }))
+ * ```
+ */
+export const storageConfigSchema = z.object({
+  default: z.string().default('local'),
+  stores: z
+    .record(z.string(), z.looseObject({ driver: z.string() }))
+    .default({ local: { driver: 'fs', base: 'storage/app' }, memory: { driver: 'memory' }, tmp: { driver: 'fs', base: 'storage/tmp' } }),
+})

@@ -1,0 +1,44 @@
+import type { Storage as Store } from 'unstorage'
+import type { Application } from '../application/application.ts'
+import { currentApp } from '../application/current-app.ts'
+import { DriverManager } from '../manager/driver-manager.ts'
+import { registerUnstorageDrivers } from './unstorage-drivers.ts'
+
+/**
+ * Named key-value stores from `config/storage.ts` (unstorage: memory, fs,
+ * redis), for caches, upload temp files and plugins. Swap a store's driver in
+ * config with no code change.
+ *
+ * @example
+ * ```ts
+ * const cache = app.service<StorageManager>('storage').store('cache')
+ * await cache.setItem('stats', { users: 3 }, { ttl: 60 })
+ * ```
+ */
+export class StorageManager {
+  readonly stores: DriverManager<Store, Application>
+
+  constructor(app: Application) {
+    this.stores = new DriverManager<Store, Application>(app, app.config, { kind: 'storage', file: 'storage', connectionsKey: 'stores', defaultKey: 'default' })
+    registerUnstorageDrivers(this.stores)
+  }
+
+  /** A named store (the default when omitted). @example `storage.store('uploads')` */
+  store(name?: string): Store {
+    return this.stores.connection(name)
+  }
+}
+
+/**
+ * The storage of the app in scope.
+ *
+ * @example
+ * ```ts
+ * await Storage.store('cache').getItem('stats')
+ * ```
+ */
+export const Storage = {
+  store(name?: string): import('unstorage').Storage {
+    return currentApp().service<StorageManager>('storage').store(name)
+  },
+}

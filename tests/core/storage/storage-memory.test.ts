@@ -1,0 +1,4 @@
+import test from 'ava'
+import { storageSuite } from './storage-contract.ts'
+
+storageSuite(test, { driver: 'memory' })
