@@ -24,6 +24,8 @@ export const verifyCsrfToken: Middleware = async (ctx, next) => {
   const session = ctx.session
   if (!session) throw new Error('verifyCsrfToken needs the session: put it after startSession.')
   if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session.token())) {
+    // The refusal still carries the cookie, so a client that lost it can retry.
+    addXsrfCookie(ctx, session.token())
     throw new HttpException(419, 'CSRF token mismatch.')
   }
   const response = await next()
