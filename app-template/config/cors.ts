@@ -1,0 +1,8 @@
+import { defineConfig } from 'kiln'
+
+/** CORS for an SPA on another origin that calls the API with cookies. */
+export default defineConfig(({ env }) => ({
+  paths: ['api/*', 'tok/csrf-cookie', 'login', 'logout', 'user', 'broadcasting/auth'],
+  allowed_origins: (env.get('CORS_ALLOWED_ORIGINS', '') || '').split(',').filter(Boolean),
+  supports_credentials: true,
+}))

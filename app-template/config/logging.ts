@@ -1,0 +1,8 @@
+import { defineConfig } from 'kiln'
+
+/** Logs to stdout and storage/logs/kiln.log; secrets are always redacted. */
+export default defineConfig(({ env }) => ({
+  level: env.get('LOG_LEVEL') as 'info' | undefined,
+  channels: ['stdout', 'file'] as Array<'stdout' | 'file'>,
+  file: { path: 'storage/logs/kiln.log' },
+}))
