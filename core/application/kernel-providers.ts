@@ -6,6 +6,7 @@ import { corsProvider } from '../cors/cors-provider.ts'
 import { cliProvider } from '../cli/cli-provider.ts'
 import { viewsProvider } from '../views/views-provider.ts'
 import { storageProvider } from '../storage/storage-provider.ts'
+import { databaseProvider } from '../database/database-provider.ts'
 import { authProvider } from '../auth/auth-provider.ts'
 
 /**
@@ -13,4 +14,4 @@ import { authProvider } from '../auth/auth-provider.ts'
  * plugin. Each is a plugin-shaped object living in its own core folder.
  */
 // authProvider stays last: it appends to the `web` group after the session middleware.
-export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, storageProvider, authProvider]
+export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, storageProvider, databaseProvider, authProvider]

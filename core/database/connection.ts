@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely'
+
+/** Which SQL dialect a connection speaks. */
+export type Dialect = 'sqlite' | 'pgsql'
+
+/**
+ * One database connection: a Kysely instance and what it speaks.
+ *
+ * @example
+ * ```ts
+ * const { kysely } = app.service<DatabaseManager>('db').connection()
+ * await kysely.selectFrom('users').selectAll().execute()
+ * ```
+ */
+export interface Connection {
+  name: string
+  dialect: Dialect
+  kysely: Kysely<any>
+  close(): Promise<void>
+}

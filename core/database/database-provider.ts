@@ -1,0 +1,27 @@
+import { definePlugin } from '../application/define-plugin.ts'
+import { deepMerge } from '../support/dot-path.ts'
+import { databaseCommands } from './database-commands.ts'
+import { databaseConfigSchema } from './database-config.ts'
+import { DatabaseManager } from './database-manager.ts'
+
+/**
+ * The kernel's database provider: `app.service('db')` (a `DatabaseManager`),
+ * the `sqlite` (embedded default, `database/database.sqlite`) and `pgsql`
+ * (`DATABASE_URL`) connections, and the migration commands.
+ */
+export const databaseProvider = definePlugin({
+  name: 'kiln:database',
+  config: { file: 'database', schema: databaseConfigSchema },
+  register(app) {
+    const defaults = {
+      sqlite: { driver: 'sqlite', filename: 'database/database.sqlite' },
+      pgsql: { driver: 'pgsql', url: app.env.get('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres') },
+    }
+    app.config.set('database.connections', deepMerge(defaults, app.config.get('database.connections', {})))
+    if (!app.config.get('database.default')) app.config.set('database.default', app.env.get('DB_CONNECTION', 'sqlite'))
+    const db = new DatabaseManager(app)
+    app.instance(DatabaseManager, db, 'db')
+    app.terminating(() => db.close())
+    for (const command of databaseCommands) app.commands.register(command)
+  },
+})

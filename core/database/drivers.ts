@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import type { Application } from '../application/application.ts'
+import { KilnError } from '../support/errors.ts'
+import type { Connection } from './connection.ts'
+
+/**
+ * The `sqlite` driver (better-sqlite3): `filename` relative to the app root,
+ * or `:memory:`. WAL mode and foreign keys on.
+ *
+ * @example
+ * ```ts
+ * connections: { sqlite: { driver: 'sqlite', filename: 'database/database.sqlite' } }
+ * ```
+ */
+export async function sqliteConnection(app: Application, name: string, config: { filename?: string }): Promise<Connection> {
+  const { default: Database } = await import('better-sqlite3')
+  const filename = config.filename ?? 'database/database.sqlite'
+  const path = filename === ':memory:' ? filename : resolve(app.root, filename)
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const database = new Database(path)
+  if (path !== ':memory:') database.pragma('journal_mode = WAL')
+  database.pragma('foreign_keys = ON')
+  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
+  return { name, dialect: 'sqlite', kysely, close: () => kysely.destroy() }
+}
+
+/**
+ * The `pgsql` driver (pg, imported only when used): `url` (or
+ * `DATABASE_URL`), optional `schema` set as the search path.
+ *
+ * @example
+ * ```ts
+ * connections: { pgsql: { driver: 'pgsql', url: env.get('DATABASE_URL'), schema: 'shop' } }
+ * ```
+ */
+export async function pgsqlConnection(app: Application, name: string, config: { url?: string; schema?: string; pool?: number }): Promise<Connection> {
+  const url = config.url ?? app.env.get('DATABASE_URL')
+  if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`)
+  const { default: pg } = await import('pg')
+  if (config.schema && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.schema)) throw new KilnError(`Invalid schema name "${config.schema}".`)
+  const pool = new pg.Pool({ connectionString: url, max: config.pool ?? 10, ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}) })
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  return { name, dialect: 'pgsql', kysely, close: () => kysely.destroy() }
+}

@@ -1,0 +1,62 @@
+/** The lifecycle events of a model. */
+export type ModelEventName =
+  | 'creating'
+  | 'created'
+  | 'updating'
+  | 'updated'
+  | 'saving'
+  | 'saved'
+  | 'deleting'
+  | 'deleted'
+  | 'trashed'
+  | 'restored'
+  | 'forceDeleted'
+
+/** A listener; returning `false` from a `-ing` event cancels the operation. */
+export type ModelListener<M = any> = (model: M) => unknown
+
+/** An object with a method per event. */
+export type ModelObserver<M = any> = Partial<Record<ModelEventName, ModelListener<M>>>
+
+/** Listeners for any model: the event dispatcher and model broadcasting hook in here. */
+const globalListeners: Array<(event: ModelEventName, model: unknown) => unknown> = []
+
+/**
+ * Listens to every model's events (used by the events subsystem and by
+ * model broadcasting). Returns a function that removes the listener.
+ *
+ * @example
+ * ```ts
+ * const stop = onAnyModelEvent((event, model) => console.log(event, model))
+ * ```
+ */
+export function onAnyModelEvent(listener: (event: ModelEventName, model: unknown) => unknown): () => void {
+  globalListeners.push(listener)
+  return () => {
+    const i = globalListeners.indexOf(listener)
+    if (i >= 0) globalListeners.splice(i, 1)
+  }
+}
+
+/**
+ * Fires an event: the class's own listeners (and its parents'), then global
+ * ones. Resolves to false when a listener cancelled it.
+ *
+ * @example
+ * ```ts
+ * if (!(await fireModelEvent(Post, 'creating', post))) return false
+ * ```
+ */
+export async function fireModelEvent(modelClass: object, event: ModelEventName, model: unknown): Promise<boolean> {
+  const chain: object[] = []
+  for (let c: object | null = modelClass; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c)
+  for (const c of chain) {
+    const listeners = LISTENERS.get(c)?.get(event) ?? []
+    for (const listener of listeners) if ((await listener(model)) === false) return false
+  }
+  for (const listener of globalListeners) if ((await listener(event, model)) === false) return false
+  return true
+}
+
+/** @internal per-class listeners. */
+export const LISTENERS = new WeakMap<object, Map<ModelEventName, ModelListener[]>>()

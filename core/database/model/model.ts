@@ -1,0 +1,398 @@
+import type { Kysely } from 'kysely'
+import { currentApp } from '../../application/current-app.ts'
+import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
+import { KilnError } from '../../support/errors.ts'
+import type { DatabaseManager } from '../database-manager.ts'
+import { castFromDb, castToDb, type Cast } from './casts.ts'
+import { column } from './identifiers.ts'
+import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
+import { ModelQuery } from './model-query.ts'
+
+/** A model class: the statics that queries use. */
+export type ModelClass<M extends Model = Model> = (new (attributes?: Record<string, unknown>) => M) & typeof Model
+
+const registry = new Map<string, typeof Model>()
+
+/**
+ * Looks a model class up by its morph name (set by `morphName`, else the class name).
+ *
+ * @example
+ * ```ts
+ * modelByMorphName('User') // class User
+ * ```
+ */
+export function modelByMorphName(name: string): typeof Model | undefined {
+  return registry.get(name)
+}
+
+/** Model not found: a 404 when it escapes a handler. */
+export class ModelNotFoundError extends KilnError {
+  readonly status = 404
+  constructor(model: string, key: unknown) {
+    super(`No ${model} with key ${String(key)}.`)
+    this.name = 'ModelNotFoundError'
+  }
+}
+
+/**
+ * The base of every model: a row of `static table`, with attributes read and
+ * written as properties (`post.title`), casts, hidden fields, mass-assignment
+ * rules, timestamps, soft deletes, relations and lifecycle events.
+ *
+ * @example
+ * ```ts
+ * class Post extends Model {
+ *   static table = 'posts'
+ *   static fillable = ['title', 'body', 'meta']
+ *   static casts = { meta: 'json', published: 'boolean' } as const
+ *   static softDeletes = true
+ *   declare id: number
+ *   declare title: string
+ *   author() { return this.belongsTo(User, 'author_id') }
+ * }
+ * const post = await Post.create({ title: 'Hi', meta: { tags: [] } })
+ * ```
+ */
+export class Model {
+  static table: string
+  static primaryKey = 'id'
+  /** `number` keys refuse non-integer input in `find` (a URL segment like `1; drop` finds nothing). */
+  static keyType: 'number' | 'string' = 'number'
+  static timestamps = true
+  static softDeletes = false
+  static casts: Record<string, Cast> = {}
+  static hidden: string[] = []
+  /** Attributes `create`/`fill` accept; empty means every attribute but the key. */
+  static fillable: string[] = []
+  /** The database connection (default: the app's default). */
+  static connection?: string
+  /** The name stored in `*_type` columns of polymorphic relations (default: the class name). */
+  static morphName?: string
+
+  /** @internal */ $attributes: Record<string, unknown> = {}
+  /** @internal */ $original: Record<string, unknown> = {}
+  /** True once saved to, or loaded from, the database. */
+  $exists = false
+
+  constructor(attributes: Record<string, unknown> = {}) {
+    const proxy = new Proxy(this, ATTRIBUTE_HANDLER)
+    if (Object.keys(attributes).length > 0) proxy.fill(attributes)
+    return proxy
+  }
+
+  // ---- statics -------------------------------------------------------------
+
+  /** @internal the Kysely to use: the transaction in scope, or the connection. */
+  static async db(): Promise<Kysely<any>> {
+    if (!this.table) throw new KilnError(`${this.name} has no static table.`)
+    registry.set(this.morphName ?? this.name, this)
+    return currentApp().service<DatabaseManager>('db').kysely(this.connection)
+  }
+
+  /** @internal */
+  static async dialect(): Promise<'sqlite' | 'pgsql'> {
+    return (await currentApp().service<DatabaseManager>('db').connection(this.connection)).dialect
+  }
+
+  /** @internal a model from a database row. */
+  static hydrate<M extends Model>(this: ModelClass<M>, row: Record<string, unknown>): M {
+    const model = new this()
+    for (const [key, value] of Object.entries(row)) model.$attributes[key] = castFromDb(this.casts[key] ?? defaultCast(this, key), value)
+    model.$original = { ...model.$attributes }
+    model.$exists = true
+    return model
+  }
+
+  /** @internal a value as the database stores it. */
+  static toDbValue(key: string, value: unknown, dialect: 'sqlite' | 'pgsql'): unknown {
+    return castToDb(this.casts[key] ?? defaultCast(this, key), value, dialect)
+  }
+
+  /** A query over this model. @example `User.query().where('email', '=', email).first()` */
+  static query<M extends Model>(this: ModelClass<M>): ModelQuery<M> {
+    return new ModelQuery<M>(this)
+  }
+
+  /** Creates and saves a model. @example `await Post.create({ title: 'Hi' })` */
+  static async create<M extends Model>(this: ModelClass<M>, attributes: Record<string, unknown> = {}): Promise<M> {
+    const model = new this(attributes)
+    await model.save()
+    return model
+  }
+
+  /** Finds by primary key. @example `await Post.find(1)` */
+  static async find<M extends Model>(this: ModelClass<M>, key: unknown): Promise<M | undefined> {
+    if (key === undefined || key === null || (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'bigint')) return undefined
+    if (this.keyType === 'number' && !/^-?\d{1,18}$/.test(String(key))) return undefined
+    return this.query().where(this.primaryKey, '=', key).first()
+  }
+
+  /** Finds by primary key or throws a 404 `ModelNotFoundError`. @example `await Post.findOrFail(params.post)` */
+  static async findOrFail<M extends Model>(this: ModelClass<M>, key: unknown): Promise<M> {
+    const model = await this.find(key)
+    if (!model) throw new ModelNotFoundError(this.name, key)
+    return model
+  }
+
+  /** Every row. @example `await Post.all()` */
+  static async all<M extends Model>(this: ModelClass<M>): Promise<M[]> {
+    return this.query().get()
+  }
+
+  /** Listens to one lifecycle event of this model class. @example `Post.on('creating', (p) => { p.slug = slugify(p.title) })` */
+  static on<M extends Model>(this: ModelClass<M>, event: ModelEventName, listener: ModelListener<M>): void {
+    let map = LISTENERS.get(this)
+    if (!map) LISTENERS.set(this, (map = new Map()))
+    map.set(event, [...(map.get(event) ?? []), listener as ModelListener])
+  }
+
+  /** Registers an observer (a method per event). @example `Post.observe({ created: (p) => audit(p) })` */
+  static observe<M extends Model>(this: ModelClass<M>, observer: ModelObserver<M>): void {
+    for (const [event, listener] of Object.entries(observer)) if (listener) this.on(event as ModelEventName, listener.bind(observer) as ModelListener<M>)
+  }
+
+  /** Forgets every listener of this class (tests). @example `Post.clearListeners()` */
+  static clearListeners(): void {
+    LISTENERS.delete(this)
+  }
+
+  // ---- attributes ----------------------------------------------------------
+
+  /** The primary key's value. @example `post.getKey()` */
+  getKey(): unknown {
+    return this.$attributes[this.modelClass.primaryKey]
+  }
+
+  /** An attribute by name (for names a method shadows). @example `model.getAttribute('delete')` */
+  getAttribute<T = unknown>(key: string): T {
+    return this.$attributes[key] as T
+  }
+
+  /** Sets an attribute by name. @example `model.setAttribute('title', 'Hi')` */
+  setAttribute(key: string, value: unknown): this {
+    if (FORBIDDEN_KEYS.has(key)) throw new KilnError(`"${key}" cannot be an attribute.`)
+    this.$attributes[key] = value
+    return this
+  }
+
+  /** Mass-assigns the fillable attributes; others are ignored. @example `post.fill(request.only(['title', 'body']))` */
+  fill(attributes: Record<string, unknown>): this {
+    const { fillable, primaryKey } = this.modelClass
+    for (const [key, value] of Object.entries(attributes)) {
+      if (FORBIDDEN_KEYS.has(key)) continue
+      if (fillable.length > 0 ? fillable.includes(key) : key !== primaryKey) this.setAttribute(key, value)
+    }
+    return this
+  }
+
+  /** Changed attributes since load or save. @example `post.getDirty()` */
+  getDirty(): Record<string, unknown> {
+    const dirty: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(this.$attributes)) if (!sameValue(value, this.$original[key])) dirty[key] = value
+    return dirty
+  }
+
+  /** True when something changed (or that one attribute changed). @example `post.isDirty('title')` */
+  isDirty(key?: string): boolean {
+    const dirty = this.getDirty()
+    return key ? key in dirty : Object.keys(dirty).length > 0
+  }
+
+  // ---- persistence ---------------------------------------------------------
+
+  /**
+   * Inserts or updates the row, with timestamps and events
+   * (`saving`, `creating`/`updating`, `created`/`updated`, `saved`).
+   * Resolves to false when a listener cancelled it.
+   *
+   * @example
+   * ```ts
+   * post.title = 'New title'
+   * await post.save()
+   * ```
+   */
+  async save(): Promise<boolean> {
+    const Class = this.modelClass
+    if (!(await fireModelEvent(Class, 'saving', this))) return false
+    const db = await Class.db()
+    const dialect = await Class.dialect()
+    const now = new Date()
+    if (this.$exists) {
+      if (!this.isDirty()) return (await fireModelEvent(Class, 'saved', this)) || true
+      if (!(await fireModelEvent(Class, 'updating', this))) return false
+      if (Class.timestamps) this.$attributes.updated_at = now
+      const values = this.dbValues(this.getDirty(), dialect)
+      await db.updateTable(Class.table).set(values).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      this.syncOriginal()
+      await fireModelEvent(Class, 'updated', this)
+    } else {
+      if (!(await fireModelEvent(Class, 'creating', this))) return false
+      if (Class.timestamps) {
+        this.$attributes.created_at ??= now
+        this.$attributes.updated_at ??= now
+      }
+      const values = this.dbValues(this.$attributes, dialect)
+      const row = await db.insertInto(Class.table).values(values).returningAll().executeTakeFirstOrThrow()
+      for (const [key, value] of Object.entries(row)) this.$attributes[key] = castFromDb(Class.casts[key] ?? defaultCast(Class, key), value)
+      this.$exists = true
+      this.syncOriginal()
+      await fireModelEvent(Class, 'created', this)
+    }
+    await fireModelEvent(Class, 'saved', this)
+    return true
+  }
+
+  /**
+   * Deletes the row; soft-deleting models set `deleted_at` instead (and fire `trashed`).
+   *
+   * @example
+   * ```ts
+   * await post.delete()
+   * ```
+   */
+  async delete(): Promise<boolean> {
+    const Class = this.modelClass
+    if (!this.$exists) return false
+    if (!(await fireModelEvent(Class, 'deleting', this))) return false
+    if (Class.softDeletes) {
+      this.$attributes.deleted_at = new Date()
+      const db = await Class.db()
+      await db.updateTable(Class.table).set(this.dbValues({ deleted_at: this.$attributes.deleted_at }, await Class.dialect())).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      this.syncOriginal()
+      await fireModelEvent(Class, 'trashed', this)
+    } else {
+      const db = await Class.db()
+      await db.deleteFrom(Class.table).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      this.$exists = false
+    }
+    await fireModelEvent(Class, 'deleted', this)
+    return true
+  }
+
+  /** Brings back a soft-deleted model. @example `await post.restore()` */
+  async restore(): Promise<boolean> {
+    const Class = this.modelClass
+    if (!Class.softDeletes) return false
+    this.$attributes.deleted_at = null
+    const db = await Class.db()
+    await db.updateTable(Class.table).set({ deleted_at: null }).where(Class.primaryKey, '=', this.getKey() as never).execute()
+    this.syncOriginal()
+    await fireModelEvent(Class, 'restored', this)
+    return true
+  }
+
+  /** Deletes the row for good, even on soft-deleting models. @example `await post.forceDelete()` */
+  async forceDelete(): Promise<boolean> {
+    const Class = this.modelClass
+    if (!(await fireModelEvent(Class, 'deleting', this))) return false
+    const db = await Class.db()
+    await db.deleteFrom(Class.table).where(Class.primaryKey, '=', this.getKey() as never).execute()
+    this.$exists = false
+    await fireModelEvent(Class, 'forceDeleted', this)
+    await fireModelEvent(Class, 'deleted', this)
+    return true
+  }
+
+  /** True for a soft-deleted model. @example `post.trashed()` */
+  trashed(): boolean {
+    return this.modelClass.softDeletes && this.$attributes.deleted_at != null
+  }
+
+  /** Reloads attributes from the database. @example `await post.refresh()` */
+  async refresh(): Promise<this> {
+    const Class = this.modelClass
+    const fresh = await Class.query().withTrashed().where(Class.primaryKey, '=', this.getKey()).first()
+    if (!fresh) throw new ModelNotFoundError(Class.name, this.getKey())
+    this.$attributes = { ...fresh.$attributes }
+    this.syncOriginal()
+    return this
+  }
+
+  /** Attributes without `hidden` ones, dates as ISO strings. @example `post.toDict()` */
+  toDict(): Record<string, unknown> {
+    const hidden = new Set(this.modelClass.hidden)
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(this.$attributes)) if (!hidden.has(key)) out[key] = value instanceof Date ? value.toISOString() : value
+    return out
+  }
+
+  /** What `JSON.stringify` uses: `toDict()`. @example `JSON.stringify(post)` */
+  toJSON(): Record<string, unknown> {
+    return this.toDict()
+  }
+
+  // ---- relations -----------------------------------------------------------
+
+  /** `posts` of a user: rows of `Related` whose `foreignKey` is this key. @example `user.posts()` */
+  hasMany<R extends Model>(Related: ModelClass<R>, foreignKey?: string, localKey?: string): ModelQuery<R> {
+    const fk = foreignKey ?? `${snake(this.modelClass.name)}_id`
+    return Related.query().withDefaults({ [column(fk)]: this.$attributes[localKey ?? this.modelClass.primaryKey] })
+  }
+
+  /** The owner: the `Related` row whose key is this `foreignKey`. @example `await post.author().first()` */
+  belongsTo<R extends Model>(Related: ModelClass<R>, foreignKey?: string, ownerKey?: string): ModelQuery<R> {
+    const fk = foreignKey ?? `${snake(Related.name)}_id`
+    return Related.query().where(ownerKey ?? Related.primaryKey, '=', this.$attributes[column(fk)] ?? null)
+  }
+
+  /** Polymorphic children: rows of `Related` with `${name}_type` and `${name}_id` pointing here. @example `user.morphMany(Token, 'tokenable')` */
+  morphMany<R extends Model>(Related: ModelClass<R>, name: string): ModelQuery<R> {
+    registry.set(this.modelClass.morphName ?? this.modelClass.name, this.modelClass)
+    return Related.query().withDefaults({ [column(`${name}_type`)]: this.modelClass.morphName ?? this.modelClass.name, [`${name}_id`]: this.getKey() })
+  }
+
+  /** The polymorphic owner named by `${name}_type` / `${name}_id`. @example `await token.morphTo('tokenable')` */
+  async morphTo<R extends Model = Model>(name: string): Promise<R | undefined> {
+    const type = this.$attributes[`${name}_type`]
+    const Related = typeof type === 'string' ? registry.get(type) : undefined
+    if (!Related) return undefined
+    return (await (Related as unknown as ModelClass<R>).find(this.$attributes[`${name}_id`])) ?? undefined
+  }
+
+  // ---- internals -----------------------------------------------------------
+
+  /** The model's class. @example `post.modelClass.table` */
+  get modelClass(): ModelClass<this> {
+    return this.constructor as ModelClass<this>
+  }
+
+  private dbValues(values: Record<string, unknown>, dialect: 'sqlite' | 'pgsql'): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(values)) out[column(key)] = this.modelClass.toDbValue(key, value, dialect)
+    return out
+  }
+
+  private syncOriginal(): void {
+    this.$original = { ...this.$attributes }
+  }
+}
+
+const ATTRIBUTE_HANDLER: ProxyHandler<Model> = {
+  get(target, prop, receiver) {
+    if (typeof prop === 'symbol' || prop in target) return Reflect.get(target, prop, receiver)
+    return target.$attributes[prop]
+  },
+  set(target, prop, value, receiver) {
+    if (typeof prop === 'symbol' || prop in target) return Reflect.set(target, prop, value, receiver)
+    target.setAttribute(prop, value)
+    return true
+  },
+  has(target, prop) {
+    return prop in target || (typeof prop === 'string' && prop in target.$attributes)
+  },
+}
+
+function defaultCast(model: typeof Model, key: string): Cast | undefined {
+  if (key === 'created_at' || key === 'updated_at' || (key === 'deleted_at' && model.softDeletes)) return 'date'
+  return undefined
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime()
+  if (typeof a === 'object' && a !== null) return JSON.stringify(a) === JSON.stringify(b)
+  return a === b
+}
+
+function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+}

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto'
+import type { ExecutionContext, TestFn } from 'ava'
+import { sql } from 'kysely'
+import { afterCommit, createApp, DatabaseManager, Migrator, Model, runWithApp, type Application } from '../../../core/index.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
+
+export class Author extends Model {
+  static table = 'authors'
+  static fillable = ['name', 'email', 'secret']
+  static hidden = ['secret']
+  declare id: number
+  declare name: string
+  posts() {
+    return this.hasMany(Post, 'author_id')
+  }
+  comments() {
+    return this.morphMany(Comment, 'commentable')
+  }
+}
+
+export class Post extends Model {
+  static table = 'posts'
+  static softDeletes = true
+  static casts = { meta: 'json', published: 'boolean', views: 'number' } as const
+  declare id: number
+  declare title: string
+  declare meta: { tags: string[] }
+  declare published: boolean
+  author() {
+    return this.belongsTo(Author, 'author_id')
+  }
+}
+
+export class Comment extends Model {
+  static table = 'comments'
+  declare body: string
+}
+
+const migration = `
+import { increments } from 'kiln'
+export async function up(db) {
+  await db.schema.createTable('authors').addColumn('id', ...increments(db))
+    .addColumn('name', 'varchar(255)', (c) => c.notNull()).addColumn('email', 'varchar(255)').addColumn('secret', 'varchar(255)')
+    .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
+  await db.schema.createTable('posts').addColumn('id', ...increments(db))
+    .addColumn('author_id', 'integer').addColumn('title', 'varchar(255)').addColumn('meta', 'text').addColumn('published', 'boolean')
+    .addColumn('views', 'integer').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').addColumn('deleted_at', 'timestamp').execute()
+  await db.schema.createTable('comments').addColumn('id', ...increments(db))
+    .addColumn('commentable_type', 'varchar(255)').addColumn('commentable_id', 'integer').addColumn('body', 'text')
+    .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
+}
+export async function down(db) {
+  await db.schema.dropTable('comments').execute()
+  await db.schema.dropTable('posts').execute()
+  await db.schema.dropTable('authors').execute()
+}
+`
+
+/** The connection config for each dialect under test; PostgreSQL gets a fresh schema per run. */
+export function connectionFor(dialect: 'sqlite' | 'pgsql'): Record<string, unknown> {
+  if (dialect === 'sqlite') return { driver: 'sqlite', filename: ':memory:' }
+  return { driver: 'pgsql', url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', schema: `kiln_test_${randomBytes(5).toString('hex')}` }
+}
+
+/** A migrated app on the dialect; PostgreSQL schemas are dropped at teardown. */
+export async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', files: Record<string, string> = {}): Promise<Application> {
+  const connection = connectionFor(dialect)
+  const app = await createApp({
+    root: tempApp({ 'database/migrations/0001_blog.ts': migration, ...files }),
+    env: { APP_ENV: 'test' },
+    config: { database: { default: 'main', connections: { main: connection } } },
+  })
+  if (dialect === 'pgsql') {
+    const schema = connection.schema as string
+    const admin = await app.service<DatabaseManager>('db').connection('main')
+    await sql.raw(`CREATE SCHEMA ${schema}`).execute(admin.kysely)
+    t.teardown(async () => {
+      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await app.service<DatabaseManager>('db').connection('main')).kysely).catch(() => {})
+      await app.close()
+    })
+  } else t.teardown(() => app.close())
+  await new Migrator(app).migrate()
+  return app
+}
+
+/** The model and transaction suite, run once per dialect. */
+export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
+  const within = async <T>(t: ExecutionContext, fn: (app: Application) => Promise<T>) => {
+    const app = await databaseApp(t, dialect)
+    return runWithApp(app, () => fn(app))
+  }
+
+  test(`${dialect}: create, find, casts round-trip, hidden, fillable, timestamps`, (t) =>
+    within(t, async () => {
+      const author = await Author.create({ name: 'Ada', email: 'ada@example.com', secret: 's3', id: 999, nope: 1 })
+      t.is(typeof author.id, 'number')
+      t.not(author.id, 999, 'the key is not fillable')
+      t.true(author.getAttribute('created_at') instanceof Date)
+      t.deepEqual(Object.keys(author.toDict()).sort(), ['created_at', 'email', 'id', 'name', 'updated_at'])
+      t.false('nope' in author.toDict())
+      const post = await Post.create({ author_id: author.id, title: 'Hello', meta: { tags: ['a'] }, published: true, views: 3 })
+      const loaded = (await Post.find(post.id))!
+      t.deepEqual(loaded.meta, { tags: ['a'] })
+      t.is(loaded.published, true)
+      t.is(loaded.getAttribute('views'), 3)
+      t.is(JSON.parse(JSON.stringify(loaded)).title, 'Hello')
+      await t.throwsAsync(Post.findOrFail(123456), { message: /No Post with key 123456/ })
+      t.is(await Post.find('1; drop table posts'), undefined)
+    }))
+
+  test(`${dialect}: query builder where/whereIn/orderBy/limit/count/paginate/update/delete`, (t) =>
+    within(t, async () => {
+      for (let i = 1; i <= 7; i++) await Post.create({ title: `P${i}`, views: i, published: i % 2 === 0 })
+      t.is(await Post.query().where('views', '>', 4).count(), 3)
+      t.deepEqual((await Post.query().whereIn('views', [1, 3]).orderBy('views', 'desc').get()).map((p) => p.title), ['P3', 'P1'])
+      t.is((await Post.query().where('published', true).orderBy('id').first())!.title, 'P2')
+      const page = await Post.query().orderBy('id').paginate(3, 3)
+      t.deepEqual({ ...page, data: page.data.map((p) => p.title) }, { data: ['P7'], total: 7, perPage: 3, currentPage: 3, lastPage: 3 })
+      t.is(await Post.query().where('views', '<=', 2).update({ title: 'low' }), 2)
+      t.is(await Post.query().where('title', '=', 'low').count(), 2)
+      t.throws(() => Post.query().where('title; drop', '=', 1), { message: /Invalid column name/ })
+      t.throws(() => Post.query().where('title', 'union select', 1), { message: /Invalid operator/ })
+      t.is(await Post.query().whereIn('id', []).count(), 0)
+    }))
+
+  test(`${dialect}: soft deletes, withTrashed, restore, forceDelete and model events`, (t) =>
+    within(t, async () => {
+      const events: string[] = []
+      Post.clearListeners()
+      Post.observe({ deleting: () => void events.push('deleting'), trashed: () => void events.push('trashed'), restored: () => void events.push('restored'), forceDeleted: () => void events.push('forceDeleted') })
+      Post.on('creating', (p) => {
+        if (p.title === 'blocked') return false
+      })
+      const post = await Post.create({ title: 'soft' })
+      t.false(await new Post({ title: 'blocked' }).save(), 'a creating listener cancelled the save')
+      t.is(await Post.query().where('title', 'blocked').count(), 0)
+      await post.delete()
+      t.true(post.trashed())
+      t.is(await Post.find(post.id), undefined)
+      t.truthy(await Post.query().withTrashed().where('id', post.id).first())
+      t.is(await Post.query().onlyTrashed().count(), 1)
+      await post.restore()
+      t.truthy(await Post.find(post.id))
+      await post.forceDelete()
+      t.is(await Post.query().withTrashed().count(), 0)
+      t.deepEqual(events, ['deleting', 'trashed', 'restored', 'deleting', 'forceDeleted'])
+      Post.clearListeners()
+    }))
+
+  test(`${dialect}: hasMany/belongsTo and polymorphic morphMany/morphTo`, (t) =>
+    within(t, async () => {
+      const author = await Author.create({ name: 'Grace' })
+      const post = await author.posts().create({ title: 'Via relation' })
+      t.is(post.getAttribute('author_id'), author.id)
+      t.is((await post.author().first())!.name, 'Grace')
+      t.is(await author.posts().count(), 1)
+      const comment = await author.comments().create({ body: 'hi' })
+      t.is(comment.getAttribute('commentable_type'), 'Author')
+      t.is((await author.comments().where('id', '=', comment.getKey()).first())!.body, 'hi')
+      const owner = await comment.morphTo<Author>('commentable')
+      t.is(owner?.name, 'Grace')
+      await author.comments().where('id', '=', comment.getKey()).delete()
+      t.is(await author.comments().count(), 0)
+    }))
+
+  test(`${dialect}: transactions commit, roll back, nest with savepoints, and run afterCommit only on commit`, (t) =>
+    within(t, async (app) => {
+      const db = app.service<DatabaseManager>('db')
+      const ran: string[] = []
+      await db.transaction(async () => {
+        await Author.create({ name: 'committed' })
+        afterCommit(() => void ran.push('outer'))
+        await db
+          .transaction(async () => {
+            await Author.create({ name: 'inner-rolled-back' })
+            afterCommit(() => void ran.push('inner-dropped'))
+            throw new Error('inner')
+          })
+          .catch(() => {})
+        await db.transaction(async () => {
+          await Author.create({ name: 'inner-kept' })
+          afterCommit(() => void ran.push('inner-kept'))
+        })
+        t.deepEqual(ran, [], 'nothing runs before the outer commit')
+      })
+      t.deepEqual(ran, ['outer', 'inner-kept'])
+      await t.throwsAsync(
+        db.transaction(async () => {
+          await Author.create({ name: 'rolled-back' })
+          afterCommit(() => void ran.push('never'))
+          throw new Error('boom')
+        }),
+        { message: 'boom' },
+      )
+      t.deepEqual((await Author.query().orderBy('name').get()).map((a) => a.name), ['committed', 'inner-kept'])
+      t.false(ran.includes('never'))
+    }))
+}

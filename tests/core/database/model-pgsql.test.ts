@@ -1,0 +1,4 @@
+import test from 'ava'
+import { modelSuite } from './database-suite.ts'
+
+modelSuite(test, 'pgsql')
