@@ -380,6 +380,15 @@ const ATTRIBUTE_HANDLER: ProxyHandler<Model> = {
   has(target, prop) {
     return prop in target || (typeof prop === 'string' && prop in target.$attributes)
   },
+  // Attributes look like own properties, so templates (which only read own properties) and spreads see them.
+  ownKeys(target) {
+    return [...new Set([...Reflect.ownKeys(target), ...Object.keys(target.$attributes)])]
+  },
+  getOwnPropertyDescriptor(target, prop) {
+    if (typeof prop === 'symbol' || Object.prototype.hasOwnProperty.call(target, prop)) return Reflect.getOwnPropertyDescriptor(target, prop)
+    if (!Object.prototype.hasOwnProperty.call(target.$attributes, prop)) return undefined
+    return { value: target.$attributes[prop], writable: true, enumerable: true, configurable: true }
+  },
 }
 
 function defaultCast(model: typeof Model, key: string): Cast | undefined {

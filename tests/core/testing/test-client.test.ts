@@ -18,7 +18,11 @@ async function makeApp(t: { teardown(fn: () => unknown): void }) {
       return { ok: true }
     })
   })
-  app.router.websocket('/ws', { open: (peer) => peer.send('hello') })
+  app.router.websocket('/ws', {
+    open(peer) {
+      peer.send('hello')
+    },
+  })
   return app
 }
 
