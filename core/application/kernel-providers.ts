@@ -7,6 +7,8 @@ import { cliProvider } from '../cli/cli-provider.ts'
 import { viewsProvider } from '../views/views-provider.ts'
 import { storageProvider } from '../storage/storage-provider.ts'
 import { databaseProvider } from '../database/database-provider.ts'
+import { queueProvider } from '../queue/queue-provider.ts'
+import { eventsProvider } from '../events/events-provider.ts'
 import { authProvider } from '../auth/auth-provider.ts'
 
 /**
@@ -14,4 +16,4 @@ import { authProvider } from '../auth/auth-provider.ts'
  * plugin. Each is a plugin-shaped object living in its own core folder.
  */
 // authProvider stays last: it appends to the `web` group after the session middleware.
-export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, storageProvider, databaseProvider, authProvider]
+export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, storageProvider, databaseProvider, queueProvider, eventsProvider, authProvider]

@@ -1,0 +1,109 @@
+import type { Application } from '../application/application.ts'
+import { afterCommit } from '../database/transaction-context.ts'
+import type { QueueManager } from '../queue/queue-manager.ts'
+import { CallQueuedListener, registerQueuedListener } from './call-queued-listener.ts'
+import type { Event, EventClass, EventKey, Listener } from './event.ts'
+import { EventFake } from './event-fake.ts'
+
+/** Runs before listeners for every dispatched event; broadcasting hooks in here. */
+export type DispatchHook = (event: Event) => unknown | Promise<unknown>
+
+/**
+ * One app's event dispatcher: listeners by class (and `'*'`), queued
+ * listeners, dispatch hooks for plugins, after-commit events and fakes.
+ *
+ * @example
+ * ```ts
+ * const events = app.service<EventDispatcher>('events')
+ * events.listen(OrderShipped, (e) => audit(e))
+ * events.addDispatchHook((e) => { if (shouldBroadcast(e)) queueBroadcast(e) })
+ * ```
+ */
+export class EventDispatcher {
+  private readonly listeners = new Map<EventKey, Listener[]>()
+  private readonly hooks: DispatchHook[] = []
+  private faked?: EventFake
+
+  constructor(private readonly app: Application) {}
+
+  /** @example `events.listen(UserRegistered, SendWelcomeEmail)` */
+  listen(event: EventKey, listener: Listener): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener])
+  }
+
+  /** True when the class has listeners. @example `events.hasListeners(OrderShipped)` */
+  hasListeners(event: EventKey): boolean {
+    return (this.listeners.get(event)?.length ?? 0) > 0
+  }
+
+  /** Adds a hook run for every event before its listeners. @example `events.addDispatchHook(fn)` */
+  addDispatchHook(hook: DispatchHook): void {
+    this.hooks.push(hook)
+  }
+
+  /**
+   * Dispatches an event: hooks, then listeners in order. After-commit events
+   * wait for the surrounding transaction; faked events are only recorded.
+   *
+   * @example
+   * ```ts
+   * await events.dispatch(new OrderShipped(order))
+   * ```
+   */
+  async dispatch(event: Event): Promise<void> {
+    if (this.faked?.intercepts(event)) {
+      this.faked.dispatched.push(event)
+      return
+    }
+    const Class = event.constructor as EventClass & { afterCommit?: boolean }
+    if (Class.afterCommit) {
+      afterCommit(() => this.run(event))
+      return
+    }
+    await this.run(event)
+  }
+
+  /** @internal see Event.fake */
+  fake(only?: EventClass[]): EventFake {
+    this.faked = new EventFake(only)
+    return this.faked
+  }
+
+  /** @internal see Event.restore */
+  restore(): void {
+    this.faked = undefined
+  }
+
+  private async run(event: Event): Promise<void> {
+    for (const hook of this.hooks) await hook(event)
+    const listeners = [...this.listenersFor(event), ...(this.listeners.get('*') ?? [])]
+    for (const listener of listeners) await this.call(listener, event)
+  }
+
+  private listenersFor(event: Event): Listener[] {
+    const out: Listener[] = []
+    for (let proto = Object.getPrototypeOf(event); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      out.unshift(...(this.listeners.get(proto.constructor as EventClass) ?? []))
+    }
+    return out
+  }
+
+  private async call(listener: Listener, event: Event): Promise<void> {
+    if (!isClass(listener)) {
+      await (listener as (e: Event) => unknown)(event)
+      return
+    }
+    const ListenerClass = listener as (new (...args: any[]) => { handle(e: Event): unknown }) & { queued?: boolean; queue?: string; connection?: string }
+    if (ListenerClass.queued) {
+      registerQueuedListener(ListenerClass, event.constructor as new () => Event)
+      const data = Object.fromEntries(Object.entries(event))
+      await this.app.service<QueueManager>('queue').push(new CallQueuedListener(ListenerClass.name, event.constructor.name, data), { queue: ListenerClass.queue, connection: ListenerClass.connection })
+      return
+    }
+    await this.app.container.resolve(ListenerClass).handle(event)
+  }
+}
+
+function isClass(fn: unknown): boolean {
+  return typeof fn === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(fn))
+}

@@ -1,0 +1,79 @@
+import type { Application } from '../application/application.ts'
+import { currentApp } from '../application/current-app.ts'
+import { DriverManager } from '../manager/driver-manager.ts'
+import type { Job, JobClass } from './job.ts'
+import { InProcessQueue } from './memory-driver.ts'
+import { registerJob, serializeJob } from './payload.ts'
+import type { QueueDriver } from './queue-driver.ts'
+import { RedisQueue } from './redis-driver.ts'
+import type { FailedJob } from './run-job.ts'
+
+/**
+ * The app's queues: connections from `config/queue.ts` (`sync`, `memory`,
+ * `redis`, or an app's own through `connections.extend`), and the list of
+ * jobs that failed for good.
+ *
+ * @example
+ * ```ts
+ * const queue = app.service<QueueManager>('queue')
+ * await queue.flush()
+ * queue.failed() // [{ job: 'SendWelcome', error: '...', ... }]
+ * ```
+ */
+export class QueueManager {
+  readonly connections: DriverManager<QueueDriver, Application>
+  private readonly failures: FailedJob[] = []
+
+  constructor(app: Application) {
+    this.connections = new DriverManager<QueueDriver, Application>(app, app.config, { kind: 'queue', file: 'queue' })
+    this.connections.extend('sync', (app) => new InProcessQueue(app, this.failures, true))
+    this.connections.extend('memory', (app) => new InProcessQueue(app, this.failures, false))
+    this.connections.extend<{ url?: string; prefix?: string }>('redis', (app, { config }) => new RedisQueue(app, config, this.failures))
+  }
+
+  /** Queues a job instance. @example `await queue.push(new SendWelcome(user), { queue: 'mail' })` */
+  async push(job: Job, options: { connection?: string; queue?: string; delay?: number } = {}): Promise<void> {
+    const Class = job.constructor as JobClass
+    await this.connections.connection(options.connection).push(serializeJob(job), {
+      queue: options.queue ?? Class.queue ?? 'default',
+      delay: options.delay ?? 0,
+      tries: Class.tries ?? 1,
+      backoff: Class.backoff ?? 0,
+    })
+  }
+
+  /** Awaits every pending in-process job (tests). @example `await queue.flush()` */
+  async flush(): Promise<void> {
+    for (const driver of this.connections.resolved().values()) await driver.flush?.()
+  }
+
+  /** Jobs that used all their tries. @example `queue.failed().length` */
+  failed(): readonly FailedJob[] {
+    return this.failures
+  }
+
+  /** Makes job classes known to workers. @example `queue.register(SendWelcome, ResizeImage)` */
+  register(...jobs: JobClass[]): void {
+    for (const job of jobs) registerJob(job)
+  }
+
+  /** Closes connections and workers. @example `await queue.close()` */
+  async close(): Promise<void> {
+    await this.connections.purge()
+  }
+}
+
+/**
+ * The queue of the app in scope.
+ *
+ * @example
+ * ```ts
+ * await Queue.flush()
+ * ```
+ */
+export const Queue = {
+  flush: () => currentApp().service<QueueManager>('queue').flush(),
+  failed: () => currentApp().service<QueueManager>('queue').failed(),
+  push: (job: Job, options?: { connection?: string; queue?: string; delay?: number }) => currentApp().service<QueueManager>('queue').push(job, options),
+  register: (...jobs: JobClass[]) => currentApp().service<QueueManager>('queue').register(...jobs),
+}

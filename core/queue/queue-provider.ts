@@ -1,0 +1,24 @@
+import { definePlugin } from '../application/define-plugin.ts'
+import type { JobClass } from './job.ts'
+import { queueConfigSchema } from './queue-config.ts'
+import { QueueManager } from './queue-manager.ts'
+import { queueWorkCommand } from './queue-work-command.ts'
+
+/** The kernel's queue provider: `app.service('queue')`, connections `sync`, `memory` (default) and `redis`, and `queue:work`. */
+export const queueProvider = definePlugin({
+  name: 'kiln:queue',
+  config: { file: 'queue', schema: queueConfigSchema },
+  register(app) {
+    const defaults = { sync: { driver: 'sync' }, memory: { driver: 'memory' }, redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: 'kiln' } }
+    app.config.set('queue.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('queue.connections', {}) })
+    if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
+    const queue = new QueueManager(app)
+    queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
+    app.instance(QueueManager, queue, 'queue')
+    app.terminating(async () => {
+      await queue.flush().catch(() => {})
+      await queue.close()
+    })
+    app.commands.register(queueWorkCommand)
+  },
+})

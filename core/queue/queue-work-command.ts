@@ -1,0 +1,37 @@
+import { CommandError, defineCommand } from '../cli/define-command.ts'
+import type { QueueManager } from './queue-manager.ts'
+import { RedisQueue } from './redis-driver.ts'
+
+/**
+ * `kiln queue:work --connection=redis --queue=default,mail`: works queued
+ * jobs until SIGINT/SIGTERM, then finishes the jobs in hand and exits.
+ */
+export const queueWorkCommand = defineCommand({
+  name: 'queue:work',
+  description: 'Work jobs from a queue connection',
+  longRunning: true,
+  flags: {
+    connection: { type: 'string', description: 'The connection (default: config/queue.ts default)' },
+    queue: { type: 'string', description: 'Comma-separated queue names', default: 'default' },
+    concurrency: { type: 'number', description: 'Jobs at once per queue', default: 1 },
+  },
+  async run({ app, flags, info }) {
+    const manager = app.service<QueueManager>('queue')
+    const driver = manager.connections.connection(flags.connection as string | undefined)
+    if (!(driver instanceof RedisQueue)) throw new CommandError('queue:work needs a connection with an external queue (driver "redis"); memory and sync queues run in the app process.')
+    const queues = String(flags.queue).split(',').map((q) => q.trim()).filter(Boolean)
+    await driver.work(queues, { concurrency: Number(flags.concurrency) })
+    info(`Working ${queues.join(', ')}. Press Ctrl+C to stop.`)
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        resolve()
+      }
+      process.on('SIGINT', stop)
+      process.on('SIGTERM', stop)
+    })
+    await app.close()
+    return 0
+  },
+})

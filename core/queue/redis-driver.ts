@@ -1,0 +1,95 @@
+import type { Application } from '../application/application.ts'
+import type { JobPayload } from './payload.ts'
+import type { PushOptions, QueueDriver } from './queue-driver.ts'
+import { backoffFor, recordFailure, runJob, type FailedJob } from './run-job.ts'
+
+type BullQueue = import('bullmq').Queue
+type BullWorker = import('bullmq').Worker
+
+/**
+ * The `redis` queue, on bullmq (imported only when used): jobs survive
+ * restarts and are worked by `kiln queue:work` in any process.
+ *
+ * @example
+ * ```ts
+ * connections: { redis: { driver: 'redis', url: env.get('REDIS_URL'), prefix: 'shop' } }
+ * ```
+ */
+export class RedisQueue implements QueueDriver {
+  private readonly queues = new Map<string, Promise<BullQueue>>()
+  private readonly workers: BullWorker[] = []
+
+  constructor(
+    private readonly app: Application,
+    private readonly config: { url?: string; prefix?: string },
+    private readonly failed: FailedJob[],
+  ) {}
+
+  async push(payload: JobPayload, options: PushOptions): Promise<void> {
+    const queue = await this.queue(options.queue)
+    await queue.add(payload.job, { ...payload, backoff: options.backoff }, {
+      delay: options.delay > 0 ? options.delay : undefined,
+      attempts: Math.max(1, options.tries),
+      // bullmq's custom strategy receives the attempt number; Kiln's backoff list maps onto it.
+      backoff: { type: 'kiln', delay: 0 },
+      removeOnComplete: true,
+      removeOnFail: 1000,
+    })
+  }
+
+  /**
+   * Starts a worker on queue names; resolves when it is ready. Stop it with `close()`.
+   *
+   * @example
+   * ```ts
+   * await driver.work(['default', 'mail'], { concurrency: 4 })
+   * ```
+   */
+  async work(queues: string[], options: { concurrency?: number } = {}): Promise<void> {
+    const { Worker } = await import('bullmq')
+    for (const name of queues) {
+      const worker = new Worker(
+        name,
+        async (job) => {
+          const payload = { ...(job.data as JobPayload), attempts: job.attemptsMade + 1 }
+          const error = await runJob(this.app, payload)
+          if (error === undefined) return
+          if (payload.attempts >= (job.opts.attempts ?? 1)) await recordFailure(this.app, payload, error, this.failed)
+          throw error
+        },
+        {
+          connection: this.connectionOptions(),
+          prefix: this.prefix(),
+          concurrency: options.concurrency ?? 1,
+          // The job carries its own backoff, so any worker process applies the dispatcher's schedule.
+          settings: { backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: { data?: { backoff?: number | number[] } }) => backoffFor(job?.data?.backoff ?? 0, attemptsMade) },
+        },
+      )
+      worker.on('error', (error) => this.app.logger.error({ err: error }, 'Queue worker error'))
+      await worker.waitUntilReady()
+      this.workers.push(worker)
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()))
+    for (const queue of this.queues.values()) await (await queue).close()
+  }
+
+  private queue(name: string): Promise<BullQueue> {
+    let queue = this.queues.get(name)
+    if (!queue) {
+      queue = import('bullmq').then(({ Queue }) => new Queue(name, { connection: this.connectionOptions(), prefix: this.prefix() }))
+      this.queues.set(name, queue)
+    }
+    return queue
+  }
+
+  private connectionOptions(): { url: string; maxRetriesPerRequest: null } {
+    return { url: this.config.url ?? this.app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), maxRetriesPerRequest: null } as never
+  }
+
+  private prefix(): string {
+    return this.config.prefix ?? 'kiln'
+  }
+}
