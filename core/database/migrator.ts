@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
@@ -161,7 +161,8 @@ export class Migrator {
 }
 
 async function load(file: string): Promise<Migration> {
-  const mod = (await import(pathToFileURL(file).href)) as Partial<Migration> & { default?: Migration }
+  // The modification time in the URL gives an edited file a fresh module in a long-lived process.
+  const mod = (await import(`${pathToFileURL(file).href}?v=${statSync(file).mtimeMs}`)) as Partial<Migration> & { default?: Migration }
   const migration = typeof mod.up === 'function' ? (mod as Migration) : mod.default
   if (!migration || typeof migration.up !== 'function') throw new KilnError(`${file} is not a migration: export \`up(db)\` (and \`down(db)\`).`)
   return migration
