@@ -41,7 +41,7 @@ test('APP_KEY is required outside tests, and the error names kiln key:generate',
   await t.throwsAsync(createApp({ root: tempApp(), env: { APP_ENV: 'production', APP_KEY: 'short' } }), { message: /too short/ })
 })
 
-test('plugins register before any boots; a plugin adds a route, a middleware alias and a command without touching core', async (t) => {
+test('plugins register before any boots; a plugin adds a route, a middleware alias, a command and a view helper without touching core', async (t) => {
   const order: string[] = []
   const first = definePlugin({
     name: 'first',
@@ -66,10 +66,12 @@ test('plugins register before any boots; a plugin adds a route, a middleware ali
       })
       app.router.get('/plugin', () => ({ from: 'plugin' })).middleware(['shout:a,b'])
       app.commands.register(defineCommand({ name: 'plugin:hello', description: 'Says hello', run: ({ info }) => info('hello') }))
+      app.views.helper('loud', (text: string) => `${String(text).toUpperCase()}!`)
     },
   })
   const root = tempApp({
     'config/app.ts': `import { defineConfig } from 'kiln'\nexport default defineConfig({ env: 'test', plugins: [] })\n`,
+    'resources/views/greet.hbs': '<p>{{loud name}}</p>',
   })
   const app = await createApp({ root, plugins: [first, second] })
   t.teardown(() => app.close())
@@ -78,6 +80,7 @@ test('plugins register before any boots; a plugin adds a route, a middleware ali
   t.deepEqual(await res.json(), { from: 'plugin' })
   t.is(res.headers.get('x-shout'), 'a+b')
   t.truthy(app.commands.get('plugin:hello'))
+  t.is(await app.views.render('greet', { name: 'kiln' }), '<p>KILN!</p>')
 })
 
 test('an unknown middleware alias on a route fails at boot, naming it', async (t) => {
