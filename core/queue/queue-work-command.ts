@@ -1,4 +1,5 @@
 import { CommandError, defineCommand } from '../cli/define-command.ts'
+import { waitForShutdownSignal } from '../cli/shutdown-signal.ts'
 import type { QueueManager } from './queue-manager.ts'
 import { RedisQueue } from './redis-driver.ts'
 
@@ -22,15 +23,7 @@ export const queueWorkCommand = defineCommand({
     const queues = String(flags.queue).split(',').map((q) => q.trim()).filter(Boolean)
     await driver.work(queues, { concurrency: Number(flags.concurrency) })
     info(`Working ${queues.join(', ')}. Press Ctrl+C to stop.`)
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop)
-        process.off('SIGTERM', stop)
-        resolve()
-      }
-      process.on('SIGINT', stop)
-      process.on('SIGTERM', stop)
-    })
+    await waitForShutdownSignal()
     await app.close()
     return 0
   },

@@ -1,4 +1,5 @@
 import { defineCommand } from '../define-command.ts'
+import { waitForShutdownSignal } from '../shutdown-signal.ts'
 
 /**
  * `kiln serve --port 3000 --host 127.0.0.1`: serves the app (HTTP and
@@ -18,16 +19,8 @@ export const serveCommand = defineCommand({
     const host = (flags.host as string | undefined) ?? app.env.get('HOST', '127.0.0.1')
     const server = await app.listen({ port, host })
     info(`Kiln is serving ${app.config.get('app.name')} on ${server.url}${app.urls.basePath || '/'}`)
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop)
-        process.off('SIGTERM', stop)
-        info('Shutting down...')
-        resolve()
-      }
-      process.on('SIGINT', stop)
-      process.on('SIGTERM', stop)
-    })
+    await waitForShutdownSignal()
+    info('Shutting down...')
     await app.close()
     return 0
   },
