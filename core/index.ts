@@ -76,3 +76,4 @@ export { registerJob, serializeJob, deserializeJob, type JobPayload } from './qu
 export type { QueueDriver, PushOptions } from './queue/queue-driver.ts'
 export type { FailedJob } from './queue/run-job.ts'
 export { RedisQueue } from './queue/redis-driver.ts'
+export { throttle } from './http/throttle.ts'

@@ -63,6 +63,23 @@ export class EventDispatcher {
     await this.run(event)
   }
 
+  /**
+   * Runs the listeners of a model event (`'model.created: Post'`); resolves
+   * to false when one returned false (which cancels a `-ing` event).
+   *
+   * @example
+   * ```ts
+   * events.listen('model.deleting: Post', (post) => post.locked ? false : undefined)
+   * ```
+   */
+  async dispatchModelEvent(event: string, model: { modelClass?: { name: string; morphName?: string } }): Promise<boolean> {
+    const name = model.modelClass?.morphName ?? model.modelClass?.name
+    const listeners = this.listeners.get(`model.${event}: ${name}` as EventKey)
+    if (!listeners || this.faked) return true
+    for (const listener of listeners) if ((await (listener as (m: unknown) => unknown)(model)) === false) return false
+    return true
+  }
+
   /** @internal see Event.fake */
   fake(only?: EventClass[]): EventFake {
     this.faked = new EventFake(only)

@@ -69,8 +69,11 @@ export class Event {
 /** An event class. */
 export type EventClass<E extends Event = Event> = abstract new (...args: any[]) => E
 
-/** What listeners subscribe to: a class, or `'*'` for every event. */
-export type EventKey = EventClass | '*'
+/**
+ * What listeners subscribe to: a class, `'*'` for every event, or a model
+ * event by name: `'model.created: Post'` (the model's morph name).
+ */
+export type EventKey = EventClass | '*' | `model.${string}: ${string}`
 
 /** A function, or a listener class with `handle(event)` (resolved from the container; `static queued = true` runs it on the queue). */
 export type Listener<E extends Event = any> = ((event: E) => unknown) | (new (...args: any[]) => { handle(event: E): unknown })

@@ -1,13 +1,33 @@
+import { maybeCurrentApp } from '../application/current-app.ts'
 import { definePlugin } from '../application/define-plugin.ts'
+import { onAnyModelEvent } from '../database/model/model-events.ts'
 import type { EventClass, Listener } from './event.ts'
 import { EventDispatcher } from './event-dispatcher.ts'
 import { eventsConfigSchema } from './events-config.ts'
 
-/** The kernel's events provider: `app.service('events')`, with listeners from `config/events.ts`. */
+let bridged = false
+
+/** Model events reach the dispatcher of the app in scope (once per process: model classes are shared). */
+function bridgeModelEvents(): void {
+  if (bridged) return
+  bridged = true
+  onAnyModelEvent((event, model) => {
+    const app = maybeCurrentApp()
+    if (!app?.hasService('events')) return true
+    return app.service<EventDispatcher>('events').dispatchModelEvent(event, model as never)
+  })
+}
+
+/**
+ * The kernel's events provider: `app.service('events')`, with listeners from
+ * `config/events.ts`, and model events (`'model.created: Post'`) routed
+ * through the dispatcher.
+ */
 export const eventsProvider = definePlugin({
   name: 'kiln:events',
   config: { file: 'events', schema: eventsConfigSchema },
   register(app) {
+    bridgeModelEvents()
     const events = new EventDispatcher(app)
     app.instance(EventDispatcher, events, 'events')
     for (const [event, listeners] of app.config.get<Array<[EventClass, Listener[]]>>('events.listen', [])) {

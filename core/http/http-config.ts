@@ -14,4 +14,6 @@ export const httpConfigSchema = z.object({
   body_limit: z.number().int().positive().default(1_000_000),
   /** Log each request (method, path, status, time) in development. */
   request_log: z.boolean().optional(),
+  /** The storage store (config/storage.ts) that holds `throttle` counters. */
+  throttle_store: z.string().default('memory'),
 })

@@ -5,6 +5,7 @@ import { HttpKernel } from './http-kernel.ts'
 import { loadRouteFile } from './load-route-files.ts'
 import { MiddlewareRegistry } from './middleware-registry.ts'
 import { requestLog } from './request-log.ts'
+import { throttle } from './throttle.ts'
 import { Router } from './router.ts'
 import { UrlGenerator } from './url-generator.ts'
 
@@ -31,6 +32,7 @@ export const httpProvider = definePlugin({
     app.instance(HttpKernel, kernel, 'http')
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
     if (log) middleware.prependToGroup('global', requestLog)
+    middleware.alias('throttle', throttle)
   },
   async boot(app) {
     app.booted(async () => {

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { DatabaseManager, Event, QueueManager, runWithApp } from '../../../core/index.ts'
-import { databaseApp } from '../database/database-suite.ts'
+import { Author, databaseApp } from '../database/database-suite.ts'
 
 class OrderShipped extends Event {
   constructor(public orderId: number) {
@@ -81,4 +81,17 @@ test.serial('after-commit events wait for the commit and are dropped on rollback
     await new Promise((r) => setTimeout(r, 10))
   })
   t.deepEqual(audited, [1])
+})
+
+test.serial('model events go through the dispatcher: listeners by name, and false from a -ing listener cancels', async (t) => {
+  const app = await databaseApp(t, 'sqlite')
+  const created: string[] = []
+  await runWithApp(app, async () => {
+    Event.listen('model.created: Author', (author: Author) => void created.push(author.name))
+    Event.listen('model.creating: Author', (author: Author) => (author.name === 'blocked' ? false : undefined))
+    await Author.create({ name: 'Ada' })
+    t.false(await new Author({ name: 'blocked' }).save())
+    t.is(await Author.query().count(), 1)
+  })
+  t.deepEqual(created, ['Ada'])
 })

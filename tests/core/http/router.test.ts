@@ -151,3 +151,15 @@ test('a real listening server serves HTTP and websocket routes', async (t) => {
   })
   t.is(outcome, 'refused')
 })
+
+test('throttle:max,minutes answers 429 with Retry-After once the limit is used up, per client', async (t) => {
+  const app = await makeApp()
+  t.teardown(() => app.close())
+  app.router.post('/limited', () => ({ ok: true })).middleware(['throttle:3,1'])
+  const statuses: number[] = []
+  for (let i = 0; i < 4; i++) statuses.push((await app.request('/limited', { method: 'POST', headers: { accept: 'application/json' } })).status)
+  t.deepEqual(statuses, [200, 200, 200, 429])
+  const limited = await app.request('/limited', { method: 'POST', headers: { accept: 'application/json' } })
+  t.deepEqual(await limited.json(), { message: 'Too many requests.' })
+  t.true(Number(limited.headers.get('retry-after')) > 0)
+})
