@@ -19,7 +19,7 @@ export { Router, type GroupOptions, type WebSocketRoute } from './http/router.ts
 export { RouteDefinition, type RouteHandler, type HandlerFunction } from './http/route-definition.ts'
 export { Route, route, url } from './http/route-facade.ts'
 export { defineRoutes, type RouteFile } from './http/load-route-files.ts'
-export { HttpContext, type HttpContextExtensions } from './http/http-context.ts'
+export { HttpContext, currentHttpContext, runWithContext, type HttpContextExtensions } from './http/http-context.ts'
 export { KilnRequest } from './http/kiln-request.ts'
 export { CookieJar, type CookieOptions, type CookieCodec, serializeCookie, parseCookieHeader } from './http/cookie-jar.ts'
 export { HttpException, ValidationException, abort } from './http/http-exception.ts'

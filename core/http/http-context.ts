@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { H3Event } from 'h3'
 import type { Application } from '../application/application.ts'
 import { CookieJar } from './cookie-jar.ts'
@@ -97,4 +98,31 @@ const CONTEXT = Symbol.for('kiln.http-context')
 export function contextOf(app: Application, event: H3Event): HttpContext {
   const holder = event.context as Record<symbol, HttpContext | undefined>
   return (holder[CONTEXT] ??= new HttpContext(app, event))
+}
+
+const requestStorage = new AsyncLocalStorage<HttpContext>()
+
+/**
+ * Runs `fn` with `ctx` as the request in scope. The HTTP kernel does this
+ * for every request.
+ *
+ * @example
+ * ```ts
+ * await runWithContext(ctx, () => handler(ctx))
+ * ```
+ */
+export function runWithContext<T>(ctx: HttpContext, fn: () => T): T {
+  return requestStorage.run(ctx, fn)
+}
+
+/**
+ * The request being served, if any (undefined in jobs and commands).
+ *
+ * @example
+ * ```ts
+ * const socketId = currentHttpContext()?.request.header('x-socket-id')
+ * ```
+ */
+export function currentHttpContext(): HttpContext | undefined {
+  return requestStorage.getStore()
 }

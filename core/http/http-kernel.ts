@@ -4,7 +4,7 @@ import type { Application } from '../application/application.ts'
 import { runWithApp } from '../application/current-app.ts'
 import { parseBody } from './body-parser.ts'
 import { renderError } from './error-renderer.ts'
-import { contextOf, type HttpContext } from './http-context.ts'
+import { contextOf, runWithContext, type HttpContext } from './http-context.ts'
 import { HttpException } from './http-exception.ts'
 import type { MiddlewareRegistry } from './middleware-registry.ts'
 import { compose, type Pipeline } from './pipeline.ts'
@@ -87,7 +87,7 @@ export class HttpKernel {
   private handle(event: H3Event, route: RouteDefinition): Promise<Response> {
     const ctx = contextOf(this.app, event)
     ctx.route = route
-    return runWithApp(this.app, async () => {
+    return runWithApp(this.app, () => runWithContext(ctx, async () => {
       if (!BODYLESS.has(event.req.method)) {
         try {
           ctx.request.parsed = await parseBody(event.req as unknown as Request, this.options.bodyLimit)
@@ -96,7 +96,7 @@ export class HttpKernel {
         }
       }
       return this.pipelineFor(route)(ctx)
-    })
+    }))
   }
 
   private pipelineFor(route: RouteDefinition): Pipeline {
