@@ -1,0 +1,32 @@
+import { currentApp, Job } from '../../core/index.ts'
+import type { BroadcastManager } from './broadcast-manager.ts'
+
+/**
+ * The queued broadcast: channels, name and payload captured as plain JSON
+ * when the event was dispatched, so later changes to the models do not leak in.
+ *
+ * @example
+ * ```ts
+ * await BroadcastEvent.dispatch(['orders'], 'OrderShipped', { id: 1 }, null, 'log')
+ * ```
+ */
+export class BroadcastEvent extends Job {
+  static tries = 3
+  static backoff = [1000, 5000]
+
+  constructor(
+    public channels: string[],
+    public event: string,
+    public payload: Record<string, unknown>,
+    public socket: string | null,
+    public connection: string | null,
+  ) {
+    super()
+  }
+
+  async handle(): Promise<void> {
+    await currentApp()
+      .service<BroadcastManager>('broadcast')
+      .send({ channels: this.channels, event: this.event, payload: this.payload, socket: this.socket ?? undefined }, this.connection ?? undefined)
+  }
+}

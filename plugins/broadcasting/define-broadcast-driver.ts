@@ -1,0 +1,40 @@
+import { definePlugin, parseAppKey, type Application, type Plugin } from '../../core/index.ts'
+import type { Broadcaster, BroadcasterConfig } from './broadcaster.ts'
+import type { BroadcastManager } from './broadcast-manager.ts'
+
+/** What a driver module declares. */
+export interface BroadcastDriverDefinition {
+  /** The driver name in `config/broadcasting.ts` connections: `log`, `kv`. */
+  name: string
+  /** Extra names for the same driver (`rt` for `websocket`). */
+  aliases?: string[]
+  create(app: Application, ctx: { name: string; config: BroadcasterConfig; appKey: Buffer }): Broadcaster
+  /** Optional plugin steps (routes, servers) the driver needs. */
+  boot?(app: Application): void | Promise<void>
+}
+
+/**
+ * Makes a broadcast driver a plugin: it registers itself with
+ * `Broadcast.extend` when the app boots. List it in `config/app.ts`.
+ *
+ * @example
+ * ```ts
+ * export const DRIVER_NAME = 'audit'
+ * export default defineBroadcastDriver({
+ *   name: DRIVER_NAME,
+ *   create: (app, { name, config, appKey }) => new AuditBroadcaster(name, config, appKey),
+ * })
+ * ```
+ */
+export function defineBroadcastDriver(definition: BroadcastDriverDefinition): Plugin {
+  return definePlugin({
+    name: `broadcast-driver:${definition.name}`,
+    register(app) {
+      const manager = app.service<BroadcastManager>('broadcast')
+      for (const driver of [definition.name, ...(definition.aliases ?? [])]) {
+        manager.extend(driver, (app, { name, config }) => definition.create(app, { name, config: config as BroadcasterConfig, appKey: parseAppKey(app.config.get<string>('app.key')) }))
+      }
+    },
+    boot: definition.boot,
+  })
+}

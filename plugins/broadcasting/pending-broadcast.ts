@@ -1,0 +1,52 @@
+import { currentHttpContext } from '../../core/index.ts'
+import { queueBroadcast } from './queue-broadcast.ts'
+import type { ShouldBroadcast } from './should-broadcast.ts'
+
+/**
+ * `broadcast(event)`: broadcast an event without its other listeners.
+ *
+ * @example
+ * ```ts
+ * await broadcast(new MessagePosted(message)).toOthers()
+ * await broadcast(new MessagePosted(message)).via('kv').send()
+ * ```
+ */
+export class PendingBroadcast implements PromiseLike<void> {
+  private sent?: Promise<void>
+
+  constructor(readonly event: ShouldBroadcast) {}
+
+  /** Leaves out the socket named by the request's `X-Socket-ID`. @example `.toOthers()` */
+  toOthers(): this {
+    const socket = currentHttpContext()?.request.header('x-socket-id')
+    if (socket && /^\d+\.\d+$/.test(socket)) this.event.socket = socket
+    return this
+  }
+
+  /** Picks the broadcast connection. @example `.via('hosted')` */
+  via(connection: string): this {
+    this.event.broadcastVia = connection
+    return this
+  }
+
+  /** Sends it (awaiting the object does the same). @example `await broadcast(e).send()` */
+  send(): Promise<void> {
+    return (this.sent ??= queueBroadcast(this.event))
+  }
+
+  then<R1 = void, R2 = never>(onfulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
+    return this.send().then(onfulfilled, onrejected)
+  }
+}
+
+/**
+ * Starts a broadcast of an event (no other listeners run).
+ *
+ * @example
+ * ```ts
+ * await broadcast(new OrderShipped(order)).toOthers()
+ * ```
+ */
+export function broadcast(event: ShouldBroadcast): PendingBroadcast {
+  return new PendingBroadcast(event)
+}

@@ -1,0 +1,45 @@
+import { afterCommit, currentApp, QueueManager, type Application } from '../../core/index.ts'
+import { BroadcastEvent } from './broadcast-event-job.ts'
+import type { BroadcastManager } from './broadcast-manager.ts'
+import { channelNames, ShouldBroadcast, ShouldBroadcastAfterCommit, ShouldBroadcastNow } from './should-broadcast.ts'
+
+/**
+ * Sends a broadcast event the way its marker asks: now, queued, or queued
+ * after commit. Channels and payload are captured here, at dispatch time.
+ *
+ * @example
+ * ```ts
+ * await queueBroadcast(new OrderShipped(order))
+ * ```
+ */
+export async function queueBroadcast(event: ShouldBroadcast, app: Application = currentApp()): Promise<void> {
+  if (!event.broadcastWhen()) return
+  const channels = channelNames(event)
+  if (channels.length === 0) return
+  const name = event.broadcastAs()
+  const payload = JSON.parse(JSON.stringify(event.broadcastWith())) as Record<string, unknown>
+  const socket = event.socket ?? null
+  const connection = event.broadcastVia ?? null
+  if (event instanceof ShouldBroadcastNow) {
+    await app.service<BroadcastManager>('broadcast').send({ channels, event: name, payload, socket: socket ?? undefined }, connection ?? undefined)
+    return
+  }
+  const job = new BroadcastEvent(channels, name, payload, socket, connection)
+  const push = () => app.service<QueueManager>('queue').push(job, { queue: event.broadcastQueue, connection: event.broadcastConnection })
+  if (event instanceof ShouldBroadcastAfterCommit) afterCommit(push)
+  else await push()
+}
+
+/**
+ * Awaits every queued broadcast (and other in-process jobs): tests call it
+ * before asserting.
+ *
+ * @example
+ * ```ts
+ * await OrderShipped.dispatch(order)
+ * await flushBroadcasts()
+ * ```
+ */
+export async function flushBroadcasts(app: Application = currentApp()): Promise<void> {
+  await app.service<QueueManager>('queue').flush()
+}

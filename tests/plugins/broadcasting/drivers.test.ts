@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import test from 'ava'
+import logDriver from '../../../drivers/log/index.ts'
+import nullDriver from '../../../drivers/null/index.ts'
+import { defineBroadcastDriver, SigningBroadcaster, type BroadcastMessage } from '../../../plugins/broadcasting/index.ts'
+import { broadcasterSuite } from './broadcaster-contract.ts'
+
+/** A driver written the way an application would write one. */
+const received: BroadcastMessage[] = []
+class MemoryBroadcaster extends SigningBroadcaster {
+  async broadcast(message: BroadcastMessage) {
+    received.push(message)
+  }
+}
+const memoryDriver = defineBroadcastDriver({ name: 'memory-list', create: (_app, { name, config, appKey }) => new MemoryBroadcaster(name, config, appKey) })
+
+broadcasterSuite(test, 'null', [nullDriver])
+broadcasterSuite(test, 'memory-list', [memoryDriver], {}, () => () => received)
+broadcasterSuite(test, 'log', [logDriver])
+
+test('log: writes the event, the channels and the pretty JSON payload to the log', async (t) => {
+  const { createApp } = await import('../../../core/index.ts')
+  const { tempApp } = await import('../../fixtures/temp-app.ts')
+  const { broadcasting, BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
+  const root = tempApp()
+  const app = await createApp({ root, env: { APP_ENV: 'test' }, plugins: [broadcasting(), logDriver], config: { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/b.log' } } } })
+  await app.service<InstanceType<typeof BroadcastManager>>('broadcast').connection('log').broadcast({ channels: ['news', 'private-a'], event: 'Published', payload: { id: 7 } })
+  await app.close()
+  const line = JSON.parse(readFileSync(join(root, 'storage/logs/b.log'), 'utf8').trim())
+  t.is(line.msg, 'Broadcasting [Published] on channels [news, private-a] with payload:\n{\n    "id": 7\n}')
+})
