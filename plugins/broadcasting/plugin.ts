@@ -6,6 +6,7 @@ import { authenticateUser, authorizeChannel } from './authorize-channel.ts'
 import { BroadcastManager } from './broadcast-manager.ts'
 import { broadcastingConfigSchema } from './broadcasting-config.ts'
 import { channelListCommand } from './channel-list-command.ts'
+import { makeChannelCommand } from './make-channel-command.ts'
 import { Broadcast } from './facade.ts'
 import { queueBroadcast } from './queue-broadcast.ts'
 import { ShouldBroadcast } from './should-broadcast.ts'
@@ -36,6 +37,7 @@ export function broadcasting(): Plugin {
     },
     async boot(app) {
       app.commands.register(channelListCommand)
+      app.commands.register(makeChannelCommand)
       if (app.config.get('broadcasting.routes', true)) {
         const middleware = app.config.get<string[]>('broadcasting.middleware', ['web'])
         app.router.group({ middleware }, () => {
