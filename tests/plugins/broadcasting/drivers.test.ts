@@ -30,3 +30,18 @@ test('log: writes the event, the channels and the pretty JSON payload to the log
   const line = JSON.parse(readFileSync(join(root, 'storage/logs/b.log'), 'utf8').trim())
   t.is(line.msg, 'Broadcasting [Published] on channels [news, private-a] with payload:\n{\n    "id": 7\n}')
 })
+
+test('BROADCAST_CONNECTION picks the active connection; log is the default for a new app', async (t) => {
+  const { createApp } = await import('../../../core/index.ts')
+  const { tempApp } = await import('../../fixtures/temp-app.ts')
+  const { broadcasting, BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
+  const fresh = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), logDriver, nullDriver] })
+  const chosen = await createApp({ root: tempApp(), env: { APP_ENV: 'test', BROADCAST_CONNECTION: 'null' }, plugins: [broadcasting(), logDriver, nullDriver] })
+  t.teardown(async () => {
+    await fresh.close()
+    await chosen.close()
+  })
+  t.is(fresh.service<InstanceType<typeof BroadcastManager>>('broadcast').drivers.defaultConnection(), 'log')
+  t.is(chosen.service<InstanceType<typeof BroadcastManager>>('broadcast').drivers.defaultConnection(), 'null')
+  t.true(chosen.service<InstanceType<typeof BroadcastManager>>('broadcast').connection().constructor.name === 'NullBroadcaster')
+})
