@@ -13,7 +13,7 @@ export { DriverManager, type DriverContext, type DriverResolver, type DriverMana
 export { KilnError, ConfigError } from './support/errors.ts'
 export { defineCommand, CommandError, type CommandDefinition, type CommandContext } from './cli/define-command.ts'
 export { CommandRegistry } from './cli/command-registry.ts'
-export { generateAppKey } from './security/app-key.ts'
+export { generateAppKey, parseAppKey } from './security/app-key.ts'
 export { inject, injectable, singleton } from 'tsyringe'
 export { Router, type GroupOptions, type WebSocketRoute } from './http/router.ts'
 export { RouteDefinition, type RouteHandler, type HandlerFunction } from './http/route-definition.ts'
