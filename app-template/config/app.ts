@@ -2,6 +2,7 @@ import { defineConfig } from 'kiln'
 import { broadcasting } from 'kiln/broadcasting'
 import logDriver from 'kiln/drivers/log'
 import nullDriver from 'kiln/drivers/null'
+import { tok } from 'kiln/tok'
 
 /**
  * The application itself: its name, environment, key and plugins.
@@ -14,5 +15,5 @@ export default defineConfig(({ env }) => ({
   key: env.get('APP_KEY'),
   url: env.get('APP_URL', 'http://127.0.0.1:3000'),
   base_path: env.get('APP_BASE_PATH', ''),
-  plugins: [broadcasting(), logDriver, nullDriver],
+  plugins: [tok(), broadcasting(), logDriver, nullDriver],
 }))

@@ -6,6 +6,7 @@ export default defineConfig({
   defaults: { guard: 'web' },
   guards: {
     web: { driver: 'session', provider: 'users' },
+    tok: { driver: 'tok', provider: 'users' },
   },
   providers: {
     users: { driver: 'model', model: () => User },

@@ -1,10 +1,12 @@
 import { Authenticatable, Model } from 'kiln'
+import { HasApiTokens } from 'kiln/tok'
 
 /**
- * A user of the application. `Authenticatable` adds password hashing and
- * checking; `hidden` keeps the hash out of every JSON response.
+ * A user of the application. `HasApiTokens` adds personal access tokens,
+ * `Authenticatable` password hashing and checking; `hidden` keeps the hash
+ * out of every JSON response.
  */
-export class User extends Authenticatable(Model) {
+export class User extends HasApiTokens(Authenticatable(Model)) {
   static table = 'users'
   static fillable = ['name', 'email']
   static hidden = ['password']

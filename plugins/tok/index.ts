@@ -1,0 +1,8 @@
+export { tok } from './plugin.ts'
+export { HasApiTokens, type NewAccessToken } from './has-api-tokens.ts'
+export { PersonalAccessToken, TransientToken, usePersonalAccessTokenModel, personalAccessTokenModel } from './personal-access-token.ts'
+export { TokGuard, TokenAuthenticated } from './tok-guard.ts'
+export { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
+export { parseBearer } from './parse-bearer.ts'
+export { newSecret, hasValidChecksum, hashSecret } from './token-secret.ts'
+export { tokConfigSchema, type TokConfig } from './tok-config.ts'

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url'
+import { definePlugin, providerFor, registerMigrations, type AuthManager, type Plugin, type Publisher } from '../../core/index.ts'
+import { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
+import { pruneExpiredCommand } from './prune-command.ts'
+import { tokConfigSchema } from './tok-config.ts'
+import { TokGuard } from './tok-guard.ts'
+
+const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url))
+const CONFIG_STUB = fileURLToPath(new URL('./stubs/tok.ts', import.meta.url))
+
+/**
+ * The tok plugin (area A): personal access tokens and the `tok` guard, the
+ * `abilities`/`ability` middleware, the token migration and
+ * `tok:prune-expired`.
+ *
+ * @example
+ * ```ts
+ * // config/app.ts
+ * plugins: [tok()]
+ * // config/auth.ts
+ * guards: { web: { driver: 'session', provider: 'users' }, tok: { driver: 'tok', provider: 'users' } }
+ * ```
+ */
+export function tok(): Plugin {
+  return definePlugin({
+    name: 'tok',
+    config: { file: 'tok', schema: tokConfigSchema },
+    register(app) {
+      const auth = app.service<AuthManager>('auth')
+      auth.guards.extend<{ provider?: string }>('tok', (app, { name, config }) => new TokGuard(app, name, () => providerFor(app, name, config.provider)))
+      registerMigrations(app, MIGRATIONS)
+      const publisher = app.service<Publisher>('publisher')
+      publisher.publishes('tok-migrations', [{ from: MIGRATIONS, to: 'database/migrations' }])
+      publisher.publishes('tok-config', [{ from: CONFIG_STUB, to: 'config/tok.ts' }])
+    },
+    boot(app) {
+      app.middleware.alias('abilities', checkAbilities)
+      app.middleware.alias('ability', checkForAnyAbility)
+      app.commands.register(pruneExpiredCommand)
+    },
+  })
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod'
+
+/**
+ * The schema of `config/tok.ts`.
+ *
+ * @example
+ * ```ts
+ * export default defineConfig(({ env }) => ({
+ *   stateful: [...defaultStateful(env), 'spa.example.com'],
+ *   guard: ['web'],
+ *   expiration: 60 * 24 * 30,
+ *   token_prefix: 'kiln_',
+ * }))
+ * ```
+ */
+export const tokConfigSchema = z.object({
+  /** Domains (host[:port], `*.example.com`) whose requests get cookie/session auth on the API. Filled with the defaults when absent. */
+  stateful: z.array(z.string()).optional(),
+  /** Session guards asked before the Bearer token. */
+  guard: z.array(z.string()).default(['web']),
+  /** Default token lifetime in minutes; null means tokens never expire. */
+  expiration: z.number().positive().nullable().default(null),
+  /** Prepended to new secrets so secret scanners can spot leaked tokens. */
+  token_prefix: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+})
+
+/** The parsed `config/tok.ts`. */
+export type TokConfig = z.output<typeof tokConfigSchema>

@@ -1,0 +1,100 @@
+import { Event, safeEqual, type Application, type AuthUser, type Guard, type HttpContext, type UserProvider } from '../../core/index.ts'
+import { parseBearer } from './parse-bearer.ts'
+import { personalAccessTokenModel, type PersonalAccessToken, TransientToken } from './personal-access-token.ts'
+import type { TokConfig } from './tok-config.ts'
+import { hasValidChecksum, hashSecret } from './token-secret.ts'
+
+/**
+ * Dispatched when a request authenticates with a personal access token.
+ *
+ * @example
+ * ```ts
+ * Event.listen(TokenAuthenticated, (e) => audit(e.token.id))
+ * ```
+ */
+export class TokenAuthenticated extends Event {
+  constructor(public token: PersonalAccessToken) {
+    super()
+  }
+}
+
+interface TokenUser extends AuthUser {
+  withAccessToken?(token: PersonalAccessToken | TransientToken): unknown
+}
+
+/**
+ * The `tok` guard: first the session guards of `tok.guard` (first-party SPA
+ * requests that carry a session), then `Authorization: Bearer {id}|{secret}`.
+ * A token counts only when its id is all digits, its CRC and SHA-256 match
+ * (compared in constant time), it has not expired, and it belongs to the
+ * provider's model. `last_used_at` is written off the request path, at most
+ * once a minute per token.
+ *
+ * @example
+ * ```ts
+ * // config/auth.ts
+ * guards: { tok: { driver: 'tok', provider: 'users' } }
+ * ```
+ */
+export class TokGuard implements Guard {
+  private readonly lastTouched = new Map<number, number>()
+
+  constructor(
+    private readonly app: Application,
+    readonly name: string,
+    private readonly resolveProvider: () => UserProvider,
+  ) {}
+
+  get provider(): UserProvider {
+    return this.resolveProvider()
+  }
+
+  async authenticate(ctx: HttpContext): Promise<AuthUser | undefined> {
+    const config = this.app.config.get<TokConfig>('tok')
+    if (ctx.session) {
+      for (const guard of config.guard) {
+        const user = (await ctx.auth.user(guard)) as TokenUser | undefined
+        if (user) {
+          user.withAccessToken?.(new TransientToken())
+          return user
+        }
+      }
+    }
+    const parsed = parseBearer(ctx.request.bearerToken())
+    if (!parsed || !hasValidChecksum(parsed.secret, config.token_prefix)) return undefined
+    const token = await personalAccessTokenModel().find(parsed.id)
+    if (!token || !safeEqual(hashSecret(parsed.secret), String(token.token))) return undefined
+    if (isExpired(token, config)) return undefined
+    const model = this.provider.model as { name?: string; morphName?: string } | undefined
+    if (model && token.tokenable_type !== (model.morphName ?? model.name)) return undefined
+    const user = (await this.provider.retrieveById(token.tokenable_id)) as TokenUser | undefined
+    if (!user) return undefined
+    user.withAccessToken?.(token)
+    await TokenAuthenticated.dispatch(token)
+    this.touch(token)
+    return user
+  }
+
+  private touch(token: PersonalAccessToken): void {
+    const id = token.getKey() as number
+    const now = Date.now()
+    if (now - (this.lastTouched.get(id) ?? 0) < 60_000) return
+    this.lastTouched.set(id, now)
+    // After the response is on its way; a failure here must never fail the request.
+    setImmediate(() => {
+      personalAccessTokenModel()
+        .query()
+        .where('id', '=', id)
+        .update({ last_used_at: new Date(now) })
+        .catch((error: unknown) => this.app.logger.warn({ err: error, token: id }, 'Could not record last_used_at for a token'))
+    })
+  }
+}
+
+function isExpired(token: PersonalAccessToken, config: TokConfig): boolean {
+  const now = Date.now()
+  if (token.expires_at && new Date(token.expires_at).getTime() <= now) return true
+  const created = token.getAttribute<Date | undefined>('created_at')
+  if (config.expiration && created && new Date(created).getTime() + config.expiration * 60_000 <= now) return true
+  return false
+}
