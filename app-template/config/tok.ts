@@ -1,8 +1,18 @@
 import { defineConfig } from 'kiln'
+import { currentRequestHost } from 'kiln/tok'
 
 /** Token auth: stateful SPA domains, the session guards asked first, token lifetime. */
 export default defineConfig(({ env }) => ({
-  stateful: (env.get('TOK_STATEFUL_DOMAINS', '') || '').split(',').filter(Boolean).concat(['localhost', 'localhost:3000', '127.0.0.1', '127.0.0.1:8000', '::1']),
+  // Left out, the defaults are localhost, localhost:3000, 127.0.0.1, 127.0.0.1:8000, ::1 and APP_URL's host.
+  stateful: [
+    ...(env.get('TOK_STATEFUL_DOMAINS', '') || '').split(',').filter(Boolean),
+    'localhost',
+    'localhost:3000',
+    '127.0.0.1',
+    '127.0.0.1:8000',
+    '::1',
+    currentRequestHost(),
+  ],
   guard: ['web'],
   expiration: env.number('TOK_EXPIRATION') ?? null,
   token_prefix: env.get('TOK_TOKEN_PREFIX', ''),

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { definePlugin, providerFor, registerMigrations, type AuthManager, type Plugin, type Publisher } from '../../core/index.ts'
 import { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
 import { pruneExpiredCommand } from './prune-command.ts'
+import { defaultStatefulDomains } from './stateful.ts'
 import { tokConfigSchema } from './tok-config.ts'
 import { TokGuard } from './tok-guard.ts'
 
@@ -26,6 +27,7 @@ export function tok(): Plugin {
     name: 'tok',
     config: { file: 'tok', schema: tokConfigSchema },
     register(app) {
+      if (!app.config.get('tok.stateful')) app.config.set('tok.stateful', defaultStatefulDomains(app))
       const auth = app.service<AuthManager>('auth')
       auth.guards.extend<{ provider?: string }>('tok', (app, { name, config }) => new TokGuard(app, name, () => providerFor(app, name, config.provider)))
       registerMigrations(app, MIGRATIONS)
@@ -37,6 +39,8 @@ export function tok(): Plugin {
       app.middleware.alias('abilities', checkAbilities)
       app.middleware.alias('ability', checkForAnyAbility)
       app.commands.register(pruneExpiredCommand)
+      // SPAs call this first: the web group answers 204 and sets XSRF-TOKEN.
+      app.router.get('/tok/csrf-cookie', () => null).middleware(['web']).name('tok.csrf-cookie')
     },
   })
 }
