@@ -51,17 +51,40 @@ export class TestClient {
   }
 
   /**
-   * Authenticates following requests as `user` on a guard (the default guard
-   * when omitted). Applies to the whole test app, like Laravel's actingAs.
+   * Authenticates following requests as `user` on a guard. Applies to the
+   * whole test app, like Laravel's actingAs. With `abilities`, the user gets a
+   * token granting exactly those (`tokenCan`), and the guard defaults to
+   * `tok` when the app has one; otherwise to the default guard.
    *
    * @example
    * ```ts
    * await client.actingAs(user).get('/dashboard')
+   * await client.actingAs(user, ['orders:read']).get('/user')
    * ```
    */
-  actingAs(user: AuthUser, guard?: string): this {
-    this.app.service<AuthManager>('auth').actingAs(user, guard)
+  actingAs(user: AuthUser, abilitiesOrGuard?: string[] | string, guard?: string): this {
+    const auth = this.app.service<AuthManager>('auth')
+    const abilities = Array.isArray(abilitiesOrGuard) ? abilitiesOrGuard : undefined
+    const name = typeof abilitiesOrGuard === 'string' ? abilitiesOrGuard : (guard ?? (abilities && auth.guards.connectionNames().includes('tok') ? 'tok' : undefined))
+    if (abilities) {
+      const grants = (ability: string) => abilities.includes('*') || abilities.includes(ability)
+      ;(user as { withAccessToken?(t: unknown): unknown }).withAccessToken?.({ can: grants, cant: (a: string) => !grants(a), delete: async () => false })
+    }
+    auth.actingAs(user, name)
     return this
+  }
+
+  /**
+   * Sends `Authorization: Bearer <token>` with following requests: a real issued token.
+   *
+   * @example
+   * ```ts
+   * const { plainTextToken } = await user.createToken('test')
+   * await client.withToken(plainTextToken).get('/user')
+   * ```
+   */
+  withToken(token: string): this {
+    return this.withHeaders({ authorization: `Bearer ${token}` })
   }
 
   /** Adds a request decorator. @example `client.use(({ init }) => init.headers.set('x-tenant', 'a'))` */

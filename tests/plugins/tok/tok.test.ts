@@ -157,3 +157,23 @@ test('tok:prune-expired deletes tokens expired more than --hours ago and says ho
   t.true(lines.some((l) => /tok\.expiration is not set/.test(l)))
   t.deepEqual((await runWithApp(app, () => user.tokens().orderBy('id').get())).map((tk) => tk.name), ['recent', 'live'])
 })
+
+test('testing helpers: actingAs(user, abilities) authenticates on tok with exactly those abilities; withToken sends a real token', async (t) => {
+  const { app, user } = await setup(t)
+  const reader = new TestClient(app).actingAs(user, ['orders:read'])
+  t.is((await reader.json('GET', '/ability')).status, 200)
+  t.is((await reader.json('GET', '/abilities')).status, 403)
+  app.service<import('../../../core/index.ts').AuthManager>('auth').forgetActingAs()
+  const { plainTextToken } = await runWithApp(app, () => user.createToken('t', ['orders:read', 'orders:write']))
+  const res = await new TestClient(app).withToken(plainTextToken).json('GET', '/abilities')
+  t.deepEqual(await res.json(), { ok: true, can: true })
+})
+
+test('a first-party SPA session request without a PAT can do everything (tokenCan is true)', async (t) => {
+  const { app } = await setup(t)
+  app.router.group({ middleware: ['api'] }, () => app.router.get('/can', ({ request }) => ({ can: request.user<User>()!.tokenCan('anything') })).middleware(['auth:tok']))
+  const spa = new TestClient(app).withHeaders({ referer: 'http://localhost:3000/' })
+  await spa.get('/tok/csrf-cookie')
+  await spa.json('POST', '/login', { email: 'test@example.com', password: 'password' })
+  t.deepEqual(await (await spa.json('GET', '/can')).json(), { can: true })
+})
