@@ -5,6 +5,7 @@ import { pruneExpiredCommand } from './prune-command.ts'
 import { defaultStatefulDomains } from './stateful.ts'
 import { tokConfigSchema } from './tok-config.ts'
 import { TokGuard } from './tok-guard.ts'
+import { TokenGuard, type TokenGuardConfig } from './token-guard.ts'
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url))
 const CONFIG_STUB = fileURLToPath(new URL('./stubs/tok.ts', import.meta.url))
@@ -30,6 +31,7 @@ export function tok(): Plugin {
       if (!app.config.get('tok.stateful')) app.config.set('tok.stateful', defaultStatefulDomains(app))
       const auth = app.service<AuthManager>('auth')
       auth.guards.extend<{ provider?: string }>('tok', (app, { name, config }) => new TokGuard(app, name, () => providerFor(app, name, config.provider)))
+      auth.guards.extend<TokenGuardConfig & { provider?: string }>('token', (app, { name, config }) => new TokenGuard(name, () => providerFor(app, name, config.provider), config))
       registerMigrations(app, MIGRATIONS)
       const publisher = app.service<Publisher>('publisher')
       publisher.publishes('tok-migrations', [{ from: MIGRATIONS, to: 'database/migrations' }])
