@@ -4,9 +4,11 @@
  * loopback only. Pass names to run a subset: `npm run bench -- kernel`.
  */
 import { kernelOverhead } from './kernel-overhead.ts'
+import { tokenAuth } from './token-auth.ts'
 
 const benches: Record<string, () => Promise<void>> = {
   kernel: kernelOverhead,
+  tok: tokenAuth,
 }
 
 const wanted = process.argv.slice(2)

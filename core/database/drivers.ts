@@ -22,6 +22,7 @@ export async function sqliteConnection(app: Application, name: string, config: {
   const database = new Database(path)
   if (path !== ':memory:') database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
+  cachePreparedStatements(database)
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
   return { name, dialect: 'sqlite', kysely, close: () => kysely.destroy() }
 }
@@ -43,4 +44,23 @@ export async function pgsqlConnection(app: Application, name: string, config: { 
   const pool = new pg.Pool({ connectionString: url, max: config.pool ?? 10, ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}) })
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
   return { name, dialect: 'pgsql', kysely, close: () => kysely.destroy() }
+}
+
+/**
+ * Reuses prepared statements by SQL text. Kysely prepares every query anew,
+ * and preparing costs more than running a small indexed lookup; better-sqlite3
+ * statements are safe to reuse (the driver is synchronous) and SQLite
+ * re-prepares them itself after a schema change.
+ */
+function cachePreparedStatements(database: import('better-sqlite3').Database): void {
+  const prepare = database.prepare.bind(database)
+  const cache = new Map<string, ReturnType<typeof prepare>>()
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source)
+    if (!statement) {
+      statement = prepare(source)
+      if (cache.size < 1000) cache.set(source, statement)
+    }
+    return statement
+  }) as typeof database.prepare
 }
