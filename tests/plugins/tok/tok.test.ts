@@ -177,3 +177,17 @@ test('a first-party SPA session request without a PAT can do everything (tokenCa
   await spa.json('POST', '/login', { email: 'test@example.com', password: 'password' })
   t.deepEqual(await (await spa.json('GET', '/can')).json(), { can: true })
 })
+
+test('usePersonalAccessTokenModel swaps the token model for a subclass', async (t) => {
+  const { usePersonalAccessTokenModel } = await import('../../../plugins/tok/index.ts')
+  const created: string[] = []
+  class AuditedToken extends PersonalAccessToken {}
+  AuditedToken.on('created', (token) => void created.push((token as PersonalAccessToken).name))
+  usePersonalAccessTokenModel(AuditedToken)
+  t.teardown(() => usePersonalAccessTokenModel(PersonalAccessToken))
+  const { app, user } = await setup(t)
+  const { accessToken, plainTextToken } = await runWithApp(app, () => user.createToken('audited'))
+  t.true(accessToken instanceof AuditedToken)
+  t.deepEqual(created, ['audited'])
+  t.is((await bearer(app, plainTextToken)).status, 200)
+})
