@@ -178,7 +178,7 @@ test('a first-party SPA session request without a PAT can do everything (tokenCa
   t.deepEqual(await (await spa.json('GET', '/can')).json(), { can: true })
 })
 
-test('usePersonalAccessTokenModel swaps the token model for a subclass', async (t) => {
+test.serial('usePersonalAccessTokenModel swaps the token model for a subclass', async (t) => {
   const { usePersonalAccessTokenModel } = await import('../../../plugins/tok/index.ts')
   const created: string[] = []
   class AuditedToken extends PersonalAccessToken {}
