@@ -16,4 +16,10 @@ export const httpConfigSchema = z.object({
   request_log: z.boolean().optional(),
   /** The storage store (config/storage.ts) that holds `throttle` counters. */
   throttle_store: z.string().default('memory'),
+  /**
+   * Hard cap on one incoming websocket frame, in bytes. Larger frames close
+   * the socket with 1009 before they are buffered; endpoints set their own
+   * (smaller) limits under it and answer with a protocol error instead.
+   */
+  websocket_max_payload: z.number().int().positive().default(1_048_576),
 })

@@ -47,6 +47,8 @@ export async function listen(app: Application, options: ListenOptions = {}): Pro
   for (const route of router.websockets()) addRoute(sockets, '', route.path.replace(/\{(\w+)\}/g, ':$1'), route.hooks)
 
   const websockets = nodeAdapter({
+    // ws would otherwise buffer frames up to 100 MiB before anyone can refuse them.
+    serverOptions: { maxPayload: app.config.get<number>('http.websocket_max_payload', 1_048_576) },
     resolve: (request) => {
       const path = urls.strip(new URL(request.url).pathname)
       return findRoute(sockets, '', path)?.data ?? {}

@@ -1,0 +1,65 @@
+import type { Application } from '../../core/index.ts'
+import { defineBroadcastDriver, type BroadcastManager } from '../../plugins/broadcasting/index.ts'
+import { pusherProtocol } from './pusher-protocol.ts'
+import { svcProtocol } from './svc-protocol.ts'
+import { WebsocketBroadcaster } from './websocket-broadcaster.ts'
+
+export { RtServer, type RtCredentials, type Refusal } from './rt-server.ts'
+export { WebsocketBroadcaster } from './websocket-broadcaster.ts'
+export { rtConfigSchema, type RtConfig } from './rt-config.ts'
+export { RtError, isFatal } from './error-codes.ts'
+export { svcProtocol } from './svc-protocol.ts'
+export { pusherProtocol } from './pusher-protocol.ts'
+export type { RtHub, ChannelInfo, PresenceMember } from './hub.ts'
+export type { WireProtocol, Inbound } from './wire-protocol.ts'
+
+/** The driver name in `config/broadcasting.ts`; `rt` is the same server. */
+export const DRIVER_NAME = 'websocket'
+
+/** Pusher clients name the protocol version in the query; 5 to 7 share the frames served here. */
+function pusherRefusal(key: string) {
+  return (request: Request) => {
+    const url = new URL(request.url)
+    if (decodeURIComponent(url.pathname.split('/').pop() ?? '') !== key) return { code: 4001, message: 'App key not in this cluster.' }
+    const version = Number(url.searchParams.get('protocol') ?? '7')
+    if (!(version >= 5 && version <= 7)) return { code: 4007, message: 'Unsupported protocol version.' }
+    return undefined
+  }
+}
+
+/** Mounts the server on the app's own HTTP server when the active connection uses it. */
+async function mount(app: Application): Promise<void> {
+  const manager = app.service<BroadcastManager>('broadcast')
+  const name = manager.drivers.defaultConnection()
+  const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
+  if (driver !== 'websocket' && driver !== 'rt') return
+  const broadcaster = manager.connection(name) as WebsocketBroadcaster
+  const { server } = broadcaster
+  await server.start()
+  app.router.websocket('/broadcasting/socket', server.hooks(svcProtocol))
+  if (server.config.pusher_compatible) {
+    app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
+  }
+}
+
+/**
+ * The `websocket` broadcast driver (alias `rt`): an in-process realtime
+ * server on the app's own port. When the active connection uses it, the app
+ * serves `GET /broadcasting/socket` (native protocol) and, unless
+ * `pusher_compatible: false`, Pusher protocol 7 on `/app/{key}`.
+ *
+ * @example
+ * ```ts
+ * // config/app.ts
+ * import websocketDriver from 'kiln/drivers/websocket'
+ * plugins: [broadcasting(), websocketDriver]
+ * // config/broadcasting.ts
+ * connections: { rt: { driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET') } }
+ * ```
+ */
+export default defineBroadcastDriver({
+  name: DRIVER_NAME,
+  aliases: ['rt'],
+  create: (app, { name, config, appKey }) => new WebsocketBroadcaster(name, config, appKey, app.logger),
+  boot: mount,
+})

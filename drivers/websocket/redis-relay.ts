@@ -1,0 +1,65 @@
+import type { Redis } from 'ioredis'
+
+/** What travels on `<prefix><channel>`: the same shape the `kv` driver publishes. */
+export interface RelayMessage {
+  event: string
+  data: unknown
+  socket: string | null
+  /** The sender of a client event on a presence channel. */
+  user_id?: string | number
+}
+
+/**
+ * Broadcast relay over Redis pub/sub: every rt process publishes to
+ * `<prefix><channel>` and delivers what it hears on `<prefix>*` to its own
+ * sockets, so a broadcast from any process (or from the `kv` driver) reaches
+ * every socket once.
+ *
+ * @example
+ * ```ts
+ * const relay = new RedisRelay(publisher, subscriber, 'kiln:', (channel, message) => deliver(channel, message))
+ * await relay.start()
+ * await relay.publish(['news'], { event: 'Published', data: {}, socket: null })
+ * ```
+ */
+export class RedisRelay {
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    private readonly prefix: string,
+    private readonly deliver: (channel: string, message: RelayMessage) => void,
+    private readonly onBadMessage: (channel: string) => void = () => {},
+  ) {}
+
+  async start(): Promise<void> {
+    this.subscriber.on('pmessage', (_pattern: string, channel: string, text: string) => {
+      let message: RelayMessage
+      try {
+        message = JSON.parse(text) as RelayMessage
+      } catch {
+        return this.onBadMessage(channel)
+      }
+      if (typeof message?.event !== 'string') return this.onBadMessage(channel)
+      this.deliver(channel.slice(this.prefix.length), message)
+    })
+    await this.subscriber.psubscribe(`${escapeGlob(this.prefix)}*`)
+  }
+
+  async publish(channels: string[], message: RelayMessage): Promise<void> {
+    const text = JSON.stringify(message)
+    if (channels.length === 1) {
+      await this.publisher.publish(this.prefix + channels[0], text)
+      return
+    }
+    const pipeline = this.publisher.pipeline()
+    for (const channel of channels) pipeline.publish(this.prefix + channel, text)
+    const results = (await pipeline.exec()) ?? []
+    const failed = results.find(([error]) => error)
+    if (failed) throw failed[0]
+  }
+}
+
+/** A prefix such as `app[1]:` must match literally in PSUBSCRIBE. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&')
+}

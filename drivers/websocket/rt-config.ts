@@ -1,0 +1,45 @@
+import { z } from 'zod'
+
+/**
+ * The options of a `websocket` / `rt` connection in `config/broadcasting.ts`,
+ * with their defaults.
+ *
+ * @example
+ * ```ts
+ * rt: {
+ *   driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'),
+ *   client_events: true, max_connections: 20_000, allowed_origins: ['app.example.com'],
+ *   scaling: { enabled: true, url: env.get('REDIS_URL'), prefix: 'kiln:' },
+ * }
+ * ```
+ */
+export const rtConfigSchema = z.looseObject({
+  driver: z.string(),
+  /** Pusher-style app id, for the Pusher HTTP API (`/apps/{id}/...`). */
+  app_id: z.string().default('kiln'),
+  /** Let clients send `client-*` events to the other members of private and presence channels. */
+  client_events: z.boolean().default(false),
+  /** Client events one connection may send per `per_seconds`. */
+  client_event_rate: z.object({ limit: z.number().int().positive(), per_seconds: z.number().positive() }).default({ limit: 10, per_seconds: 1 }),
+  /** Largest accepted frame, in bytes; larger ones get error 4009 and a close. */
+  max_frame_bytes: z.number().int().positive().default(10_000),
+  /** Connections this process accepts; the next one gets error 4004. Null: no limit. */
+  max_connections: z.number().int().positive().nullable().default(null),
+  /** Browser origins (hosts, `*.example.com`, or `*`) allowed to connect. */
+  allowed_origins: z.array(z.string()).default(['*']),
+  /** Seconds of silence before the client should ping; after twice this the server drops the socket. */
+  activity_timeout: z.number().positive().default(30),
+  /** Serve the Pusher protocol on `/app/{key}` and the Pusher HTTP API on `/apps/{id}/...`. */
+  pusher_compatible: z.boolean().default(true),
+  /** Relay broadcasts and keep presence rosters in Redis, so several rt processes act as one. */
+  scaling: z
+    .object({
+      enabled: z.boolean().default(false),
+      url: z.string().optional(),
+      /** Shared with the `kv` driver: both publish to `<prefix><channel>`. */
+      prefix: z.string().default('kiln:'),
+    })
+    .default({ enabled: false, prefix: 'kiln:' }),
+})
+
+export type RtConfig = z.infer<typeof rtConfigSchema>
