@@ -1,0 +1,95 @@
+import test from 'ava'
+import { join, rtApp, TestSocket } from './rt-fixtures.ts'
+
+test('malformed frames get svc:error with a code and the socket stays usable', async (t) => {
+  const rt = await rtApp(t)
+  const { socket, id } = await rt.connect()
+  const cases: Array<[string, number]> = [
+    ['{not json', 4300],
+    ['[1,2,3]', 4300],
+    ['"a string"', 4300],
+    ['{"data":{}}', 4303],
+    ['{"event":"subscribe"}', 4303],
+    ['{"event":"subscribe","data":{"channel":"bad channel!"}}', 4303],
+    ['{"event":"subscribe","data":{"channel":"news","auth":5}}', 4303],
+    ['{"event":"client-x","data":{}}', 4303],
+    ['{"event":"teleport","data":{}}', 4302],
+    [JSON.stringify({ event: 'x'.repeat(201) }), 4303],
+  ]
+  for (const [frame, code] of cases) {
+    socket.send(frame)
+    const error = await socket.event('svc:error')
+    t.is(error.data.code, code, frame)
+    t.is(typeof error.data.message, 'string')
+  }
+  socket.raw.send(Buffer.from([1, 2, 3]), { binary: true })
+  t.is((await socket.event('svc:error')).data.code, 4300, 'binary frames are refused')
+  t.is((await join(socket, id, 'news')).event, 'svc:subscription_succeeded')
+})
+
+test('an oversize frame gets error 4009 and the socket is closed with 4009; others are unaffected', async (t) => {
+  const rt = await rtApp(t, { max_frame_bytes: 1000 })
+  const bystander = await rt.connect()
+  const { socket } = await rt.connect()
+  socket.send({ event: 'ping', data: { pad: 'é'.repeat(600) } })
+  t.is((await socket.event('svc:error')).data.code, 4009)
+  t.is((await socket.closed).code, 4009)
+  bystander.socket.send({ event: 'ping' })
+  t.truthy(await bystander.socket.event('svc:pong'))
+})
+
+test('max_connections: the next connection gets 4004 and is closed', async (t) => {
+  const rt = await rtApp(t, { max_connections: 2 })
+  await rt.connect()
+  const second = await rt.connect()
+  const third = new TestSocket(rt.socketUrl)
+  t.is((await third.event('svc:error')).data.code, 4004)
+  t.is((await third.closed).code, 4004)
+  second.socket.close()
+  await second.socket.closed
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  t.regex((await rt.connect()).id, /^\d+\.\d+$/, 'a freed slot is usable again')
+})
+
+test('allowed_origins: other origins get 4001 and are closed; listed ones and wildcards connect', async (t) => {
+  const rt = await rtApp(t, { allowed_origins: ['app.example.com', '*.example.org'] })
+  const evil = new TestSocket(rt.socketUrl, { origin: 'https://example.com.evil.io' })
+  t.is((await evil.event('svc:error')).data.code, 4001)
+  t.is((await evil.closed).code, 4001)
+  for (const origin of ['https://app.example.com', 'https://tenant.example.org']) {
+    const ok = new TestSocket(rt.socketUrl, { origin })
+    t.regex((await ok.ready()) as string, /^\d+\.\d+$/, origin)
+    ok.close()
+  }
+})
+
+test('activity timeout: a socket that never answers pings is dropped; a live one is kept', async (t) => {
+  const rt = await rtApp(t, { activity_timeout: 0.3 })
+  const dead = new TestSocket(rt.socketUrl, { autoPong: false })
+  const alive = new TestSocket(rt.socketUrl)
+  await dead.ready()
+  await alive.ready()
+  const closed = await dead.closed
+  t.true(closed.code === 4201 || closed.code === 1006, `closed with ${closed.code}`)
+  t.is(alive.raw.readyState, alive.raw.OPEN, 'a socket that answers pings stays')
+  t.is(rt.broadcaster.server.size, 1)
+  alive.close()
+})
+
+test('channel info: subscription counts and presence user counts', async (t) => {
+  const rt = await rtApp(t)
+  const a = await rt.connect()
+  const b = await rt.connect()
+  await join(a.socket, a.id, 'news')
+  await join(b.socket, b.id, 'news')
+  await join(a.socket, a.id, 'presence-room', { user_id: 1 })
+  await join(b.socket, b.id, 'presence-room', { user_id: 1 })
+  const { server } = rt.broadcaster
+  t.deepEqual(await server.channel('news'), { occupied: true, subscriptionCount: 2 })
+  t.deepEqual(await server.channel('presence-room'), { occupied: true, subscriptionCount: 2, userCount: 1 })
+  t.deepEqual([...(await server.channels('pres')).keys()], ['presence-room'])
+  b.socket.close()
+  await b.socket.closed
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  t.deepEqual(await server.channel('news'), { occupied: true, subscriptionCount: 1 })
+})
