@@ -38,8 +38,10 @@ export const rtConfigSchema = z.looseObject({
       url: z.string().optional(),
       /** Shared with the `kv` driver: both publish to `<prefix><channel>`. */
       prefix: z.string().default('kiln:'),
+      /** How often each process proves it is alive; a process silent for 3 beats has its sockets reaped from the rosters. */
+      heartbeat_seconds: z.number().positive().default(5),
     })
-    .default({ enabled: false, prefix: 'kiln:' }),
+    .default({ enabled: false, prefix: 'kiln:', heartbeat_seconds: 5 }),
 })
 
 export type RtConfig = z.infer<typeof rtConfigSchema>

@@ -133,7 +133,7 @@ export class RtServer implements RtHub {
     this.redis = [publisher, subscriber]
     for (const client of this.redis) client.on('error', (error) => this.logger.warn({ err: error.message }, 'rt: Redis connection error'))
     const prefix = this.config.scaling.prefix
-    const store = new RedisChannelStore(publisher, prefix, 5000, (reaped) => this.announceReaped(reaped))
+    const store = new RedisChannelStore(publisher, prefix, this.config.scaling.heartbeat_seconds * 1000, (reaped) => this.announceReaped(reaped))
     this.store = store
     this.relay = new RedisRelay(publisher, subscriber, prefix, (channel, message) => this.deliver(channel, message), (channel) =>
       this.logger.warn({ channel }, 'rt: ignored a relay message that is not Kiln JSON'),
