@@ -9,7 +9,7 @@
  * ```
  */
 export const RtError = {
-  OriginNotAllowed: 4001,
+  OriginNotAllowed: 4003,
   OverQuota: 4004,
   FrameTooLarge: 4009,
   /** Close code only: no traffic for twice the activity timeout; reconnect. */

@@ -51,11 +51,11 @@ test('max_connections: the next connection gets 4004 and is closed', async (t) =
   t.regex((await rt.connect()).id, /^\d+\.\d+$/, 'a freed slot is usable again')
 })
 
-test('allowed_origins: other origins get 4001 and are closed; listed ones and wildcards connect', async (t) => {
+test('allowed_origins: other origins get 4003 and are closed; listed ones and wildcards connect', async (t) => {
   const rt = await rtApp(t, { allowed_origins: ['app.example.com', '*.example.org'] })
   const evil = new TestSocket(rt.socketUrl, { origin: 'https://example.com.evil.io' })
-  t.is((await evil.event('svc:error')).data.code, 4001)
-  t.is((await evil.closed).code, 4001)
+  t.is((await evil.event('svc:error')).data.code, 4003)
+  t.is((await evil.closed).code, 4003)
   for (const origin of ['https://app.example.com', 'https://tenant.example.org']) {
     const ok = new TestSocket(rt.socketUrl, { origin })
     t.regex((await ok.ready()) as string, /^\d+\.\d+$/, origin)
