@@ -4,11 +4,15 @@
  * loopback only. Pass names to run a subset: `npm run bench -- kernel`.
  */
 import { kernelOverhead } from './kernel-overhead.ts'
+import { rtFanout } from './rt-fanout.ts'
+import { rtMemory } from './rt-memory.ts'
 import { tokenAuth } from './token-auth.ts'
 
 const benches: Record<string, () => Promise<void>> = {
   kernel: kernelOverhead,
   tok: tokenAuth,
+  rt: rtFanout,
+  'rt-memory': rtMemory,
 }
 
 const wanted = process.argv.slice(2)

@@ -145,7 +145,9 @@ export class RtServer implements RtHub {
     const connection = new Connection(this.newSocketId(), peer, protocol)
     this.byPeer.set(peer, connection)
     if (refusal) return connection.fail(refusal.code, refusal.message)
-    if (!originAllowed(peer.request.headers.get('origin'), this.config.allowed_origins)) return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
+    // Reading headers materialises a Headers object kept for the socket's life: only when origins are restricted.
+    const restricted = !this.config.allowed_origins.includes('*')
+    if (restricted && !originAllowed(peer.request.headers.get('origin'), this.config.allowed_origins)) return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
     if (this.config.max_connections !== null && this.connections.size >= this.config.max_connections) return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
     this.connections.set(connection.socketId, connection)
     connection.send(protocol.established(connection.socketId, this.config.activity_timeout))

@@ -1,0 +1,80 @@
+/**
+ * A realtime server in its own process, for the benches that measure a
+ * process (P3 memory, P5 multi-process). MODE `kiln` runs an app whose active
+ * connection is `rt` (scaling through Redis when RT_SCALING=1), MODE `raw` a
+ * bare crossws server whose sockets join topic `bench`.
+ *
+ * IPC in: `{type:'rss'}` → `{type:'rss', rss, sockets}` (after a full GC),
+ * `{type:'broadcast', payload}` → `{type:'sent'}`, `{type:'exit'}`.
+ * IPC out first: `{type:'ready', url}`.
+ */
+import type { AddressInfo } from 'node:net'
+import type { Server as NodeServer } from 'node:http'
+import nodeAdapter from 'crossws/adapters/node'
+import { serve } from 'srvx'
+import { createApp } from '../core/index.ts'
+import websocketDriver, { type WebsocketBroadcaster } from '../drivers/websocket/index.ts'
+import { broadcasting, type BroadcastManager } from '../plugins/broadcasting/index.ts'
+import { tempApp } from '../tests/fixtures/temp-app.ts'
+
+const mode = process.argv[2]
+const gc = (globalThis as { gc?: () => void }).gc
+
+async function kiln() {
+  const scaling = process.env.RT_SCALING === '1'
+  const app = await createApp({
+    root: tempApp(),
+    env: { APP_ENV: 'test', LOG_LEVEL: 'warn' },
+    plugins: [broadcasting(), websocketDriver],
+    config: {
+      broadcasting: {
+        default: 'rt',
+        connections: { rt: { driver: 'rt', key: 'bench', secret: 'bench-secret', activity_timeout: 120, scaling: { enabled: scaling, url: process.env.REDIS_URL, prefix: process.env.RT_PREFIX ?? 'kiln-bench:' } } },
+      },
+    },
+  })
+  const server = await app.listen({ port: 0 })
+  const rt = app.service<BroadcastManager>('broadcast').connection() as WebsocketBroadcaster
+  return {
+    url: `${server.url.replace('http', 'ws')}/broadcasting/socket`,
+    sockets: () => rt.server.size,
+    broadcast: (payload: Record<string, unknown>) => rt.broadcast({ channels: ['bench'], event: 'Tick', payload }),
+  }
+}
+
+async function raw() {
+  let sockets = 0
+  const adapter = nodeAdapter({
+    hooks: {
+      open: (peer) => {
+        sockets++
+        peer.subscribe('bench')
+      },
+      close: () => {
+        sockets--
+      },
+    },
+  })
+  const server = serve({ fetch: () => new Response('ws only', { status: 426 }), port: 0, hostname: '127.0.0.1', silent: true })
+  await server.ready()
+  const node = server.node!.server as NodeServer
+  node.on('upgrade', (req, socket, head) => void adapter.handleUpgrade(req, socket, head))
+  return {
+    url: `ws://127.0.0.1:${(node.address() as AddressInfo).port}/`,
+    sockets: () => sockets,
+    broadcast: async (payload: Record<string, unknown>) => adapter.publish('bench', JSON.stringify({ event: 'Tick', channel: 'bench', data: payload })),
+  }
+}
+
+const server = mode === 'raw' ? await raw() : await kiln()
+process.on('message', async (message: { type: string; payload?: Record<string, unknown> }) => {
+  if (message.type === 'rss') {
+    gc?.()
+    gc?.()
+    process.send!({ type: 'rss', rss: process.memoryUsage.rss(), sockets: server.sockets() })
+  } else if (message.type === 'broadcast') {
+    await server.broadcast(message.payload!)
+    process.send!({ type: 'sent' })
+  } else if (message.type === 'exit') process.exit(0)
+})
+process.send!({ type: 'ready', url: server.url })
