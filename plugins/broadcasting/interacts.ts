@@ -1,6 +1,6 @@
 import { currentHttpContext } from '../../core/index.ts'
 
-type Constructor = new (...args: any[]) => { socket?: string; broadcastVia?: string }
+type Constructor = abstract new (...args: any[]) => { socket?: string; broadcastVia?: string }
 
 /**
  * Adds `dontBroadcastToCurrentUser()`: the broadcast leaves out the socket

@@ -18,7 +18,7 @@ function frameGenerator(next: () => number) {
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]
   const text = (n: number) => Array.from({ length: n }, () => String.fromCharCode(Math.floor(next() * 0xffff))).join('')
   const channel = () => pick(['news', 'private-a', 'presence-b', 'private-encrypted-c', '', 'x'.repeat(300), 'bad name', '__proto__', 'constructor'])
-  const value = (): unknown => pick([null, 1, -1e308, 'str', true, [], {}, { __proto__: 1 }, text(5), [[[[[]]]]], { constructor: { prototype: {} } }])
+  const value = (): unknown => pick([null, 1, -1e308, 'str', true, [], {}, JSON.parse('{"__proto__":1}'), text(5), [[[[[]]]]], { constructor: { prototype: {} } }])
   return (socketId: string): string | Buffer => {
     switch (Math.floor(next() * 12)) {
       case 0:

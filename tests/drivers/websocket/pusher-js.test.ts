@@ -1,9 +1,12 @@
 import test from 'ava'
-import Pusher from 'pusher-js'
+import PusherJs from 'pusher-js'
+import type * as PusherTypes from 'pusher-js/types/src/core/pusher.js'
 import { TestSocket } from './rt-fixtures.ts'
 import { KEY, rtApp, type RtApp } from './rt-fixtures.ts'
 
-type PusherClient = InstanceType<typeof Pusher>
+// pusher-js's node build is CommonJS whose module.exports is the class; its typings describe an ES default export.
+const Pusher = PusherJs as unknown as new (key: string, options: object) => PusherClient
+type PusherClient = PusherTypes.default
 
 /** pusher-js in Node, pointed at Kiln's rt server; channels are authorised by the connection's own signer. */
 function pusherClient(t: { teardown(fn: () => unknown): void }, rt: RtApp, user?: { user_id: string; user_info: Record<string, unknown> }): Promise<PusherClient> {
@@ -18,7 +21,7 @@ function pusherClient(t: { teardown(fn: () => unknown): void }, rt: RtApp, user?
     channelAuthorization: {
       endpoint: '/unused',
       transport: 'ajax',
-      customHandler: ({ socketId, channelName }, callback) => {
+      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: { auth: string }) => void) => {
         const data = channelName.startsWith('presence-') ? JSON.stringify(user) : undefined
         callback(null, { ...rt.broadcaster.signChannel(socketId, channelName, data), ...(data ? { channel_data: data } : {}) })
       },
@@ -85,7 +88,7 @@ test('a private subscription with a bad signature fails in pusher-js with a subs
   const port = Number(new URL(rt.url).port)
   const client = new Pusher(KEY, {
     cluster: 'local', wsHost: '127.0.0.1', wsPort: port, forceTLS: false, enabledTransports: ['ws'], disableStats: true,
-    channelAuthorization: { endpoint: '/unused', transport: 'ajax', customHandler: (_params, callback) => callback(null, { auth: `${KEY}:${'0'.repeat(64)}` }) },
+    channelAuthorization: { endpoint: '/unused', transport: 'ajax', customHandler: (_params: unknown, callback: (error: Error | null, data: { auth: string }) => void) => callback(null, { auth: `${KEY}:${'0'.repeat(64)}` }) },
   })
   t.teardown(() => client.disconnect())
   const error = await new Promise<any>((resolve) => client.subscribe('private-x').bind('pusher:subscription_error', resolve))
