@@ -6,6 +6,7 @@
 import { kernelOverhead } from './kernel-overhead.ts'
 import { rtFanout } from './rt-fanout.ts'
 import { rtMemory } from './rt-memory.ts'
+import { rtScaling } from './rt-scaling.ts'
 import { tokenAuth } from './token-auth.ts'
 
 const benches: Record<string, () => Promise<void>> = {
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   tok: tokenAuth,
   rt: rtFanout,
   'rt-memory': rtMemory,
+  'rt-scaling': rtScaling,
 }
 
 const wanted = process.argv.slice(2)
