@@ -32,6 +32,15 @@ export class Connection {
     if (!this.closed) this.peer.send(text)
   }
 
+  /**
+   * Sends a text frame already encoded as UTF-8: a broadcast to thousands of
+   * sockets encodes once instead of once per socket.
+   */
+  sendEncoded(bytes: Buffer): void {
+    // crossws marks Buffers binary; the spread options let the frame stay text.
+    if (!this.closed) this.peer.send(bytes, { compress: false, binary: false } as { compress: boolean })
+  }
+
   /** Sends an error frame; fatal codes (4000–4099) also close the socket with that code. */
   fail(code: number, message: string): void {
     this.send(this.protocol.error(code, message))

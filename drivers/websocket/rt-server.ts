@@ -259,11 +259,11 @@ export class RtServer implements RtHub {
   private deliver(channel: string, message: RelayMessage): void {
     const subscribers = this.local.get(channel)
     if (!subscribers) return
-    const encoded: Partial<Record<WireProtocol['name'], string>> = {}
+    const encoded: Partial<Record<WireProtocol['name'], Buffer>> = {}
     for (const connection of subscribers) {
       if (connection.socketId === message.socket) continue
       const { protocol } = connection
-      connection.send((encoded[protocol.name] ??= encode(protocol, channel, message)))
+      connection.sendEncoded((encoded[protocol.name] ??= Buffer.from(encode(protocol, channel, message))))
     }
   }
 
