@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { Application } from '../../core/index.ts'
 import { defineBroadcastDriver, type BroadcastManager } from '../../plugins/broadcasting/index.ts'
 import { pusherProtocol } from './pusher-protocol.ts'
@@ -27,6 +28,13 @@ function pusherRefusal(key: string) {
   }
 }
 
+let bundle: string | undefined
+/** The committed browser build of `@kiln/rt`, read once. */
+function clientBundle(): string {
+  bundle ??= readFileSync(new URL('../../packages/rt/dist/rt.js', import.meta.url), 'utf8')
+  return bundle
+}
+
 /** Mounts the server on the app's own HTTP server when the active connection uses it. */
 async function mount(app: Application): Promise<void> {
   const manager = app.service<BroadcastManager>('broadcast')
@@ -37,6 +45,7 @@ async function mount(app: Application): Promise<void> {
   const { server } = broadcaster
   await server.start()
   app.router.websocket('/broadcasting/socket', server.hooks(svcProtocol))
+  app.router.get('/broadcasting/rt.js', () => new Response(clientBundle(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } })).name('broadcasting.client')
   if (server.config.pusher_compatible) {
     app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
   }
@@ -45,7 +54,8 @@ async function mount(app: Application): Promise<void> {
 /**
  * The `websocket` broadcast driver (alias `rt`): an in-process realtime
  * server on the app's own port. When the active connection uses it, the app
- * serves `GET /broadcasting/socket` (native protocol) and, unless
+ * serves `GET /broadcasting/socket` (native protocol), the browser client
+ * `@kiln/rt` at `GET /broadcasting/rt.js` and, unless
  * `pusher_compatible: false`, Pusher protocol 7 on `/app/{key}`.
  *
  * @example

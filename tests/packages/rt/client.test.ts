@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs'
+import test from 'ava'
+import WebSocket from 'ws'
+import { Rt, backoff, type Member, type RtState, type SocketConstructor } from '@kiln/rt'
+import { buildRtBundle } from '../../../packages/rt/build.ts'
+import { KEY, rtApp, TestSocket, type RtApp } from '../../drivers/websocket/rt-fixtures.ts'
+import { channelAuth } from '../../../plugins/broadcasting/index.ts'
+
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10))
+  return check()
+}
+
+/** An auth endpoint that signs like /broadcasting/auth, for a Node client with no browser session. */
+function signingRoute(app: RtApp['app'], users: Record<string, Member>) {
+  app.router.post('/node-auth', async (ctx) => {
+    const socketId = ctx.request.input('socket_id') as string
+    const channel = ctx.request.input('channel_name') as string
+    const user = users[ctx.request.header('authorization') ?? '']
+    if (!user) return new Response(JSON.stringify({ message: 'Unauthenticated.' }), { status: 403, headers: { 'content-type': 'application/json' } })
+    const data = channel.startsWith('presence-') ? JSON.stringify(user) : undefined
+    return { auth: channelAuth(KEY, 'rt-secret', socketId, channel, data), ...(data ? { channel_data: data } : {}) }
+  })
+}
+
+function client(rt: RtApp, token = 'alice', extra: Partial<ConstructorParameters<typeof Rt>[0]> = {}) {
+  return new Rt({ wsUrl: rt.socketUrl, authEndpoint: `${rt.url}/node-auth`, WebSocket: WebSocket as unknown as SocketConstructor, headers: { authorization: token }, ...extra })
+}
+
+const users = { alice: { user_id: 1, user_info: { name: 'Alice' } }, bob: { user_id: 2, user_info: { name: 'Bob' } } }
+
+test('connect(), socketId, socketIdHeader(), channel().listen() and stopListening()', async (t) => {
+  const rt = await rtApp(t)
+  const states: RtState[] = []
+  const alice = client(rt, 'alice', { onStateChange: (state) => states.push(state) })
+  t.teardown(() => alice.disconnect())
+  t.deepEqual(alice.socketIdHeader(), {})
+  await alice.connect()
+  t.regex(alice.socketId!, /^\d+\.\d+$/)
+  t.deepEqual(alice.socketIdHeader(), { 'X-Socket-ID': alice.socketId! })
+  const got: unknown[] = []
+  const news = alice.channel('news').listen('.Published', (data) => got.push(data))
+  t.true(await waitFor(() => news.subscribed))
+  await rt.broadcaster.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
+  t.true(await waitFor(() => got.length === 1))
+  t.deepEqual(got, [{ id: 1 }])
+  news.stopListening('Published')
+  await rt.broadcaster.broadcast({ channels: ['news'], event: 'Published', payload: { id: 2 } })
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  t.is(got.length, 1)
+  t.deepEqual(states, ['connecting', 'connected'])
+})
+
+test('private and presence channels are authorised through the auth endpoint; here/joining/leaving; whispers', async (t) => {
+  const rt = await rtApp(t, { client_events: true }, { routes: (app) => signingRoute(app, users) })
+  const alice = client(rt, 'alice')
+  const bob = client(rt, 'bob')
+  t.teardown(() => {
+    alice.disconnect()
+    bob.disconnect()
+  })
+  await Promise.all([alice.connect(), bob.connect()])
+  const joined: Member[] = []
+  const left: Member[] = []
+  let here: Member[] = []
+  const room = alice.join('chat').here((m) => (here = m)).joining((m) => joined.push(m)).leaving((m) => left.push(m))
+  t.true(await waitFor(() => here.length === 1))
+  const typing: unknown[] = []
+  room.listenForWhisper('typing', (data) => typing.push(data))
+  const bobRoom = bob.join('chat')
+  t.true(await waitFor(() => joined.length === 1))
+  t.deepEqual(joined, [users.bob])
+  t.deepEqual([...bobRoom.members.keys()].sort(), ['1', '2'])
+  bobRoom.whisper('typing', { name: 'Bob' })
+  t.true(await waitFor(() => typing.length === 1))
+  t.deepEqual(typing, [{ name: 'Bob' }])
+
+  const orders: unknown[] = []
+  bob.private('orders.1').listen('OrderShipped', (data) => orders.push(data))
+  t.true(await waitFor(() => bob.private('orders.1').subscribed))
+  await rt.broadcaster.broadcast({ channels: ['private-orders.1'], event: 'OrderShipped', payload: { id: 1 } })
+  t.true(await waitFor(() => orders.length === 1))
+
+  bob.leave('chat')
+  t.true(await waitFor(() => left.length === 1))
+  t.is(left[0].user_id, 2)
+})
+
+test('a refused authorisation reaches the channel error callback', async (t) => {
+  const rt = await rtApp(t, {}, { routes: (app) => signingRoute(app, users) })
+  const stranger = client(rt, 'nobody')
+  t.teardown(() => stranger.disconnect())
+  await stranger.connect()
+  const errors: Array<{ code: number; message: string }> = []
+  stranger.private('orders.1').error((e) => errors.push(e))
+  t.true(await waitFor(() => errors.length === 1))
+  t.regex(errors[0].message, /HTTP 403/)
+})
+
+test('fetch() sends X-Socket-ID, so toOthers() skips this client', async (t) => {
+  const rt = await rtApp(t, {}, { routes: (app) => app.router.post('/echo-socket', (ctx) => ({ socket: ctx.request.header('x-socket-id') ?? null })) })
+  const alice = client(rt)
+  t.teardown(() => alice.disconnect())
+  await alice.connect()
+  const response = await alice.fetch(`${rt.url}/echo-socket`, { method: 'POST' })
+  t.deepEqual(await response.json(), { socket: alice.socketId })
+})
+
+test('reconnect: after a server restart the client gets a new socket id, re-authorises and resubscribes', async (t) => {
+  const first = await rtApp(t, {}, { routes: (app) => signingRoute(app, users) })
+  const port = Number(new URL(first.url).port)
+  const alice = client(first, 'alice', { reconnect: { initialDelayMs: 50, maxDelayMs: 200 } })
+  t.teardown(() => alice.disconnect())
+  await alice.connect()
+  const before = alice.socketId
+  const got: unknown[] = []
+  alice.private('orders.1').listen('OrderShipped', (data) => got.push(data))
+  alice.channel('news').listen('Published', (data) => got.push(data))
+  t.true(await waitFor(() => alice.private('orders.1').subscribed))
+  await first.app.close()
+  t.true(await waitFor(() => alice.state === 'connecting'))
+
+  const { createApp } = await import('../../../core/index.ts')
+  const { broadcasting } = await import('../../../plugins/broadcasting/index.ts')
+  const websocketDriver = (await import('../../../drivers/websocket/index.ts')).default
+  const { tempApp } = await import('../../fixtures/temp-app.ts')
+  const second = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), websocketDriver], config: { broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: KEY, secret: 'rt-secret' } } } } })
+  signingRoute(second, users)
+  t.teardown(() => second.close())
+  await second.listen({ port })
+  t.true(await waitFor(() => alice.state === 'connected' && alice.private('orders.1').subscribed && alice.channel('news').subscribed, 10_000))
+  t.not(alice.socketId, before)
+  const { BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
+  await second.service<InstanceType<typeof BroadcastManager>>('broadcast').connection().broadcast({ channels: ['private-orders.1', 'news'], event: 'OrderShipped', payload: { id: 9 } })
+  t.true(await waitFor(() => got.length === 1))
+  t.deepEqual(got, [{ id: 9 }])
+})
+
+test('a fatal refusal (4000–4099) makes the client unavailable, with no reconnect', async (t) => {
+  const rt = await rtApp(t, { max_connections: 1 })
+  const holder = new TestSocket(rt.socketUrl)
+  await holder.ready()
+  t.teardown(() => holder.close())
+  const states: RtState[] = []
+  const late = client(rt, 'alice', { onStateChange: (s) => states.push(s), reconnect: { initialDelayMs: 10, maxDelayMs: 20 } })
+  const error = await t.throwsAsync(late.connect())
+  t.is((error as Error & { code: number }).code, 4004)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.deepEqual(states, ['connecting', 'unavailable'])
+})
+
+test('disconnect() closes for good', async (t) => {
+  const rt = await rtApp(t)
+  const alice = client(rt, 'alice', { reconnect: { initialDelayMs: 10, maxDelayMs: 20 } })
+  await alice.connect()
+  alice.disconnect()
+  t.true(await waitFor(() => rt.broadcaster.server.size === 0))
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.is(alice.state, 'disconnected')
+  t.is(rt.broadcaster.server.size, 0)
+})
+
+test('backoff grows exponentially with jitter and is capped', (t) => {
+  t.is(backoff(0, 500, 10_000, () => 0), 250)
+  t.is(backoff(3, 500, 10_000, () => 1), 4000)
+  t.is(backoff(20, 500, 10_000, () => 1), 10_000)
+})
+
+test('the committed browser bundle matches the source, and the app serves it', async (t) => {
+  const committed = readFileSync(new URL('../../../packages/rt/dist/rt.js', import.meta.url), 'utf8')
+  t.is(committed, await buildRtBundle(), 'run `npm run build -w @kiln/rt` and commit packages/rt/dist/rt.js')
+  const rt = await rtApp(t)
+  const response = await fetch(`${rt.url}/broadcasting/rt.js`)
+  t.is(response.status, 200)
+  t.regex(response.headers.get('content-type')!, /javascript/)
+  t.is(await response.text(), committed)
+})
