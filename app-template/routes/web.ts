@@ -1,4 +1,5 @@
 import { defineRoutes, view } from 'kiln'
+import { LiveController } from '../app/controllers/live-controller.ts'
 import { SessionController } from '../app/controllers/session-controller.ts'
 
 /** Browser routes: the `web` middleware group (encrypted cookies, session, CSRF). */
@@ -9,4 +10,8 @@ export default defineRoutes((Route) => {
     .name('login')
   Route.post('/login', [SessionController, 'store']).name('login.store')
   Route.post('/logout', [SessionController, 'destroy']).middleware(['auth']).name('logout')
+
+  // The live page: presence and messages over the realtime server (BROADCAST_CONNECTION=rt).
+  Route.get('/live', [LiveController, 'show']).middleware(['auth']).name('live')
+  Route.post('/live/messages', [LiveController, 'post']).middleware(['auth']).name('live.messages')
 })

@@ -1,0 +1,22 @@
+import { ValidationException, view, type HttpContext } from 'kiln'
+import { broadcast } from 'kiln/broadcasting'
+import { z } from 'zod'
+import { MessagePosted } from '../events/message-posted.ts'
+import type { User } from '../models/user.ts'
+
+const message = z.object({ body: z.string().trim().min(1, 'Write something first.').max(500, 'Keep it under 500 characters.') })
+
+/** The live page: who is here, and messages that reach the others at once. */
+export class LiveController {
+  show({ request }: HttpContext) {
+    return view('live', { title: 'Live', me: request.user<User>() })
+  }
+
+  async post({ request }: HttpContext) {
+    const parsed = message.safeParse({ body: request.input('body') })
+    if (!parsed.success) throw new ValidationException({ body: parsed.error.issues.map((issue) => issue.message) })
+    const user = request.user<User>()!
+    await broadcast(new MessagePosted({ id: Number(user.id), name: String(user.name) }, parsed.data.body)).toOthers()
+    return new Response(JSON.stringify({ body: parsed.data.body }), { status: 201, headers: { 'content-type': 'application/json' } })
+  }
+}
