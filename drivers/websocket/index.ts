@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Application } from '../../core/index.ts'
 import { defineBroadcastDriver, type BroadcastManager } from '../../plugins/broadcasting/index.ts'
+import { registerPusherHttpApi } from './pusher-http-api.ts'
 import { pusherProtocol } from './pusher-protocol.ts'
 import { svcProtocol } from './svc-protocol.ts'
 import { WebsocketBroadcaster } from './websocket-broadcaster.ts'
@@ -11,6 +12,8 @@ export { rtConfigSchema, type RtConfig } from './rt-config.ts'
 export { RtError, isFatal } from './error-codes.ts'
 export { svcProtocol } from './svc-protocol.ts'
 export { pusherProtocol } from './pusher-protocol.ts'
+export { registerPusherHttpApi, type PusherHttpApiOptions } from './pusher-http-api.ts'
+export { verifyPusherRequest } from './pusher-request-signature.ts'
 export type { RtHub, ChannelInfo, PresenceMember } from './hub.ts'
 export type { WireProtocol, Inbound } from './wire-protocol.ts'
 
@@ -48,6 +51,7 @@ async function mount(app: Application): Promise<void> {
   app.router.get('/broadcasting/rt.js', () => new Response(clientBundle(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } })).name('broadcasting.client')
   if (server.config.pusher_compatible) {
     app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
+    registerPusherHttpApi(app.router, { appId: server.config.app_id, key: broadcaster.key, secret: broadcaster.verificationSecret(), hub: server })
   }
 }
 

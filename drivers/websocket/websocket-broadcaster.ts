@@ -29,6 +29,11 @@ export class WebsocketBroadcaster extends SigningBroadcaster {
     await this.server.publish(channels, event, payload, socket)
   }
 
+  /** The secret the server checks subscriptions and Pusher API calls against. @internal */
+  verificationSecret(): string {
+    return this.signingSecret()
+  }
+
   getInstance(): RtServer {
     return this.server
   }

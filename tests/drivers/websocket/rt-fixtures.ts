@@ -73,10 +73,10 @@ export class TestSocket {
 }
 
 /** Subscribes, signing private and presence channels with the test credentials. */
-export async function join(socket: TestSocket, socketId: string, channel: string, member?: { user_id: unknown; user_info?: unknown }): Promise<Frame> {
+export async function join(socket: TestSocket, socketId: string, channel: string, member?: { user_id: unknown; user_info?: unknown }, credentials = { key: KEY, secret: SECRET }): Promise<Frame> {
   const channelData = member ? JSON.stringify(member) : undefined
   const signed = channel.startsWith('private-') || channel.startsWith('presence-')
-  socket.send({ event: 'subscribe', data: { channel, ...(signed ? { auth: channelAuth(KEY, SECRET, socketId, channel, channelData) } : {}), ...(channelData ? { channel_data: channelData } : {}) } })
+  socket.send({ event: 'subscribe', data: { channel, ...(signed ? { auth: channelAuth(credentials.key, credentials.secret, socketId, channel, channelData) } : {}), ...(channelData ? { channel_data: channelData } : {}) } })
   return socket.next((frame) => frame.channel === channel && (frame.event === 'svc:subscription_succeeded' || frame.event === 'svc:error'))
 }
 
