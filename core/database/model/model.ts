@@ -7,6 +7,7 @@ import { castFromDb, castToDb, type Cast } from './casts.ts'
 import { column } from './identifiers.ts'
 import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
 import { ModelQuery } from './model-query.ts'
+import { findByKey } from './find-by-key.ts'
 
 /** A model class: the statics that queries use. */
 export type ModelClass<M extends Model = Model> = (new (attributes?: Record<string, unknown>) => M) & typeof Model
@@ -124,7 +125,7 @@ export class Model {
   static async find<M extends Model>(this: ModelClass<M>, key: unknown): Promise<M | undefined> {
     if (key === undefined || key === null || (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'bigint')) return undefined
     if (this.keyType === 'number' && !/^-?\d{1,18}$/.test(String(key))) return undefined
-    return this.query().where(this.primaryKey, '=', key).first()
+    return findByKey(this, key)
   }
 
   /** Finds by primary key or throws a 404 `ModelNotFoundError`. @example `await Post.findOrFail(params.post)` */
