@@ -16,5 +16,11 @@ export interface Connection {
   name: string
   dialect: Dialect
   kysely: Kysely<any>
+  /**
+   * Runs a read synchronously, skipping Kysely's executor, or answers
+   * undefined when it cannot (a transaction is open on the connection).
+   * Only drivers with a synchronous client have it (sqlite).
+   */
+  readSync?(sql: string, parameters: readonly unknown[]): Record<string, unknown>[] | undefined
   close(): Promise<void>
 }

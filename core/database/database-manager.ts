@@ -22,6 +22,8 @@ import { transactionStorage, type TransactionFrame } from './transaction-context
 export class DatabaseManager {
   readonly connections: DriverManager<Promise<Connection>, Application>
   private savepoints = 0
+  /** Settled connections, by their pending promise (purged ones drop out with it). */
+  private readonly settled = new WeakMap<Promise<Connection>, Connection>()
 
   constructor(private readonly app: Application) {
     this.connections = new DriverManager<Promise<Connection>, Application>(app, app.config, { kind: 'database', file: 'database' })
@@ -31,12 +33,25 @@ export class DatabaseManager {
 
   /** A connection (the default when omitted). @example `await db.connection('pgsql')` */
   connection(name?: string): Promise<Connection> {
-    return this.connections.connection(name)
+    const pending = this.connections.connection(name)
+    if (!this.settled.has(pending)) void pending.then((connection) => this.settled.set(pending, connection), () => {})
+    return pending
   }
 
   /** The default connection's name. @example `db.defaultConnection()` */
   defaultConnection(): string {
     return this.connections.defaultConnection()
+  }
+
+  /**
+   * The connection if it is already open and no transaction of this context
+   * runs on it, else undefined: for synchronous fast paths. @internal
+   */
+  openConnection(name?: string): Connection | undefined {
+    const connection = name ?? this.defaultConnection()
+    if (transactionStorage.getStore()?.connection === connection) return undefined
+    const pending = this.connections.resolved().get(connection)
+    return pending ? this.settled.get(pending) : undefined
   }
 
   /**

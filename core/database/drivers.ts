@@ -24,7 +24,9 @@ export async function sqliteConnection(app: Application, name: string, config: {
   database.pragma('foreign_keys = ON')
   cachePreparedStatements(database)
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
-  return { name, dialect: 'sqlite', kysely, close: () => kysely.destroy() }
+  // A read while another context holds a transaction open would see its uncommitted rows: those go through Kysely's mutex.
+  const readSync = (sql: string, parameters: readonly unknown[]) => (database.inTransaction ? undefined : (database.prepare(sql).all(parameters) as Record<string, unknown>[]))
+  return { name, dialect: 'sqlite', kysely, readSync, close: () => kysely.destroy() }
 }
 
 /**

@@ -85,9 +85,14 @@ export class Model {
 
   /** @internal the Kysely to use: the transaction in scope, or the connection. */
   static async db(): Promise<Kysely<any>> {
+    this.registerMorph()
+    return currentApp().service<DatabaseManager>('db').kysely(this.connection)
+  }
+
+  /** @internal records the class under its morph name (for `morphTo`), checking it has a table. */
+  static registerMorph(): void {
     if (!this.table) throw new KilnError(`${this.name} has no static table.`)
     registry.set(this.morphName ?? this.name, this)
-    return currentApp().service<DatabaseManager>('db').kysely(this.connection)
   }
 
   /** @internal */

@@ -1,0 +1,52 @@
+import type { CompiledQuery, Kysely } from 'kysely'
+import { currentApp } from '../../application/current-app.ts'
+import type { DatabaseManager } from '../database-manager.ts'
+import type { Model, ModelClass } from './model.ts'
+
+const KEY = Symbol('key')
+const compiled = new WeakMap<Kysely<any>, Map<string, CompiledQuery>>()
+
+/**
+ * `Model.find(key)` with its SQL compiled once per connection and model
+ * table: find by key is the hottest query of most apps (every authenticated
+ * request loads its user, every token request its token), and building and
+ * compiling it through Kysely's builder cost more than running it.
+ *
+ * @example
+ * ```ts
+ * const user = await findByKey(User, 1)
+ * ```
+ */
+export async function findByKey<M extends Model>(model: ModelClass<M>, key: unknown): Promise<M | undefined> {
+  // SQLite outside any transaction: one synchronous read, no trip through Kysely's async executor.
+  const open = currentApp().service<DatabaseManager>('db').openConnection(model.connection)
+  if (open?.readSync) {
+    model.registerMorph()
+    const query = compile(open.kysely, model)
+    const rows = open.readSync(query.sql, bind(query, model.toDbValue(model.primaryKey, key, open.dialect)))
+    if (rows) return rows[0] ? model.hydrate(rows[0]) : undefined
+  }
+  const db = await model.db()
+  const dialect = await model.dialect()
+  const query = compile(db, model)
+  const { rows } = await db.executeQuery<Record<string, unknown>>({ ...query, parameters: bind(query, model.toDbValue(model.primaryKey, key, dialect)) })
+  return rows[0] ? model.hydrate(rows[0]) : undefined
+}
+
+function bind(query: CompiledQuery, value: unknown): unknown[] {
+  return query.parameters.map((parameter) => (parameter === KEY ? value : parameter))
+}
+
+function compile(db: Kysely<any>, model: ModelClass<Model>): CompiledQuery {
+  let perDb = compiled.get(db)
+  if (!perDb) compiled.set(db, (perDb = new Map()))
+  const cacheKey = `${model.table}\0${model.primaryKey}\0${model.softDeletes ? 1 : 0}`
+  let query = perDb.get(cacheKey)
+  if (!query) {
+    let builder = db.selectFrom(model.table).selectAll().where(model.primaryKey, '=', KEY as never)
+    if (model.softDeletes) builder = builder.where('deleted_at', 'is', null)
+    query = builder.limit(1).compile()
+    perDb.set(cacheKey, query)
+  }
+  return query
+}
