@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, hash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -38,7 +38,7 @@ export function hasValidChecksum(secret: string, prefix = ''): boolean {
 
 /** The stored form of a secret: hex SHA-256. @example `hashSecret(secret)` */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex')
+  return hash('sha256', secret, 'hex')
 }
 
 function checksum(entropy: string): string {
