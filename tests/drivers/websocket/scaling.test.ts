@@ -3,6 +3,10 @@ import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { Redis } from 'ioredis'
+import { createApp } from '../../../core/index.ts'
+import kvDriver from '../../../drivers/kv/index.ts'
+import { broadcasting, BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
 import { join, TestSocket } from './rt-fixtures.ts'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -53,10 +57,16 @@ test.serial('two rt processes on one Redis: a broadcast from a third process rea
   await join(alice.socket, alice.id, 'news')
   await join(bob.socket, bob.id, 'news')
 
-  // The third process publishes the kv wire format on the shared prefix.
-  const publisher = new Redis(REDIS_URL)
-  t.teardown(() => publisher.quit())
-  await publisher.publish(`${prefix}news`, JSON.stringify({ event: 'Published', data: { id: 1 }, socket: null }))
+  // The third process (this one) broadcasts through the kv driver on the shared prefix.
+  const kvApp = await createApp({
+    root: tempApp(),
+    env: { APP_ENV: 'test' },
+    plugins: [broadcasting(), kvDriver],
+    config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url: REDIS_URL, prefix } } } },
+  })
+  t.teardown(() => kvApp.close())
+  const kv = kvApp.service<BroadcastManager>('broadcast').connection()
+  await kv.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
   t.deepEqual((await alice.socket.event('Published')).data, { id: 1 })
   t.deepEqual((await bob.socket.event('Published')).data, { id: 1 })
 
@@ -70,7 +80,7 @@ test.serial('two rt processes on one Redis: a broadcast from a third process rea
   t.deepEqual(await alice.socket.event('client-typing'), { event: 'client-typing', channel: 'presence-room', data: { typing: true }, user_id: 2 })
 
   // toOthers across processes: the excluded socket is skipped wherever it lives.
-  await publisher.publish(`${prefix}news`, JSON.stringify({ event: 'Moved', data: {}, socket: bob.id }))
+  await kv.broadcast({ channels: ['news'], event: 'Moved', payload: {}, socket: bob.id })
   await alice.socket.event('Moved')
   t.true(await bob.socket.nothing((f) => f.event === 'Moved'))
 
