@@ -106,3 +106,46 @@ test.serial('Redis down: the broadcast fails with a clear error and the app keep
     return seen.includes('After')
   }, 10_000), 'the same broadcaster reconnects by itself')
 })
+
+test.serial('Redis down: a queued broadcast fails, is retried by the queue, and goes out once Redis is back', async (t) => {
+  const { ShouldBroadcast, Channel, flushBroadcasts } = await import('../../../plugins/broadcasting/index.ts')
+  class Shipped extends ShouldBroadcast {
+    constructor(public id: number) {
+      super()
+    }
+    broadcastOn() {
+      return [new Channel('orders')]
+    }
+  }
+  const port = await freePort()
+  let redis = await startRedis(port)
+  t.teardown(() => redis.kill('SIGKILL'))
+  const root = tempApp()
+  const app = await createApp({
+    root,
+    env: { APP_ENV: 'test' },
+    plugins: [broadcasting(), kvDriver],
+    config: {
+      logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/kv.log' } },
+      queue: { default: 'memory', connections: { memory: { driver: 'memory' } } },
+      broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url: `redis://127.0.0.1:${port}`, prefix: 'kv-retry:' } } },
+    },
+  })
+  t.teardown(() => app.close())
+  redis.kill('SIGKILL')
+  await new Promise((resolve) => redis.once('exit', resolve))
+  const { runWithApp } = await import('../../../core/index.ts')
+  await runWithApp(app, () => Shipped.dispatch(7))
+  // The first attempt fails while Redis is down; the job's backoff (1 s) leaves time to bring it back.
+  redis = await startRedis(port)
+  const listener = new Redis(`redis://127.0.0.1:${port}`)
+  t.teardown(() => listener.disconnect())
+  const seen: any[] = []
+  listener.on('pmessage', (_p, channel, text) => seen.push({ channel, message: JSON.parse(text) }))
+  await listener.psubscribe('kv-retry:*')
+  await runWithApp(app, () => flushBroadcasts())
+  t.true(await waitFor(() => seen.length === 1, 10_000), 'the retried job published the broadcast')
+  t.deepEqual(seen[0], { channel: 'kv-retry:orders', message: { event: 'Shipped', data: { id: 7, socket: null }, socket: null } })
+  const { readFileSync } = await import('node:fs')
+  t.regex(readFileSync(`${root}/storage/logs/kv.log`, 'utf8'), /kv broadcast failed: Redis is unreachable/, 'the first attempt failed and was logged')
+})
