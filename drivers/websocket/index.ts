@@ -24,7 +24,13 @@ export const DRIVER_NAME = 'websocket'
 function pusherRefusal(key: string) {
   return (request: Request) => {
     const url = new URL(request.url)
-    if (decodeURIComponent(url.pathname.split('/').pop() ?? '') !== key) return { code: 4001, message: 'App key not in this cluster.' }
+    let given: string
+    try {
+      given = decodeURIComponent(url.pathname.split('/').pop() ?? '')
+    } catch {
+      given = ''
+    }
+    if (given !== key) return { code: 4001, message: 'App key not in this cluster.' }
     const version = Number(url.searchParams.get('protocol') ?? '7')
     if (!(version >= 5 && version <= 7)) return { code: 4007, message: 'Unsupported protocol version.' }
     return undefined

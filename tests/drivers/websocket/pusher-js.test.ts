@@ -101,6 +101,8 @@ test('the Pusher endpoint refuses a wrong app key with pusher:error 4001 and clo
   const frame = await socket.next()
   t.deepEqual(frame, { event: 'pusher:error', data: { code: 4001, message: 'App key not in this cluster.' } })
   t.is((await socket.closed).code, 4001)
+  const mangled = new TestSocket(`${rt.url.replace('http', 'ws')}/app/%E0%A4%A?protocol=7`)
+  t.is((await mangled.next()).data.code, 4001, 'a key that is not valid percent-encoding is refused, not a crash')
   const old = new TestSocket(`${rt.url.replace('http', 'ws')}/app/${KEY}?protocol=3`)
   t.is((await old.next()).data.code, 4007)
 })
