@@ -12,6 +12,8 @@ export const RtError = {
   OriginNotAllowed: 4003,
   OverQuota: 4004,
   FrameTooLarge: 4009,
+  /** Close code only: the client stopped reading and its send buffer is full; reconnect later. */
+  SlowConsumer: 4100,
   /** Close code only: no traffic for twice the activity timeout; reconnect. */
   Inactive: 4201,
   NotJsonObject: 4300,

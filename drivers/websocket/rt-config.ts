@@ -23,6 +23,8 @@ export const rtConfigSchema = z.looseObject({
   client_event_rate: z.object({ limit: z.number().int().positive(), per_seconds: z.number().positive() }).default({ limit: 10, per_seconds: 1 }),
   /** Largest accepted frame, in bytes; larger ones get error 4009 and a close. */
   max_frame_bytes: z.number().int().positive().default(10_000),
+  /** Bytes waiting to be sent to one socket before the server gives up on it (a client that stopped reading). */
+  max_buffered_bytes: z.number().int().positive().default(4 * 1024 * 1024),
   /** Connections this process accepts; the next one gets error 4004. Null: no limit. */
   max_connections: z.number().int().positive().nullable().default(null),
   /** Browser origins (hosts, `*.example.com`, or `*`) allowed to connect. */

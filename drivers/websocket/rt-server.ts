@@ -264,6 +264,11 @@ export class RtServer implements RtHub {
       if (connection.socketId === message.socket) continue
       const { protocol } = connection
       connection.sendEncoded((encoded[protocol.name] ??= Buffer.from(encode(protocol, channel, message))))
+      // A client that stopped reading would otherwise grow this process's memory without bound.
+      if (connection.peer.bufferedAmount > this.config.max_buffered_bytes) {
+        connection.closed = true
+        connection.peer.terminate()
+      }
     }
   }
 

@@ -93,3 +93,20 @@ test('channel info: subscription counts and presence user counts', async (t) => 
   await new Promise((resolve) => setTimeout(resolve, 50))
   t.deepEqual(await server.channel('news'), { occupied: true, subscriptionCount: 1 })
 })
+
+test('a client that stops reading is dropped once its send buffer passes max_buffered_bytes; others keep receiving', async (t) => {
+  const rt = await rtApp(t, { max_buffered_bytes: 256 * 1024 })
+  const stalled = await rt.connect()
+  const reader = await rt.connect()
+  await join(stalled.socket, stalled.id, 'firehose')
+  await join(reader.socket, reader.id, 'firehose')
+  ;(stalled.socket.raw as unknown as { _socket: { pause(): void } })._socket.pause()
+  const chunk = 'x'.repeat(8 * 1024)
+  for (let i = 0; i < 2000 && rt.broadcaster.server.size === 2; i++) {
+    await rt.broadcaster.broadcast({ channels: ['firehose'], event: 'Chunk', payload: { i, chunk } })
+    if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+  t.is(rt.broadcaster.server.size, 1, 'the stalled socket was dropped')
+  await rt.broadcaster.broadcast({ channels: ['firehose'], event: 'After', payload: {} })
+  t.truthy(await reader.socket.event('After', undefined, 20_000), 'the reading client still gets broadcasts')
+})
