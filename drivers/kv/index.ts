@@ -1,7 +1,7 @@
 import { defineBroadcastDriver } from '../../plugins/broadcasting/index.ts'
 import { KvBroadcaster, type KvConfig } from './kv-broadcaster.ts'
 
-export { KvBroadcaster, type KvConfig } from './kv-broadcaster.ts'
+export { KvBroadcaster, type KvConfig, type KvWireMessage } from './kv-broadcaster.ts'
 
 /** The driver name in `config/broadcasting.ts`. */
 export const DRIVER_NAME = 'kv'
@@ -15,7 +15,7 @@ export const DRIVER_NAME = 'kv'
  * import kvDriver from 'kiln/drivers/kv'
  * plugins: [broadcasting(), kvDriver]
  * // config/broadcasting.ts
- * kv: { driver: 'kv', url: env.get('REDIS_URL'), prefix: 'shop:' }
+ * kv: { driver: 'kv', url: env.get('REDIS_URL'), prefix: 'shop:', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET') }
  * ```
  */
 export default defineBroadcastDriver({

@@ -8,12 +8,23 @@ export interface KvConfig extends BroadcasterConfig {
   url?: string
   /** Shared with rt's `scaling.prefix`; apps sharing a Redis use different ones. Default `kiln:`. */
   prefix?: string
+  /** Milliseconds a publish may wait for Redis before it fails. Default 5,000. */
+  timeout?: number
+}
+
+/** What travels on `<prefix><channel>`: the rt server's relay reads exactly this. */
+export interface KvWireMessage {
+  event: string
+  data: Record<string, unknown>
+  socket: string | null
 }
 
 /**
  * Publishes each broadcast to Redis as `{event, data, socket}` on
- * `<prefix><channel>`, the wire format rt servers with scaling relay to
- * their sockets (and that other bridges can read).
+ * `<prefix><channel>`, one pipeline per broadcast: the wire format rt
+ * servers with scaling relay to their sockets. While Redis is down a
+ * broadcast fails at once (no offline queue), so a queued broadcast job
+ * fails and is retried; the client reconnects by itself.
  *
  * @example
  * ```ts
@@ -22,48 +33,99 @@ export interface KvConfig extends BroadcasterConfig {
  * ```
  */
 export class KvBroadcaster extends SigningBroadcaster {
-  private client?: Promise<Redis>
   readonly prefix: string
+  private client?: Promise<Redis>
+  private down = false
+  private closing = false
 
-  constructor(name: string, override readonly config: KvConfig, appKey: Buffer, private readonly logger: Logger) {
+  constructor(
+    name: string,
+    override readonly config: KvConfig,
+    appKey: Buffer,
+    private readonly logger: Logger,
+  ) {
     super(name, config, appKey)
     this.prefix = config.prefix ?? 'kiln:'
   }
 
   async broadcast({ channels, event, payload, socket }: BroadcastMessage): Promise<void> {
+    if (channels.length === 0) return
     const redis = await this.getInstance()
-    const text = JSON.stringify({ event, data: payload, socket: socket ?? null })
+    const message: KvWireMessage = { event, data: payload, socket: socket ?? null }
+    const text = JSON.stringify(message)
     const pipeline = redis.pipeline()
     for (const channel of channels) pipeline.publish(this.prefix + channel, text)
     try {
-      const results = (await pipeline.exec()) ?? []
-      const failed = results.find(([error]) => error)
+      const failed = ((await pipeline.exec()) ?? []).find(([error]) => error)
       if (failed) throw failed[0]
     } catch (error) {
       const reason = (error as Error).message
-      this.logger.error({ connection: this.name, event, channels: channels.length, err: reason }, 'kv broadcast failed: Redis is unreachable')
-      throw new Error(`Broadcast connection "${this.name}" (kv) could not publish [${event}]: Redis is unreachable (${reason}).`)
+      // A reply error means Redis answered and refused; anything else (closed stream, timeout, retries spent) means it is out of reach.
+      const what = (error as Error).name === 'ReplyError' ? 'Redis refused the publish' : 'Redis is unreachable'
+      this.logger.error({ connection: this.name, redis: this.target(), event, channels: channels.length, err: reason }, `kv broadcast failed: ${what}`)
+      throw new Error(`Broadcast connection "${this.name}" (kv) could not publish [${event}] to ${this.target()}: ${what} (${reason}).`)
     }
   }
 
-  /** The ioredis client, connected on first use. @example `await kv.getInstance()` */
+  /**
+   * The ioredis client, created and connected on first use (ioredis loads
+   * only then).
+   *
+   * @example
+   * ```ts
+   * const redis = await kv.getInstance()
+   * await redis.publish('kiln:news', JSON.stringify({ event: 'Hi', data: {}, socket: null }))
+   * ```
+   */
   getInstance(): Promise<Redis> {
     this.client ??= import('ioredis').then(({ Redis: IORedis }) => {
-      const client = new IORedis(this.config.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-        // Fail fast while Redis is down so the queued job retries, instead of parking commands.
+      const client = new IORedis(this.url(), {
+        // Fail fast while Redis is down so the queued job fails and retries, instead of parking commands.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
-        retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+        commandTimeout: this.config.timeout ?? 5_000,
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
         lazyConnect: true,
       })
-      client.on('error', (error) => this.logger.warn({ connection: this.name, err: error.message }, 'kv: Redis connection error'))
-      return client.connect().catch(() => undefined).then(() => client)
+      // One warning per outage (ioredis reports every reconnect attempt), and a note when it ends.
+      const lost = (err?: Error) => {
+        if (this.down || this.closing) return
+        this.down = true
+        this.logger.warn({ connection: this.name, redis: this.target(), ...(err ? { err: err.message } : {}) }, 'kv: Redis connection lost; reconnecting')
+      }
+      client.on('error', lost)
+      client.on('close', () => lost())
+      client.on('ready', () => {
+        if (!this.down) return
+        this.down = false
+        this.logger.info({ connection: this.name, redis: this.target() }, 'kv: Redis connection restored')
+      })
+      // A first connection that fails is not fatal: ioredis keeps retrying and each broadcast reports the outage.
+      return client.connect().then(
+        () => client,
+        () => client,
+      )
     })
     return this.client
   }
 
   async close(): Promise<void> {
+    this.closing = true
     const client = await this.client
     if (client) await client.quit().catch(() => client.disconnect())
+  }
+
+  private url(): string {
+    return this.config.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+  }
+
+  /** The Redis address for messages and logs: never the credentials in the URL. */
+  private target(): string {
+    try {
+      const url = new URL(this.url())
+      return `${url.protocol}//${url.hostname}:${url.port || '6379'}`
+    } catch {
+      return 'Redis'
+    }
   }
 }

@@ -1,114 +1,162 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { readFileSync } from 'node:fs'
 import test from 'ava'
 import { Redis } from 'ioredis'
-import { createApp } from '../../../core/index.ts'
-import kvDriver from '../../../drivers/kv/index.ts'
-import { broadcasting, BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { createApp, runWithApp } from '../../../core/index.ts'
+import kvDriver, { DRIVER_NAME, KvBroadcaster } from '../../../drivers/kv/index.ts'
+import { broadcast, broadcasting, BroadcastManager, Channel, flushBroadcasts, PrivateChannel, ShouldBroadcast, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { broadcasterSuite } from '../../plugins/broadcasting/broadcaster-contract.ts'
+import { freePort, redisServer, waitFor } from './redis-server.ts'
 
+type T = { teardown(fn: () => unknown): void }
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+const fileLog = { level: 'info', channels: ['file'], file: { path: 'storage/logs/kv.log' } }
 
-/** Collects what arrives on `<prefix>*` through a real subscriber. */
-function listen(t: { teardown(fn: () => unknown): void }, prefix: string) {
-  const subscriber = new Redis(REDIS_URL)
-  const seen: Array<{ channel: string; message: any }> = []
-  subscriber.on('pmessage', (_p, channel, text) => seen.push({ channel, message: JSON.parse(text) }))
-  t.teardown(() => subscriber.quit())
-  return { seen, ready: subscriber.psubscribe(`${prefix}*`) }
+// The contract's `observe` reads synchronously right after the broadcast resolves, before a pub/sub
+// delivery can reach another connection; delivery is asserted below with real subscribers instead.
+broadcasterSuite(test, DRIVER_NAME, [kvDriver], { url: REDIS_URL, prefix: 'kv-contract:' })
+
+/** A real subscriber on exact channel names or `pattern*`s; `seen` fills as messages arrive. */
+async function subscriber(t: T, names: string[], url = REDIS_URL) {
+  const client = new Redis(url)
+  t.teardown(() => client.disconnect())
+  const seen: Array<{ channel: string; text: string }> = []
+  client.on('message', (channel: string, text: string) => seen.push({ channel, text }))
+  client.on('pmessage', (_pattern: string, channel: string, text: string) => seen.push({ channel, text }))
+  const patterns = names.filter((name) => name.endsWith('*'))
+  const exact = names.filter((name) => !name.endsWith('*'))
+  if (patterns.length > 0) await client.psubscribe(...patterns)
+  if (exact.length > 0) await client.subscribe(...exact)
+  return seen
 }
 
-const waitFor = async (check: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms
-  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20))
-  return check()
-}
-
-// Delivery is asserted below with a real subscriber; the contract covers config, signing and multi-channel broadcasts.
-broadcasterSuite(test, 'kv', [kvDriver], { url: REDIS_URL, prefix: 'kv-contract:' })
-
-async function kvApp(t: { teardown(fn: () => unknown): void }, connection: Record<string, unknown>) {
+async function kvApp(t: T, connection: Record<string, unknown>, config: Record<string, unknown> = {}) {
   const app = await createApp({
     root: tempApp(),
     env: { APP_ENV: 'test' },
     plugins: [broadcasting(), kvDriver],
-    config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', ...connection } } } },
+    config: { ...config, broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', ...connection } } } },
   })
   t.teardown(() => app.close())
   return app
 }
 
-test('kv publishes {event, data, socket} on <prefix><channel>, one message per channel', async (t) => {
-  const { seen, ready } = listen(t, 'kv-a:')
-  await ready
-  const app = await kvApp(t, { url: REDIS_URL, prefix: 'kv-a:' })
-  await app.service<BroadcastManager>('broadcast').connection().broadcast({ channels: ['orders.1', 'private-orders.1'], event: 'OrderShipped', payload: { id: 1 }, socket: '12.34' })
-  t.true(await waitFor(() => seen.length === 2))
-  t.deepEqual(seen.map((s) => s.channel).sort(), ['kv-a:orders.1', 'kv-a:private-orders.1'])
-  t.deepEqual(seen[0].message, { event: 'OrderShipped', data: { id: 1 }, socket: '12.34' })
-})
+const kvOf = (app: Awaited<ReturnType<typeof kvApp>>) => app.service<BroadcastManager>('broadcast').connection() as KvBroadcaster
 
-test('two prefixes on one Redis do not cross-talk', async (t) => {
-  const shop = listen(t, 'kv-shop:')
-  const blog = listen(t, 'kv-blog:')
-  await Promise.all([shop.ready, blog.ready])
-  const app = await kvApp(t, { url: REDIS_URL, prefix: 'kv-shop:' })
-  await app.service<BroadcastManager>('broadcast').connection().broadcast({ channels: ['news'], event: 'Sale', payload: {} })
-  t.true(await waitFor(() => shop.seen.length === 1))
-  t.is(blog.seen.length, 0)
-  t.is(shop.seen[0].message.socket, null)
-})
-
-/** A free TCP port for a Redis server this test owns. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] })
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      if (String(chunk).includes('Ready to accept connections')) resolve(child)
-    })
-    child.on('error', reject)
-  })
+class OrderShipped extends ShouldBroadcastNow {
+  constructor(public id: number) {
+    super()
+  }
+  broadcastOn() {
+    return [new Channel(`orders.${this.id}`), new PrivateChannel(`orders.${this.id}`)]
+  }
 }
 
-test.serial('Redis down: the broadcast fails with a clear error and the app keeps serving; it recovers when Redis returns', async (t) => {
-  const port = await freePort()
-  let redis = await startRedis(port)
-  t.teardown(() => redis.kill('SIGKILL'))
-  const app = await kvApp(t, { url: `redis://127.0.0.1:${port}`, prefix: 'kv-outage:' })
-  app.router.get('/ping', () => ({ ok: true }))
-  const kv = app.service<BroadcastManager>('broadcast').connection()
-  await t.notThrowsAsync(kv.broadcast({ channels: ['news'], event: 'Before', payload: {} }))
+test('a subscriber on <prefix>orders.1 receives exactly {event, data, socket}, with the socket of toOthers()', async (t) => {
+  const seen = await subscriber(t, ['kv-a:orders.1', 'kv-a:private-orders.1'])
+  const app = await kvApp(t, { url: REDIS_URL, prefix: 'kv-a:' })
+  app.router.post('/ship', async () => {
+    await broadcast(new OrderShipped(1)).toOthers()
+    return { ok: true }
+  })
+  const response = await app.request('/ship', { method: 'POST', headers: { 'x-socket-id': '123.456' } })
+  t.is(response.status, 200)
+  t.true(await waitFor(() => seen.length === 2))
+  t.deepEqual(seen.map((s) => s.channel).sort(), ['kv-a:orders.1', 'kv-a:private-orders.1'])
+  for (const { text } of seen) {
+    t.deepEqual(Object.keys(JSON.parse(text)), ['event', 'data', 'socket'])
+    t.deepEqual(JSON.parse(text), { event: 'OrderShipped', data: { id: 1, socket: '123.456' }, socket: '123.456' })
+  }
+  t.is((await kvOf(app).getInstance()).status, 'ready', 'getInstance() is the ioredis client')
+})
 
-  redis.kill('SIGKILL')
-  await new Promise((resolve) => redis.once('exit', resolve))
-  const error = await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: { secret: 'never-logged' } }))
-  t.regex(error!.message, /Broadcast connection "kv" \(kv\) could not publish \[During\]: Redis is unreachable/)
-  t.notRegex(error!.message, /never-logged/)
+test('without toOthers() the socket is null; two prefixes on one Redis do not cross-talk', async (t) => {
+  const shop = await subscriber(t, ['kv-shop:*'])
+  const blog = await subscriber(t, ['kv-blog:*'])
+  const shopApp = await kvApp(t, { url: REDIS_URL, prefix: 'kv-shop:' })
+  const blogApp = await kvApp(t, { url: REDIS_URL, prefix: 'kv-blog:' })
+  await kvOf(shopApp).broadcast({ channels: ['news'], event: 'Sale', payload: { pct: 10 } })
+  // Sent after the shop's, so once it arrives the shop's would have arrived too had it crossed over.
+  await kvOf(blogApp).broadcast({ channels: ['news'], event: 'Posted', payload: {} })
+  t.true(await waitFor(() => shop.length === 1 && blog.length === 1))
+  t.deepEqual(shop, [{ channel: 'kv-shop:news', text: '{"event":"Sale","data":{"pct":10},"socket":null}' }])
+  t.deepEqual(blog, [{ channel: 'kv-blog:news', text: '{"event":"Posted","data":{},"socket":null}' }])
+})
+
+test('the default prefix is kiln:', async (t) => {
+  const seen = await subscriber(t, ['kiln:kv-default-prefix'])
+  const app = await kvApp(t, { url: REDIS_URL })
+  await kvOf(app).broadcast({ channels: ['kv-default-prefix'], event: 'Hello', payload: {} })
+  t.true(await waitFor(() => seen.length === 1))
+})
+
+test.serial('Redis down: the broadcast fails with a clear logged error, the app keeps serving, and it recovers by itself', async (t) => {
+  const port = await freePort()
+  const password = 's3cret-pw'
+  const redis = await redisServer(t, port, password)
+  const url = `redis://:${password}@127.0.0.1:${port}`
+  const app = await kvApp(t, { url, prefix: 'kv-outage:' }, { logging: fileLog })
+  app.router.get('/ping', () => ({ ok: true }))
+  const kv = kvOf(app)
+  const before = await subscriber(t, ['kv-outage:*'], url)
+  await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
+  t.true(await waitFor(() => before.length === 1))
+
+  await redis.stop()
+  const error = await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: { card: 'never-logged' } }))
+  t.regex(error!.message, new RegExp(`^Broadcast connection "kv" \\(kv\\) could not publish \\[During\\] to redis://127\\.0\\.0\\.1:${port}: Redis is unreachable`))
+  t.notRegex(error!.message, /never-logged|s3cret-pw/)
   t.is((await app.request('/ping')).status, 200, 'the app keeps serving')
 
-  redis = await startRedis(port)
-  const listener = new Redis(`redis://127.0.0.1:${port}`)
-  t.teardown(() => listener.disconnect())
-  const seen: string[] = []
-  listener.on('pmessage', (_p, _c, text) => seen.push(JSON.parse(text).event))
-  await listener.psubscribe('kv-outage:*')
-  t.true(await waitFor(() => {
-    kv.broadcast({ channels: ['news'], event: 'After', payload: {} }).catch(() => {})
-    return seen.includes('After')
-  }, 10_000), 'the same broadcaster reconnects by itself')
+  await redis.start()
+  const after = await subscriber(t, ['kv-outage:*'], url)
+  // The client reconnects on its own schedule; until then each broadcast fails fast.
+  t.true(await waitFor(() => kv.broadcast({ channels: ['news'], event: 'After', payload: {} }).then(() => true, () => false), 15_000), 'the same broadcaster reconnects by itself')
+  t.true(await waitFor(() => after.some(({ text }) => JSON.parse(text).event === 'After')))
+
+  const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
+  t.regex(log, /"level":50.*"connection":"kv".*kv broadcast failed: Redis is unreachable/)
+  t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 1, 'one warning for the outage, not one per reconnect attempt')
+  t.regex(log, /kv: Redis connection restored/)
+  t.notRegex(log, /never-logged|s3cret-pw/, 'no payload and no password in the log')
+})
+
+test.serial('Redis hung: the broadcast fails after the command timeout instead of waiting, and works once Redis answers again', async (t) => {
+  const port = await freePort()
+  const redis = await redisServer(t, port)
+  const url = `redis://127.0.0.1:${port}`
+  const app = await kvApp(t, { url, prefix: 'kv-hung:', timeout: 300 })
+  const kv = kvOf(app)
+  await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
+  redis.pause()
+  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), { message: /could not publish \[Stuck\].*Redis is unreachable \(Command timed out\)/ })
+  redis.resume()
+  const seen = await subscriber(t, ['kv-hung:*'], url)
+  t.true(await waitFor(() => kv.broadcast({ channels: ['news'], event: 'Again', payload: {} }).then(() => true, () => false)))
+  t.true(await waitFor(() => seen.some(({ text }) => JSON.parse(text).event === 'Again')))
+})
+
+test.serial('Redis down at first use: broadcasts fail until it starts, then go out; close() quits the client', async (t) => {
+  const port = await freePort()
+  const url = `redis://127.0.0.1:${port}`
+  const app = await kvApp(t, { url, prefix: 'kv-late:' })
+  const kv = kvOf(app)
+  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Early', payload: {} }), { message: /Redis is unreachable/ })
+  await redisServer(t, port)
+  const seen = await subscriber(t, ['kv-late:*'], url)
+  t.true(await waitFor(() => kv.broadcast({ channels: ['news'], event: 'Late', payload: {} }).then(() => true, () => false), 15_000))
+  t.true(await waitFor(() => seen.length > 0))
+  t.is(JSON.parse(seen[0]!.text).event, 'Late')
+
+  const watcher = new Redis(url)
+  t.teardown(() => watcher.disconnect())
+  const clients = async () => String(await watcher.client('LIST')).trim().split('\n').length
+  const withKv = await clients()
+  await app.close()
+  t.true(await waitFor(async () => (await clients()) === withKv - 1), 'the broadcaster quit its connection')
 })
 
 test.serial('Redis down: a queued broadcast fails, is retried by the queue, and goes out once Redis is back', async (t) => {
-  const { ShouldBroadcast, Channel, flushBroadcasts } = await import('../../../plugins/broadcasting/index.ts')
   class Shipped extends ShouldBroadcast {
     constructor(public id: number) {
       super()
@@ -118,34 +166,17 @@ test.serial('Redis down: a queued broadcast fails, is retried by the queue, and 
     }
   }
   const port = await freePort()
-  let redis = await startRedis(port)
-  t.teardown(() => redis.kill('SIGKILL'))
-  const root = tempApp()
-  const app = await createApp({
-    root,
-    env: { APP_ENV: 'test' },
-    plugins: [broadcasting(), kvDriver],
-    config: {
-      logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/kv.log' } },
-      queue: { default: 'memory', connections: { memory: { driver: 'memory' } } },
-      broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url: `redis://127.0.0.1:${port}`, prefix: 'kv-retry:' } } },
-    },
-  })
-  t.teardown(() => app.close())
-  redis.kill('SIGKILL')
-  await new Promise((resolve) => redis.once('exit', resolve))
-  const { runWithApp } = await import('../../../core/index.ts')
+  const redis = await redisServer(t, port)
+  const url = `redis://127.0.0.1:${port}`
+  const app = await kvApp(t, { url, prefix: 'kv-retry:' }, { logging: fileLog, queue: { default: 'memory', connections: { memory: { driver: 'memory' } } } })
+  await redis.stop()
   await runWithApp(app, () => Shipped.dispatch(7))
   // The first attempt fails while Redis is down; the job's backoff (1 s) leaves time to bring it back.
-  redis = await startRedis(port)
-  const listener = new Redis(`redis://127.0.0.1:${port}`)
-  t.teardown(() => listener.disconnect())
-  const seen: any[] = []
-  listener.on('pmessage', (_p, channel, text) => seen.push({ channel, message: JSON.parse(text) }))
-  await listener.psubscribe('kv-retry:*')
+  await redis.start()
+  const seen = await subscriber(t, ['kv-retry:*'], url)
   await runWithApp(app, () => flushBroadcasts())
   t.true(await waitFor(() => seen.length === 1, 10_000), 'the retried job published the broadcast')
-  t.deepEqual(seen[0], { channel: 'kv-retry:orders', message: { event: 'Shipped', data: { id: 7, socket: null }, socket: null } })
-  const { readFileSync } = await import('node:fs')
-  t.regex(readFileSync(`${root}/storage/logs/kv.log`, 'utf8'), /kv broadcast failed: Redis is unreachable/, 'the first attempt failed and was logged')
+  t.is(seen[0]!.channel, 'kv-retry:orders')
+  t.deepEqual(JSON.parse(seen[0]!.text), { event: 'Shipped', data: { id: 7, socket: null }, socket: null })
+  t.regex(readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8'), /kv broadcast failed: Redis is unreachable/, 'the first attempt failed and was logged')
 })
