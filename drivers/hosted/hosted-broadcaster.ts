@@ -1,25 +1,39 @@
 import type Pusher from 'pusher'
+import type { Logger } from '../../core/index.ts'
 import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 
 /** What the `hosted` connection accepts (filled from `PUSHER_*` in the starter config). */
 export interface HostedConfig extends BroadcasterConfig {
   app_id?: string
   cluster?: string
-  /** A self-hosted Pusher-compatible API (for example a Kiln rt server). */
+  /** A self-hosted Pusher-compatible API (for example a Kiln rt server); wins over `cluster`. */
   host?: string
-  port?: number
+  port?: number | string
   scheme?: 'http' | 'https'
+  /** Default: true unless `scheme` is `http`. */
   useTLS?: boolean
   /** Milliseconds before an API call is abandoned. Default 10 s. */
   timeout?: number
 }
 
+/** Pusher accepts at most this many channels in one trigger. */
 const CHUNK = 100
+
+/** Why the SDK failed: its RequestError carries `status` and `body`, or the network `error` underneath. */
+interface SdkError {
+  message?: string
+  status?: number
+  body?: unknown
+  error?: { code?: string; name?: string; message?: string }
+}
 
 /**
  * Broadcasts through a hosted Pusher-compatible service with the `pusher`
- * SDK, 100 channels per API call. `/broadcasting/auth` keeps signing with
- * the same key and secret, so browsers subscribe to the hosted service.
+ * SDK, at most 100 channels per API call (each end-to-end encrypted channel
+ * alone, as the SDK requires), passing `socket_id` for `toOthers()`.
+ * `/broadcasting/auth` keeps signing with the same key and secret, so
+ * browsers subscribe to the hosted service. API failures become Errors that
+ * name the connection and the HTTP status, never the secret.
  *
  * @example
  * ```ts
@@ -30,7 +44,12 @@ const CHUNK = 100
 export class HostedBroadcaster extends SigningBroadcaster {
   private client?: Promise<Pusher>
 
-  constructor(name: string, override readonly config: HostedConfig, appKey: Buffer) {
+  constructor(
+    name: string,
+    override readonly config: HostedConfig,
+    appKey: Buffer,
+    private readonly logger?: Logger,
+  ) {
     super(name, config, appKey)
     const required = { app_id: 'PUSHER_APP_ID', key: 'PUSHER_APP_KEY', secret: 'PUSHER_APP_SECRET' } as const
     for (const [option, variable] of Object.entries(required)) {
@@ -40,19 +59,30 @@ export class HostedBroadcaster extends SigningBroadcaster {
 
   async broadcast({ channels, event, payload, socket }: BroadcastMessage): Promise<void> {
     const pusher = await this.getInstance()
-    for (let i = 0; i < channels.length; i += CHUNK) {
-      const chunk = channels.slice(i, i + CHUNK)
+    const calls = chunks(channels)
+    let sent = 0
+    for (const chunk of calls) {
       try {
         await pusher.trigger(chunk, event, payload, socket ? { socket_id: socket } : undefined)
       } catch (error) {
-        const { status, body, message } = error as { status?: number; body?: string; message: string }
-        const detail = status ? `HTTP ${status}${body ? `: ${String(body).slice(0, 200)}` : ''}` : message
-        throw new Error(`Broadcast connection "${this.name}" (hosted) could not trigger [${event}] (${detail}).`)
+        const detail = this.describe(error as SdkError)
+        const progress = calls.length > 1 ? `; ${sent} of ${channels.length} channels were sent` : ''
+        this.logger?.error({ connection: this.name, api: this.target(), event, channels: chunk.length, err: detail }, 'hosted broadcast failed')
+        throw new Error(`Broadcast connection "${this.name}" (hosted) could not trigger [${event}] on ${this.target()} (${detail}${progress}).`)
       }
+      sent += chunk.length
     }
   }
 
-  /** The `pusher` SDK client, created on first use. @example `(await hosted.getInstance()).trigger(...)` */
+  /**
+   * The `pusher` SDK client, created on first use (the SDK loads only then).
+   *
+   * @example
+   * ```ts
+   * const pusher = await hosted.getInstance()
+   * await pusher.get({ path: '/channels' })
+   * ```
+   */
   getInstance(): Promise<Pusher> {
     this.client ??= import('pusher').then(({ default: PusherSdk }) => {
       const { app_id: appId, key, secret, cluster, host, port, scheme, useTLS, encryption_master_key: encryptionMasterKeyBase64, timeout } = this.config
@@ -68,4 +98,28 @@ export class HostedBroadcaster extends SigningBroadcaster {
     })
     return this.client
   }
+
+  /** The API the SDK talks to, for messages: host and port, no credentials. */
+  private target(): string {
+    const { host, port, cluster } = this.config
+    return host ? `${host}${port ? `:${port}` : ''}` : `api-${cluster ?? 'mt1'}.pusher.com`
+  }
+
+  /** A short reason: the HTTP status and the start of the body, or the network failure. */
+  private describe(error: SdkError): string {
+    let detail: string
+    if (typeof error.status === 'number') detail = `HTTP ${error.status}${error.body ? `: ${String(error.body).slice(0, 200)}` : ''}`
+    else if (error.error) detail = error.error.name === 'AbortError' ? 'timed out' : `unreachable: ${error.error.code ?? error.error.message ?? 'network error'}`
+    else detail = error.message ?? String(error)
+    return detail.replaceAll(this.config.secret!, '[secret]')
+  }
+}
+
+/** Plain channels in groups of 100; an encrypted channel always alone (the SDK encrypts per channel). */
+function chunks(channels: string[]): string[][] {
+  const plain = channels.filter((channel) => !channel.startsWith('private-encrypted-'))
+  const out: string[][] = []
+  for (let i = 0; i < plain.length; i += CHUNK) out.push(plain.slice(i, i + CHUNK))
+  for (const channel of channels) if (channel.startsWith('private-encrypted-')) out.push([channel])
+  return out
 }

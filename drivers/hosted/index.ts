@@ -20,5 +20,5 @@ export const DRIVER_NAME = 'hosted'
  */
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
-  create: (_app, { name, config, appKey }) => new HostedBroadcaster(name, config as HostedConfig, appKey),
+  create: (app, { name, config, appKey }) => new HostedBroadcaster(name, config as HostedConfig, appKey, app.logger),
 })
