@@ -2,7 +2,14 @@ import type Pusher from 'pusher'
 import type { Logger } from '../../core/index.ts'
 import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 
-/** What the `hosted` connection accepts (filled from `PUSHER_*` in the starter config). */
+/**
+ * What the `hosted` connection accepts (filled from `PUSHER_*` in the starter config).
+ *
+ * @example
+ * ```ts
+ * hosted: { driver: 'hosted', app_id: env.get('PUSHER_APP_ID'), key: env.get('PUSHER_APP_KEY'), secret: env.get('PUSHER_APP_SECRET'), cluster: 'eu' }
+ * ```
+ */
 export interface HostedConfig extends BroadcasterConfig {
   app_id?: string
   cluster?: string

@@ -2,7 +2,14 @@ import type { Redis } from 'ioredis'
 import type { Logger } from '../../core/index.ts'
 import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 
-/** What the `kv` connection accepts in `config/broadcasting.ts`. */
+/**
+ * What the `kv` connection accepts in `config/broadcasting.ts`.
+ *
+ * @example
+ * ```ts
+ * kv: { driver: 'kv', url: env.get('REDIS_URL'), prefix: 'shop:', timeout: 2_000 }
+ * ```
+ */
 export interface KvConfig extends BroadcasterConfig {
   /** Default: REDIS_URL, else redis://127.0.0.1:6379. */
   url?: string
@@ -12,7 +19,14 @@ export interface KvConfig extends BroadcasterConfig {
   timeout?: number
 }
 
-/** What travels on `<prefix><channel>`: the rt server's relay reads exactly this. */
+/**
+ * What travels on `<prefix><channel>`: the rt server's relay reads exactly this.
+ *
+ * @example
+ * ```ts
+ * const message: KvWireMessage = JSON.parse(text) // { event: 'OrderShipped', data: { id: 1 }, socket: null }
+ * ```
+ */
 export interface KvWireMessage {
   event: string
   data: Record<string, unknown>

@@ -3,7 +3,14 @@ import type { ChannelInfo, RtHub } from './hub.ts'
 import { verifyPusherRequest } from './pusher-request-signature.ts'
 import { isChannelName } from './wire-protocol.ts'
 
-/** Options of {@link registerPusherHttpApi}. */
+/**
+ * Options of {@link registerPusherHttpApi}.
+ *
+ * @example
+ * ```ts
+ * const options: PusherHttpApiOptions = { appId: 'kiln', key, secret, hub: server, maxPayloadBytes: 20_480 }
+ * ```
+ */
 export interface PusherHttpApiOptions {
   /** The app id in `/apps/{id}/...`; any other id gets a 404. */
   appId: string

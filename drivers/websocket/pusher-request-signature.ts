@@ -1,6 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 
-/** The key and secret a Pusher HTTP API request is signed with. */
+/**
+ * The key and secret a Pusher HTTP API request is signed with.
+ *
+ * @example
+ * ```ts
+ * const credentials: PusherApiCredentials = { key: 'app-key', secret: process.env.RT_APP_SECRET! }
+ * ```
+ */
 export interface PusherApiCredentials {
   key: string
   secret: string

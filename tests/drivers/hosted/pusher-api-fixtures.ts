@@ -5,7 +5,14 @@ import { registerPusherHttpApi, type PusherHttpApiOptions } from '../../../drive
 import type { ChannelInfo, PresenceMember, RtHub } from '../../../drivers/websocket/hub.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
-/** One `publish` call as the hub received it. */
+/**
+ * One `publish` call as the hub received it.
+ *
+ * @example
+ * ```ts
+ * t.deepEqual(hub.published[0], { channels: ['news'], event: 'Published', data: '{"id":1}' })
+ * ```
+ */
 export interface Published {
   channels: string[]
   event: string
@@ -70,6 +77,14 @@ export class MemoryHub implements RtHub {
   }
 }
 
+/**
+ * The app id and credentials the test API server accepts.
+ *
+ * @example
+ * ```ts
+ * new Pusher({ ...API, host: '127.0.0.1', port: String(port), useTLS: false })
+ * ```
+ */
 export const API = { appId: 'kiln-app', key: 'app-key', secret: 'app-secret' } as const
 
 /**
