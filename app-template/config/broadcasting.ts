@@ -12,7 +12,7 @@ export default defineConfig(({ env }) => ({
     null: { driver: 'null' },
     websocket: { driver: 'websocket', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false },
     rt: { driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false },
-    kv: { driver: 'kv', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: env.get('BROADCAST_PREFIX', 'kiln') },
+    kv: { driver: 'kv', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: env.get('BROADCAST_PREFIX', 'kiln:') },
     hosted: {
       driver: 'hosted',
       app_id: env.get('PUSHER_APP_ID'),
