@@ -1,3 +1,4 @@
+import { limitRequestBody } from 'srvx/body-limit'
 import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
 import { HttpException } from './http-exception.ts'
 
@@ -13,8 +14,13 @@ const EMPTY: ParsedBody = Object.freeze({ fields: Object.freeze({}), files: Obje
 
 /**
  * Parses a request body by its content type: JSON, urlencoded or multipart.
- * Refuses bodies over `limit` bytes (413), malformed JSON (400) and
- * prototype-polluting keys (400).
+ *
+ * The size limit is enforced while the body streams in, for every content
+ * type and with or without `Content-Length` (srvx's `limitRequestBody`, the
+ * limiter behind h3's `assertBodySize`): the byte past `limit` stops the read
+ * and the request gets 413, so a chunked upload can never make the process
+ * buffer more than `limit` bytes. Malformed bodies are 400, and so are
+ * prototype-polluting keys (`__proto__`, `constructor`, `prototype`).
  *
  * @example
  * ```ts
@@ -23,33 +29,39 @@ const EMPTY: ParsedBody = Object.freeze({ fields: Object.freeze({}), files: Obje
  */
 export async function parseBody(request: Request, limit: number): Promise<ParsedBody> {
   if (!request.body) return EMPTY
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > limit) throw new HttpException(413, `The request body is larger than ${limit} bytes.`)
-  const type = (request.headers.get('content-type') ?? '').toLowerCase()
+  const headers = request.headers
+  // Both framings at once is how requests are smuggled past proxies (RFC 9112 §6.3).
+  if (headers.has('transfer-encoding') && headers.has('content-length')) throw new HttpException(400, 'A request cannot have both Content-Length and Transfer-Encoding.')
+  const declared = Number(headers.get('content-length') ?? NaN)
+  if (declared > limit) throw tooLarge(limit)
 
-  if (type.includes('multipart/form-data')) return parseMultipart(request)
-  const text = await readLimited(request, limit)
-  if (text.length === 0) return EMPTY
-  if (type.includes('application/x-www-form-urlencoded')) return { fields: parseUrlEncoded(text), files: {}, raw: text }
-  if (type.includes('json') || (type === '' && /^\s*[[{]/.test(text))) return { fields: parseJson(text), files: {}, raw: text }
-  return { fields: {}, files: {}, raw: text }
+  let exceeded = false
+  const limited = limitRequestBody(request, limit, {
+    createError: () => {
+      exceeded = true
+      return tooLarge(limit)
+    },
+  })
+  const type = (headers.get('content-type') ?? '').toLowerCase()
+  try {
+    // Through a Response that keeps the boundary: the limiter's own formData() drops the content type.
+    if (type.includes('multipart/form-data')) return fromFormData(await new Response(limited.body, { headers: { 'content-type': headers.get('content-type')! } }).formData())
+    const text = await limited.text()
+    if (text.length === 0) return EMPTY
+    if (type.includes('application/x-www-form-urlencoded')) return { fields: parseUrlEncoded(text), files: {}, raw: text }
+    if (type.includes('json') || (type === '' && /^\s*[[{]/.test(text))) return { fields: parseJson(text), files: {}, raw: text }
+    return { fields: {}, files: {}, raw: text }
+  } catch (error) {
+    if (exceeded) throw tooLarge(limit)
+    if (error instanceof HttpException) throw error
+    if (type.includes('multipart/form-data')) throw new HttpException(400, 'The multipart body could not be parsed.')
+    throw new HttpException(400, 'The request body could not be read.')
+  }
 }
 
-async function readLimited(request: Request, limit: number): Promise<string> {
-  const reader = request.body!.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw new HttpException(413, `The request body is larger than ${limit} bytes.`)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+function tooLarge(limit: number): HttpException {
+  // The rest of the body is never read: the connection closes after this answer.
+  return new HttpException(413, `The request body is larger than ${limit} bytes.`, { headers: { connection: 'close' } })
 }
 
 /**
@@ -87,13 +99,7 @@ export function parseUrlEncoded(text: string): Record<string, unknown> {
   return collect(new URLSearchParams(text).entries())
 }
 
-async function parseMultipart(request: Request): Promise<ParsedBody> {
-  let form: FormData
-  try {
-    form = await request.formData()
-  } catch {
-    throw new HttpException(400, 'The multipart body could not be parsed.')
-  }
+function fromFormData(form: FormData): ParsedBody {
   const fields: Array<[string, string]> = []
   const files: Record<string, File | File[]> = {}
   for (const [key, value] of form.entries()) {

@@ -90,7 +90,7 @@ export class HttpKernel {
     return runWithApp(this.app, () => runWithContext(ctx, async () => {
       if (!BODYLESS.has(event.req.method)) {
         try {
-          ctx.request.parsed = await parseBody(event.req as unknown as Request, this.options.bodyLimit)
+          ctx.request.parsed = await parseBody(event.req as unknown as Request, route.maxBodyBytes ?? this.options.bodyLimit)
         } catch (error) {
           return renderError(error, ctx)
         }

@@ -23,6 +23,8 @@ export class RouteDefinition {
   private ownMiddleware: MiddlewareRef[] = []
   private excluded = new Set<string>()
   routeName?: string
+  /** This route's own request body limit in bytes (`http.body_limit` otherwise). */
+  maxBodyBytes?: number
   /** @internal cached pipeline, reset when middleware changes. */
   compiled?: unknown
 
@@ -49,6 +51,22 @@ export class RouteDefinition {
   withoutMiddleware(names: string | string[]): this {
     for (const name of Array.isArray(names) ? names : [names]) this.excluded.add(name)
     this.compiled = undefined
+    return this
+  }
+
+  /**
+   * Accepts request bodies up to `bytes` on this route instead of
+   * `http.body_limit` (an upload route, say). The limit is enforced while the
+   * body streams in.
+   *
+   * @example
+   * ```ts
+   * Route.post('/avatars', [AvatarController, 'store']).bodyLimit(10_000_000)
+   * ```
+   */
+  bodyLimit(bytes: number): this {
+    if (!Number.isSafeInteger(bytes) || bytes < 1) throw new TypeError(`A body limit must be a positive whole number of bytes, not ${bytes}.`)
+    this.maxBodyBytes = bytes
     return this
   }
 
