@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { generateAppKey } from '../../security/app-key.ts'
+import { localEnv } from '../local-env.ts'
 import { CommandError, defineCommand } from '../define-command.ts'
 
 const TEMPLATE = fileURLToPath(new URL('../../../app-template/', import.meta.url))
@@ -11,7 +11,7 @@ const SKIP = [/^\.env$/, /^storage\/.+(?<!\.gitkeep)$/, /^database\/.*\.sqlite.*
 
 /**
  * `kiln new <dir>`: a new application from the starter template, with a
- * `.env` holding a fresh `APP_KEY` and a `package.json` depending on Kiln.
+ * `.env` for local work (a fresh `APP_KEY`, `APP_DEBUG=true`) and a `package.json` depending on Kiln.
  */
 export const newCommand = defineCommand({
   name: 'new',
@@ -36,7 +36,7 @@ export const newCommand = defineCommand({
     })
     const example = join(target, '.env.example')
     const env = existsSync(example) ? readFileSync(example, 'utf8') : 'APP_KEY=\n'
-    writeFileSync(join(target, '.env'), /^APP_KEY=.*$/m.test(env) ? env.replace(/^APP_KEY=.*$/m, `APP_KEY=${generateAppKey()}`) : `${env}\nAPP_KEY=${generateAppKey()}\n`)
+    writeFileSync(join(target, '.env'), localEnv(env))
     const name = basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, '-')
     writeFileSync(
       join(target, 'package.json'),

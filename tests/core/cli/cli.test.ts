@@ -108,6 +108,9 @@ test('new <dir> copies the starter app with a fresh key and refuses a non-empty 
   const target = join(parent, 'shop')
   for (const file of ['config/app.ts', 'routes/web.ts', 'routes/api.ts', '.env.example', 'package.json']) t.true(existsSync(join(target, file)), file)
   t.regex(readFileSync(join(target, '.env'), 'utf8'), /^APP_KEY=base64:/m)
+  // Debug pages for local work in the new app's .env only; the example a server is deployed from keeps them off.
+  t.regex(readFileSync(join(target, '.env'), 'utf8'), /^APP_DEBUG=true$/m)
+  t.regex(readFileSync(join(target, '.env.example'), 'utf8'), /^APP_DEBUG=false$/m)
   t.regex(made.stdout, /Next steps/)
   mkdirSync(join(parent, 'full'))
   writeFileSync(join(parent, 'full', 'x'), '')
