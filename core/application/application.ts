@@ -11,6 +11,7 @@ import type { HttpKernel } from '../http/http-kernel.ts'
 import type { MiddlewareRegistry } from '../http/middleware-registry.ts'
 import type { Router } from '../http/router.ts'
 import type { UrlGenerator } from '../http/url-generator.ts'
+import type { StaticAssets } from '../http/static-assets.ts'
 import type { ListenOptions, RunningServer } from '../http/serve.ts'
 import type { Logger } from '../logging/create-logger.ts'
 import type { ViewManager } from '../views/view-manager.ts'
@@ -89,6 +90,11 @@ export class Application {
   /** Browser URLs with `APP_BASE_PATH`. @example `app.urls.route('home')` */
   get urls(): UrlGenerator {
     return this.service<UrlGenerator>('url')
+  }
+
+  /** Static files: built bundles, vendor folders, `public/`. @example `app.assets.file('/app.js', 'dist/app.js')` */
+  get assets(): StaticAssets {
+    return this.service<StaticAssets>('assets')
   }
 
   /**

@@ -12,6 +12,8 @@ import { z } from 'zod'
 export const httpConfigSchema = z.object({
   /** Largest accepted request body in bytes; larger gets 413. */
   body_limit: z.number().int().positive().default(1_000_000),
+  /** Files served for GET requests that no route answers (relative to the app root); false turns it off. */
+  public_dir: z.union([z.string().min(1), z.literal(false)]).default('public'),
   /** Log each request (method, path, status, time) in development. */
   request_log: z.boolean().optional(),
   /** The storage store (config/storage.ts) that holds `throttle` counters. */

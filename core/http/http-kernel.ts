@@ -35,7 +35,12 @@ export class HttpKernel {
     private readonly app: Application,
     private readonly router: Router,
     private readonly middleware: MiddlewareRegistry,
-    private readonly options: { bodyLimit: number; basePath: string },
+    private readonly options: {
+      bodyLimit: number
+      basePath: string
+      /** Answers GETs that no route matched from the app's `public/` folder. */
+      publicFiles?: { servePublic(event: H3Event): Promise<Response | undefined> }
+    },
   ) {
     this.h3 = new H3({
       onRequest: (event) => this.stripBasePath(event),
@@ -72,7 +77,7 @@ export class HttpKernel {
     for (const path of expandOptional(route.path)) {
       const h3Path = path.replace(/\{(\w+)\}/g, ':$1')
       for (const method of route.methods) {
-        if (method !== 'HEAD') this.h3.on(method as 'GET', h3Path, handler)
+        this.h3.on(method as 'GET', h3Path, handler)
         let set = this.methodsByPath.get(h3Path)
         if (!set) {
           set = new Set()
@@ -95,7 +100,9 @@ export class HttpKernel {
           return renderError(error, ctx)
         }
       }
-      return this.pipelineFor(route)(ctx)
+      const response = await this.pipelineFor(route)(ctx)
+      // HEAD runs the GET handler for its headers; the body is never sent.
+      return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
     }))
   }
 
@@ -110,7 +117,9 @@ export class HttpKernel {
     return pipeline
   }
 
-  private handleUnmatched(event: H3Event): Promise<Response> {
+  private async handleUnmatched(event: H3Event): Promise<Response> {
+    const file = await this.options.publicFiles?.servePublic(event)
+    if (file) return file
     const ctx = contextOf(this.app, event)
     const allowed = findRoute(this.methods, '', event.url.pathname)?.data
     if (allowed) ctx.locals.set(ALLOWED, allowed)

@@ -7,11 +7,12 @@ import { MiddlewareRegistry } from './middleware-registry.ts'
 import { requestLog } from './request-log.ts'
 import { throttle } from './throttle.ts'
 import { Router } from './router.ts'
+import { StaticAssets } from './static-assets.ts'
 import { UrlGenerator } from './url-generator.ts'
 
 /**
- * The kernel's HTTP provider: router, middleware registry, URL generator and
- * the h3 kernel. After every plugin has booted it loads `routes/web.ts` (group
+ * The kernel's HTTP provider: router, middleware registry, URL generator,
+ * static assets (and the app's `public/` folder) and the h3 kernel. After every plugin has booted it loads `routes/web.ts` (group
  * `web`) and `routes/api.ts` (group `api`, no path prefix) and resolves every
  * route's middleware so a typo fails at boot.
  */
@@ -24,10 +25,14 @@ export const httpProvider = definePlugin({
     middleware.group('global', [])
     app.instance(ROUTER, router, 'router')
     app.instance(MiddlewareRegistry, middleware, 'middleware')
-    app.instance(UrlGenerator, new UrlGenerator(router, app.config.get('app.base_path', ''), app.config.get('app.url', 'http://localhost')), 'url')
+    const urls = app.instance(UrlGenerator, new UrlGenerator(router, app.config.get('app.base_path', ''), app.config.get('app.url', 'http://localhost')), 'url')
+    const assets = app.instance(StaticAssets, new StaticAssets(router, urls, app.root), 'assets')
+    const publicDir = app.config.get<string | false>('http.public_dir')
+    if (publicDir) assets.publicDirectory(publicDir)
     const kernel = new HttpKernel(app, router, middleware, {
       bodyLimit: app.config.get('http.body_limit'),
       basePath: app.config.get('app.base_path', ''),
+      publicFiles: publicDir ? assets : undefined,
     })
     app.instance(HttpKernel, kernel, 'http')
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'

@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import type { z } from 'zod'
 import { FORBIDDEN_KEYS, getPath } from '../support/dot-path.ts'
 import type { ParsedBody } from './body-parser.ts'
 
@@ -100,6 +101,23 @@ export class KilnRequest {
     if (fromBody !== undefined) return fromBody as T
     const fromQuery = getPath(this.query(), key)
     return (fromQuery === undefined ? fallback : fromQuery) as T
+  }
+
+  /**
+   * Validates the input (query, body and uploaded files) with a zod schema and
+   * returns the typed result. On failure it throws the `ZodError`, which
+   * becomes 422 `{ message, errors: { field: [messages] } }` (a redirect back
+   * is up to the handler). Async refinements (a unique email, say) run too.
+   *
+   * @example
+   * ```ts
+   * const { title, tags } = await request.validate(z.object({ title: z.string().min(3), tags: z.array(z.string()).default([]) }))
+   * ```
+   */
+  validate<S extends z.ZodType>(schema: S): Promise<z.output<S>> {
+    const files = this.parsed.files
+    const input = Object.keys(files).length === 0 ? this.all() : { ...this.all(), ...files }
+    return schema.parseAsync(input) as Promise<z.output<S>>
   }
 
   /** Only the named inputs. @example `request.only(['email', 'password'])` */

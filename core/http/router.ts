@@ -19,6 +19,23 @@ export interface WebSocketRoute {
 
 type Listener = (route: RouteDefinition) => void
 
+/** A method added to the router by a plugin: `this` is the router. */
+export type RouteMacro = (this: Router, ...args: any[]) => unknown
+
+/**
+ * The types of route macros. A plugin that adds one declares it here with
+ * module augmentation, and `Route.<name>(...)` is typed everywhere.
+ *
+ * @example
+ * ```ts
+ * declare module 'kiln' {
+ *   interface RouterMacros { redirectTo(from: string, to: string): RouteDefinition }
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RouterMacros {}
+
 /**
  * The application's routes. Use it through the `Route` facade in route files,
  * or as `app.router`.
@@ -42,6 +59,36 @@ export class Router {
   private readonly listeners: Listener[] = []
   /** The middleware group new routes start with (`web` or `api`), set while a route file loads. */
   defaultGroup: string | undefined
+
+  /**
+   * Adds a method to this router (and so to the `Route` facade), for plugins
+   * that register a kind of route: the components plugin adds
+   * `Route.comp(path, Component)`. Give it a type with module augmentation.
+   * Built-in methods cannot be replaced.
+   *
+   * @example
+   * ```ts
+   * declare module 'kiln' {
+   *   interface RouterMacros { redirectTo(from: string, to: string): RouteDefinition }
+   * }
+   * app.router.macro('redirectTo', function (from: string, to: string) {
+   *   return this.get(from, () => redirect(to))
+   * })
+   * Route.redirectTo('/old', '/new')
+   * ```
+   */
+  macro(name: string, fn: RouteMacro): this {
+    if (!/^[A-Za-z_$][\w$]*$/.test(name) || FORBIDDEN_METHODS.has(name) || name in Router.prototype || Object.prototype.hasOwnProperty.call(this, name)) {
+      throw new KilnError(`Cannot add a route macro named "${name}": the router already has a member of that name.`)
+    }
+    Object.defineProperty(this, name, { value: fn, enumerable: false, configurable: false, writable: false })
+    return this
+  }
+
+  /** True when a plugin added a macro of that name. @example `router.hasMacro('comp')` */
+  hasMacro(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this, name) && typeof (this as unknown as Record<string, unknown>)[name] === 'function' && !(name in Router.prototype)
+  }
 
   /** @example `Route.get('/posts', handler)` */
   get(path: string, handler: RouteHandler): RouteDefinition {
@@ -195,3 +242,7 @@ function validateHandler(handler: RouteHandler, path: string): void {
     throw new KilnError(`${Controller.name} has no method "${method}" (route ${path}).`)
   }
 }
+
+// Macros merge their types into Router through RouterMacros.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Router extends RouterMacros {}

@@ -113,7 +113,7 @@ test('fuzz: 10,000 mutated requests to the starter app (headers, bodies, chunkin
     let status: number
     if (mutant.chunked) status = await sendChunked(server.port, mutant, Math.random() < 0.2)
     else {
-      const res = await fetch(`${server.url}${mutant.path}`, { method: mutant.method, headers: mutant.headers, body: mutant.body, redirect: 'manual' }).catch((error: Error) => ({ status: -2, error }))
+      const res = await fetch(`${server.url}${mutant.path}`, { method: mutant.method, headers: mutant.headers, body: mutant.body as Uint8Array<ArrayBuffer> | undefined, redirect: 'manual' }).catch((error: Error) => ({ status: -2, error }))
       status = res.status
       if ('arrayBuffer' in res) await res.arrayBuffer()
     }
