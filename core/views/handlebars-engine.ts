@@ -1,9 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import Handlebars from 'handlebars'
+import { createHash } from 'node:crypto'
 import { KilnError } from '../support/errors.ts'
+import { asyncCapable, withAsyncHelpers } from './async-helpers.ts'
 import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
 
+const RUNTIME_OPTIONS = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false }
 const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
 
 /**
@@ -12,6 +15,8 @@ const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
  * `{{#> layouts/app}}...{{/layouts/app}}`). A view may name its layout on
  * its first line, `{{!< layouts/app}}`; the layout renders the view with
  * `{{{body}}}`. Compiled templates are cached unless `cache` is off.
+ * A helper may return a Promise: the render waits for it (see
+ * `async-helpers.ts`).
  *
  * @example
  * ```ts
@@ -23,6 +28,7 @@ const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
 export class HandlebarsEngine implements ViewEngine {
   private readonly hbs = Handlebars.create()
   private readonly compiled = new Map<string, { template: Handlebars.TemplateDelegate; layout?: string }>()
+  private readonly inline = new Map<string, Handlebars.TemplateDelegate>()
   private partialsLoaded = false
 
   constructor(
@@ -32,7 +38,7 @@ export class HandlebarsEngine implements ViewEngine {
 
   /** Registers a helper. @example `engine.helper('money', (n) => n.toFixed(2))` */
   helper(name: string, fn: ViewHelper): void {
-    this.hbs.registerHelper(name, fn as Handlebars.HelperDelegate)
+    this.hbs.registerHelper(name, asyncCapable(fn) as Handlebars.HelperDelegate)
   }
 
   exists(name: string): boolean {
@@ -42,9 +48,32 @@ export class HandlebarsEngine implements ViewEngine {
   async render(name: string, data: Record<string, unknown>): Promise<string> {
     this.loadPartials()
     const { template, layout } = this.compile(name)
-    const body = template(data, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false })
+    const body = await withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
     if (!layout) return body
     return this.render(layout, { ...data, body: new Handlebars.SafeString(body) })
+  }
+
+  /**
+   * Renders a template given as source (a component's inline template), with
+   * the same helpers, partials and preprocessors as a view. Compiled once per
+   * distinct source.
+   *
+   * @example
+   * ```ts
+   * await engine.renderInline('<p>{{count}}</p>', { count: 1 })
+   * ```
+   */
+  async renderInline(source: string, data: Record<string, unknown>): Promise<string> {
+    this.loadPartials()
+    const key = createHash('sha256').update(source).digest('base64url')
+    let template = this.inline.get(key)
+    if (!template) {
+      template = this.hbs.compile(this.preprocess(source, 'inline'), { strict: false })
+      // Sources come from code, so they are few; the bound only guards against a template built from data.
+      if (this.inline.size >= 1000) this.inline.clear()
+      this.inline.set(key, template)
+    }
+    return withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
   }
 
   private compile(name: string): { template: Handlebars.TemplateDelegate; layout?: string } {

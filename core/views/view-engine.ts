@@ -4,6 +4,8 @@ export interface ViewEngine {
   render(name: string, data: Record<string, unknown>): Promise<string>
   /** True when the view exists. */
   exists(name: string): boolean
+  /** Renders a template given as source, when the engine can. */
+  renderInline?(source: string, data: Record<string, unknown>): Promise<string>
 }
 
 /** A source transform run before compiling (`@compScripts` → `{{{compScripts}}}`). */

@@ -72,8 +72,28 @@ export class ViewManager {
    * ```
    */
   async render(name: string, data: Record<string, unknown> = {}, ctx?: HttpContext): Promise<string> {
+    return this.engine().render(name, await this.viewData(data, ctx))
+  }
+
+  /**
+   * Renders a template given as source with the default engine (helpers,
+   * partials, shared data and composers as for a view).
+   *
+   * @example
+   * ```ts
+   * await views.renderInline('<p>Hello {{name}}</p>', { name: 'Ada' })
+   * ```
+   */
+  async renderInline(source: string, data: Record<string, unknown> = {}, ctx?: HttpContext): Promise<string> {
+    const engine = this.engine()
+    if (!engine.renderInline) throw new Error('The default view engine cannot render inline templates.')
+    return engine.renderInline(source, await this.viewData(data, ctx))
+  }
+
+  private async viewData(data: Record<string, unknown>, ctx?: HttpContext): Promise<Record<string, unknown>> {
+    if (!ctx && this.composers.length === 0) return { ...this.shared, ...data }
     const composed: Record<string, unknown> = {}
     if (ctx) for (const composer of this.composers) Object.assign(composed, await composer(ctx))
-    return this.engine().render(name, { ...this.shared, ...composed, ...data })
+    return { ...this.shared, ...composed, ...data }
   }
 }

@@ -66,3 +66,28 @@ test('two apps keep their own helpers and data', async (t) => {
   t.regex(await a.views.render('home', { greeting: 'x' }), /from-a/)
   t.regex(await b.views.render('home', { greeting: 'x' }), /X!/)
 })
+
+test('a helper may return a Promise: the view waits for it; a SafeString goes in raw, anything else is escaped, in views, partials and layouts', async (t) => {
+  const app = await createApp({
+    root: tempApp({
+      'resources/views/layouts/main.hbs': '<main>{{slow "layout"}}{{{body}}}</main>',
+      'resources/views/partials/item.hbs': '<li>{{slow name}}</li>',
+      'resources/views/list.hbs': '{{!< layouts/main}}\n<ul>{{#each names}}{{> partials/item name=this}}{{/each}}</ul>{{rich "b"}}{{slow "<i>"}}',
+    }),
+    env: { APP_ENV: 'test' },
+  })
+  t.teardown(() => app.close())
+  const { default: Handlebars } = await import('handlebars')
+  app.views.helper('slow', async (value: string) => {
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    return `~${value}~`
+  })
+  app.views.helper('rich', async (tag: string) => new Handlebars.SafeString(`<${tag}>bold</${tag}>`))
+  const html = await app.views.render('list', { names: ['a', 'b'] })
+  t.is(html, '<main>~layout~<ul><li>~a~</li><li>~b~</li></ul><b>bold</b>~&lt;i&gt;~</main>')
+})
+
+test('renderInline renders a template given as source with helpers, partials and shared data', async (t) => {
+  const app = await makeApp(t)
+  t.is(await app.views.renderInline('<p>{{shout word}} {{appName}}</p>{{> partials/nav}}', { word: 'hi' }), '<p>HI! Shop</p><nav>Shop</nav>')
+})
