@@ -5,7 +5,7 @@ import { SessionController } from '../app/controllers/session-controller.ts'
 /** Browser routes: the `web` middleware group (encrypted cookies, session, CSRF). */
 export default defineRoutes((Route) => {
   Route.get('/', () => view('home')).name('home')
-  Route.get('/login', ({ session }) => view('login', { title: 'Log in', errors: session?.get('errors', {}), old: session?.get('old', {}) }))
+  Route.get('/login', ({ session }) => view('login', { title: 'Log in', errors: session?.get('errors', {}), old: session?.old() ?? {} }))
     .middleware(['guest'])
     .name('login')
   Route.post('/login', [SessionController, 'store']).name('login.store')

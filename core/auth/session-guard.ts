@@ -8,12 +8,14 @@ interface SessionLike {
   put(key: string, value: unknown): void
   forget(key: string): void
   regenerate(): Promise<void> | void
+  regenerateToken(): string
   invalidate(): Promise<void> | void
 }
 
 /**
  * The `session` guard: remembers the user's key in the session. Logging in
- * regenerates the session id (no fixation); logging out invalidates it.
+ * regenerates the session id and the CSRF token (no fixation); logging out
+ * invalidates the session, so a copy of the old cookie is refused everywhere.
  *
  * @example
  * ```ts
@@ -45,7 +47,9 @@ export class SessionGuard implements Guard {
 
   async login(ctx: HttpContext, user: AuthUser): Promise<void> {
     const session = sessionOf(ctx, true)!
+    // A new id and a new CSRF token: neither a planted cookie nor a token read before login works after it.
     await session.regenerate()
+    session.regenerateToken()
     session.put(this.key, user.getKey())
   }
 

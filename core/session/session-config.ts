@@ -22,6 +22,14 @@ export const sessionConfigSchema = z.object({
   driver: z.string().optional(),
   /** Minutes of inactivity before a session expires. */
   lifetime: z.number().positive().default(120),
+  /**
+   * The chance that a request sweeps expired sessions out of a store that
+   * does not expire them itself (fs, memory): `[2, 100]` is 2 in 100.
+   * `kiln session:gc` sweeps on demand.
+   */
+  lottery: z.tuple([z.number().int().nonnegative(), z.number().int().positive()]).default([2, 100]),
+  /** With the redis store: how long a request waits on Redis before it gets 503. */
+  redis_timeout_ms: z.number().int().positive().default(1000),
   /** Drop the cookie when the browser closes. */
   expire_on_close: z.boolean().default(false),
   cookie: z.string().regex(/^[\w.-]+$/).default('kiln_session'),

@@ -1,9 +1,10 @@
-import type { Storage } from 'unstorage'
 import type { Application } from '../application/application.ts'
 import type { Encrypter } from '../security/encrypter.ts'
 import type { Middleware } from '../http/middleware.ts'
-import type { DriverManager } from '../manager/driver-manager.ts'
+import { ServiceUnavailableError } from '../support/redis-health.ts'
+import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session } from './session.ts'
+import { sessionStore } from './session-stores.ts'
 import type { SessionConfig } from './session-config.ts'
 
 declare module '../http/http-context.ts' {
@@ -49,10 +50,11 @@ export const startSession: Middleware = async (ctx, next) => {
   if (ctx.session) return next()
   const config = ctx.app.config.get<SessionConfig>('session')
   const store = sessionStore(ctx.app)
-  const session = await Session.load(store, ctx.cookies.get(config.cookie), config.lifetime * 60)
+  const session = await storeCall(ctx.app, () => Session.load(store, ctx.cookies.get(config.cookie), config.lifetime * 60))
   ctx.session = session
   const response = await next()
-  await session.save()
+  await storeCall(ctx.app, () => session.save())
+  maybeCollectSessionGarbage(ctx.app)
   ctx.cookies.set(config.cookie, session.id, {
     path: config.path,
     domain: config.domain,
@@ -64,14 +66,15 @@ export const startSession: Middleware = async (ctx, next) => {
   return response
 }
 
-/**
- * The store the app's sessions live in (`config/session.ts` `driver`).
- *
- * @example
- * ```ts
- * await sessionStore(app).getKeys()
- * ```
- */
-export function sessionStore(app: Application): Storage {
-  return app.service<DriverManager<Storage, Application>>('session.stores').connection()
+/** A store that cannot be read or written (Redis down, a full disk) is 503, never a hang or a 500. */
+async function storeCall<T>(app: Application, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    // The store already logged an outage once; a plain I/O failure gets its own line.
+    if (!(error instanceof ServiceUnavailableError)) app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'The session store failed')
+    throw new ServiceUnavailableError('The session store is unavailable; try again shortly.', { cause: error })
+  }
 }
+
+export { sessionStore } from './session-stores.ts'

@@ -6,14 +6,15 @@ import { UrlSigner, validateSignature } from '../security/url-signer.ts'
 import { deepMerge } from '../support/dot-path.ts'
 import { sessionConfigSchema } from './session-config.ts'
 import { encryptCookies, startSession } from './session-middleware.ts'
+import { sessionGcCommand } from './session-gc.ts'
 import { createSessionStores, defaultStores } from './session-stores.ts'
 import { verifyCsrfToken } from './verify-csrf-token.ts'
 
 /**
  * The kernel's session provider: the encrypter (`ENCRYPTER`,
  * `app.service('encrypter')`), session stores (`app.service('session.stores')`)
- * the `web` group (encrypted cookies, session, CSRF), and the URL signer with
- * the `signed` / `signed:relative` middleware.
+ * the `web` group (encrypted cookies, session, CSRF), `kiln session:gc`, and
+ * the URL signer with the `signed` / `signed:relative` middleware.
  */
 export const sessionProvider = definePlugin({
   name: 'kiln:session',
@@ -33,6 +34,8 @@ export const sessionProvider = definePlugin({
     app.middleware.appendToGroup('web', startSession)
     app.middleware.appendToGroup('web', verifyCsrfToken)
     app.middleware.alias('csrf', verifyCsrfToken)
+
+    app.commands.register(sessionGcCommand)
 
     app.instance(UrlSigner, new UrlSigner(app), 'signer')
     app.middleware.alias('signed', validateSignature)

@@ -36,10 +36,27 @@ export function defaultStores(app: Application): Record<string, Record<string, u
   return {
     memory: { driver: 'memory' },
     fs: { driver: 'fs', base: 'storage/framework/sessions' },
-    redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: `${slug(app.config.get('app.name', 'kiln'))}:sessions` },
+    redis: {
+      driver: 'redis',
+      url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+      prefix: `${slug(app.config.get('app.name', 'kiln'))}:sessions`,
+      timeout_ms: app.config.get<number>('session.redis_timeout_ms', 1000),
+    },
   }
 }
 
 function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
+}
+
+/**
+ * The store the app's sessions live in (`config/session.ts` `driver`).
+ *
+ * @example
+ * ```ts
+ * await sessionStore(app).getKeys()
+ * ```
+ */
+export function sessionStore(app: Application): Storage {
+  return app.service<DriverManager<Storage, Application>>('session.stores').connection()
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Storage } from 'unstorage'
 import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
+import { SessionRecords } from './session-records.ts'
 
 const ID_PATTERN = /^[A-Za-z0-9]{40}$/
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -21,14 +22,20 @@ export function randomId(length = 40): string {
   return out.length === length ? out : randomId(length)
 }
 
-interface StoredSession {
-  data: Record<string, unknown>
-  expires_at: number
-}
+/** Old input over this size (serialised) is not flashed: a form post must not grow the session. */
+const MAX_FLASHED_INPUT = 4096
+/** Inputs never flashed back to a form. */
+const NEVER_FLASHED = new Set(['password', 'password_confirmation', 'current_password', '_token'])
+/** A session untouched by a request is rewritten (to extend its expiry) at most this often. */
+const TOUCH_INTERVAL_MS = 60_000
 
 /**
  * One visitor's session: key/value data that lives across requests, flash
  * data that lives for the next request only, and the CSRF token.
+ *
+ * Saving writes only what this request changed, merged into the record as
+ * it is stored at that moment, so parallel requests on one session (a page
+ * of components, an SPA) keep each other's keys.
  *
  * @example
  * ```ts
@@ -40,19 +47,23 @@ interface StoredSession {
  */
 export class Session {
   private data: Record<string, unknown> = {}
-  private dirty = false
-  private previousId?: string
+  /** Each key's value as loaded, serialised: what a save compares against. */
+  private loaded = new Map<string, string>()
+  private loadedExpiresAt = 0
+  /** Ids this request ended (regenerated or logged out); their records become tombstones. */
+  private readonly ended: string[] = []
+  /** True when the stored data must be replaced rather than merged (flush, a new id). */
+  private replace = false
 
   private constructor(
     private sessionId: string,
-    private readonly store: Storage,
-    private readonly lifetimeSeconds: number,
+    private readonly records: SessionRecords,
     readonly isNew: boolean,
   ) {}
 
   /**
    * Loads a session by id, or starts a new one when the id is missing,
-   * malformed, unknown or expired (a client can never choose its own id).
+   * malformed, unknown, expired or ended (a client can never choose its own id).
    *
    * @example
    * ```ts
@@ -60,17 +71,20 @@ export class Session {
    * ```
    */
   static async load(store: Storage, id: string | undefined, lifetimeSeconds: number): Promise<Session> {
+    const records = new SessionRecords(store, lifetimeSeconds)
     if (id && ID_PATTERN.test(id)) {
-      const stored = (await store.getItem<StoredSession>(id)) as StoredSession | null
-      if (stored && typeof stored === 'object' && stored.expires_at > Date.now() && stored.data && typeof stored.data === 'object') {
-        const session = new Session(id, store, lifetimeSeconds, false)
+      const stored = await records.read(id)
+      if (stored) {
+        const session = new Session(id, records, false)
         session.data = stored.data
+        for (const [key, value] of Object.entries(stored.data)) session.loaded.set(key, JSON.stringify(value))
+        session.loadedExpiresAt = stored.expires_at
         session.ageFlashOnLoad()
         return session
       }
     }
-    const session = new Session(randomId(), store, lifetimeSeconds, true)
-    session.dirty = true
+    const session = new Session(randomId(), records, true)
+    session.replace = true
     return session
   }
 
@@ -88,7 +102,6 @@ export class Session {
   put(key: string, value: unknown): void {
     if (FORBIDDEN_KEYS.has(key)) throw new TypeError(`"${key}" cannot be a session key.`)
     this.data[key] = value
-    this.dirty = true
   }
 
   /** True when the key is set. @example `session.has('cart')` */
@@ -98,10 +111,7 @@ export class Session {
 
   /** Removes a key. @example `session.forget('cart')` */
   forget(key: string): void {
-    if (Object.prototype.hasOwnProperty.call(this.data, key)) {
-      delete this.data[key]
-      this.dirty = true
-    }
+    if (Object.prototype.hasOwnProperty.call(this.data, key)) delete this.data[key]
   }
 
   /** Reads and removes a key. @example `session.pull('intended', '/')` */
@@ -121,7 +131,7 @@ export class Session {
   /** Removes everything. @example `session.flush()` */
   flush(): void {
     this.data = {}
-    this.dirty = true
+    this.replace = true
   }
 
   /**
@@ -137,6 +147,40 @@ export class Session {
     const flash = this.flashState()
     flash.new = [...flash.new.filter((k) => k !== key), key]
     flash.old = flash.old.filter((k) => k !== key)
+  }
+
+  /**
+   * Flashes a form's input for the next request (to refill the form after a
+   * failed post), leaving out passwords and any value over 4 KB serialised.
+   *
+   * @example
+   * ```ts
+   * session.flashInput(request.all())
+   * // next request: session.old('email')
+   * ```
+   */
+  flashInput(input: Record<string, unknown>): void {
+    const kept: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(input)) {
+      if (NEVER_FLASHED.has(key) || FORBIDDEN_KEYS.has(key) || value === undefined) continue
+      if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_FLASHED_INPUT) continue
+      kept[key] = value
+    }
+    this.flash('_old_input', kept)
+  }
+
+  /**
+   * Input flashed by the previous request, or `fallback`.
+   *
+   * @example
+   * ```ts
+   * session.old('email', '')
+   * ```
+   */
+  old<T = unknown>(key?: string, fallback?: T): T {
+    const input = this.get<Record<string, unknown>>('_old_input', {})
+    if (key === undefined) return input as T
+    return (Object.prototype.hasOwnProperty.call(input, key) ? input[key] : fallback) as T
   }
 
   /** The CSRF token of this session, created on first use. @example `session.token()` */
@@ -157,7 +201,8 @@ export class Session {
   }
 
   /**
-   * A new id for the same data (login calls this, so a planted id is worthless).
+   * A new id for the same data; the old id is ended for good (login calls
+   * this, so a planted or copied id is worthless).
    *
    * @example
    * ```ts
@@ -165,12 +210,13 @@ export class Session {
    * ```
    */
   async regenerate(): Promise<void> {
-    this.previousId ??= this.sessionId
+    // Only the id this request loaded can exist in the store; ids made since were never written.
+    if (!this.isNew && this.ended.length === 0) this.ended.push(this.sessionId)
     this.sessionId = randomId()
-    this.dirty = true
+    this.replace = true
   }
 
-  /** A new id, no data and a new CSRF token (logout). @example `await session.invalidate()` */
+  /** A new id, no data and a new CSRF token; the old id is ended everywhere (logout). @example `await session.invalidate()` */
   async invalidate(): Promise<void> {
     this.flush()
     await this.regenerate()
@@ -179,7 +225,10 @@ export class Session {
 
   /**
    * Persists the session (called by the session middleware after the
-   * response): ages flash data, drops a regenerated session's old record.
+   * response): ages flash data, ends ids this request replaced, and writes
+   * this request's changes merged into the stored record. A session that was
+   * ended by another request meanwhile (a logout in another tab) is not
+   * written back.
    *
    * @example
    * ```ts
@@ -188,18 +237,46 @@ export class Session {
    */
   async save(): Promise<void> {
     this.ageFlashOnSave()
-    if (this.previousId) {
-      await this.store.removeItem(this.previousId)
-      this.previousId = undefined
+    for (const id of this.ended.splice(0)) await this.records.destroy(id)
+    const expiresAt = Date.now() + this.records.lifetimeSeconds * 1000
+    if (this.replace) {
+      const data = this.data
+      await this.records.update(this.sessionId, () => ({ data, expires_at: expiresAt }))
+      this.replace = false
+      this.markLoaded(expiresAt)
+      return
     }
-    const record: StoredSession = { data: this.data, expires_at: Date.now() + this.lifetimeSeconds * 1000 }
-    await this.store.setItem(this.sessionId, record, { ttl: this.lifetimeSeconds })
-    this.dirty = false
+    const changed = this.changedKeys()
+    if (changed.length === 0 && expiresAt - this.loadedExpiresAt < TOUCH_INTERVAL_MS) return
+    await this.records.update(this.sessionId, (current) => {
+      // Gone without a tombstone (cleared by hand): what this request holds is all there is.
+      if (!current) return { data: this.data, expires_at: expiresAt }
+      const data = { ...current.data }
+      for (const key of changed) {
+        if (Object.prototype.hasOwnProperty.call(this.data, key)) data[key] = this.data[key]
+        else delete data[key]
+      }
+      return { data, expires_at: expiresAt }
+    })
+    this.markLoaded(expiresAt)
   }
 
   /** True when something changed since load. @example `session.isDirty()` */
   isDirty(): boolean {
-    return this.dirty
+    return this.replace || this.changedKeys().length > 0
+  }
+
+  private changedKeys(): string[] {
+    const keys = new Set([...this.loaded.keys(), ...Object.keys(this.data)])
+    return [...keys].filter((key) => {
+      const now = Object.prototype.hasOwnProperty.call(this.data, key) ? JSON.stringify(this.data[key]) : undefined
+      return now !== this.loaded.get(key)
+    })
+  }
+
+  private markLoaded(expiresAt: number): void {
+    this.loaded = new Map(Object.entries(this.data).map(([key, value]) => [key, JSON.stringify(value)]))
+    this.loadedExpiresAt = expiresAt
   }
 
   private flashState(): { old: string[]; new: string[] } {
@@ -215,14 +292,12 @@ export class Session {
     const flash = this.data._flash as { old?: string[]; new?: string[] } | undefined
     if (!flash) return
     this.data._flash = { old: [...(flash.old ?? []), ...(flash.new ?? [])], new: [] }
-    if ((flash.new ?? []).length > 0) this.dirty = true
   }
 
   private ageFlashOnSave(): void {
     const flash = this.data._flash as { old: string[]; new: string[] } | undefined
     if (!flash) return
     for (const key of flash.old) if (!flash.new.includes(key)) delete this.data[key]
-    if (flash.old.length > 0) this.dirty = true
     this.data._flash = { old: [], new: flash.new }
     if (flash.new.length === 0 && flash.old.length === 0) delete this.data._flash
   }

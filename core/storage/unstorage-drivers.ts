@@ -6,7 +6,9 @@ import type { DriverManager } from '../manager/driver-manager.ts'
 
 /**
  * Registers the kernel's unstorage drivers on a manager: `memory`, `fs`
- * (`base`, relative to the app root) and `redis` (`url`, `prefix`). Both the
+ * (`base`, relative to the app root; writes are atomic) and `redis` (`url`,
+ * `prefix`, `timeout_ms`: while Redis is down, operations fail within it
+ * with 503 and one log line per outage). Both the
  * storage manager and the session stores use them, so a store configured for
  * one works for the other.
  *
@@ -20,10 +22,18 @@ export function registerUnstorageDrivers(manager: DriverManager<Storage, Applica
   manager.extend('memory', () => createStorage({ driver: memoryDriver() }))
   manager.extend<{ base?: string }>('fs', (app, { config }) => {
     const base = resolve(app.root, config.base ?? 'storage/app')
-    return lazyStorage(async () => (await import('unstorage/drivers/fs-lite')).default({ base }))
+    return lazyStorage(async () => (await import('./atomic-fs-driver.ts')).atomicFsDriver({ base }))
   })
-  manager.extend<{ url?: string; prefix?: string }>('redis', (app, { config }) =>
-    lazyStorage(async () => (await import('unstorage/drivers/redis')).default({ url: config.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), base: config.prefix ?? 'kiln' })),
+  manager.extend<{ url?: string; prefix?: string; timeout_ms?: number }>('redis', (app, { name, config }) =>
+    lazyStorage(async () =>
+      (await import('./redis-store-driver.ts')).failFastRedisDriver({
+        url: config.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+        prefix: config.prefix ?? 'kiln',
+        timeoutMs: config.timeout_ms ?? 1000,
+        store: name,
+        logger: app.logger,
+      }),
+    ),
   )
 }
 

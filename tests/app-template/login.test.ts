@@ -80,3 +80,33 @@ test('passwords are stored as salted scrypt hashes', async (t) => {
   t.true(await user.verifyPassword('password'))
   t.false(await user.verifyPassword('Password'))
 })
+
+test('login rotates the CSRF token: a token read before login is refused after it, the new one works', async (t) => {
+  const client = new TestClient(await seededApp(t))
+  await client.get('/')
+  const before = client.cookie('XSRF-TOKEN')!
+  await client.json('POST', '/login', { email: 'test@example.com', password: 'password' })
+  const after = client.cookie('XSRF-TOKEN')!
+  t.not(after, before)
+  const stale = await client.withoutCsrf().json('POST', '/logout', undefined, { 'x-xsrf-token': before })
+  t.is(stale.status, 419)
+  const fresh = await client.json('POST', '/logout', undefined, { 'x-xsrf-token': after })
+  t.is(fresh.status, 200)
+})
+
+test('a failed form login keeps the email to refill the form, but never an oversized one', async (t) => {
+  const app = await seededApp(t)
+  const client = new TestClient(app)
+  await client.get('/login', { accept: 'text/html' })
+  const huge = `${'a'.repeat(900_000)}@example.com`
+  const failed = await client.post('/login', new URLSearchParams({ email: huge, password: 'x', _token: client.cookie('XSRF-TOKEN')! }).toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'text/html',
+  })
+  t.is(failed.status, 302)
+  const page = await (await client.get('/login', { accept: 'text/html' })).text()
+  t.regex(page, /These credentials do not match our records\.|The email must be a valid email address\./)
+  t.false(page.includes('aaaaaaaaaa'), 'the 900 KB email is not flashed back')
+  const store = app.service<{ connection(): { getKeys(): Promise<string[]>; getItem(key: string): Promise<unknown> } }>('session.stores').connection()
+  for (const key of await store.getKeys()) t.true(JSON.stringify(await store.getItem(key)).length < 10_000, 'no session record holds the oversized input')
+})

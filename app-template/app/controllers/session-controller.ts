@@ -23,7 +23,8 @@ export class SessionController {
       : Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), [issue.message]]))
     if (request.expectsJson()) throw new ValidationException(errors)
     ctx.session?.flash('errors', errors)
-    ctx.session?.flash('old', { email: request.input('email') })
+    // Refills the form; passwords and oversized values are never kept.
+    ctx.session?.flashInput(request.only(['email']))
     return redirect(app.urls.route('login'))
   }
 

@@ -26,6 +26,16 @@ export class Browser {
   }
 }
 
+/** A promise a test releases by hand, so a request can be held in flight. */
+function gate(app: Application): { wait: Promise<void>; open(): void } {
+  const holder = app as unknown as { gate?: { wait: Promise<void>; open(): void } }
+  if (!holder.gate) {
+    let open!: () => void
+    holder.gate = { wait: new Promise<void>((resolve) => (open = resolve)), open: () => open() }
+  }
+  return holder.gate
+}
+
 /**
  * The session contract every store must pass: one suite, run once per
  * driver (memory, fs, redis).
@@ -53,6 +63,22 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
       Route.post('/invalidate', async ({ session }) => {
         await session!.invalidate()
         return { count: session!.get('count', 0) }
+      })
+      Route.post('/keys/{key}', ({ session, params }) => {
+        session!.put(`key-${params.key}`, true)
+        return { ok: true }
+      })
+      Route.get('/keys', ({ session }) => ({ keys: Object.keys(session!.all()).filter((k) => k.startsWith('key-')).sort() }))
+      Route.post('/login', async ({ session }) => {
+        await session!.regenerate()
+        session!.put('user', 1)
+        return { ok: true }
+      })
+      Route.get('/me', ({ session }) => ({ user: session!.get('user', null) }))
+      Route.get('/slow', async ({ session }) => {
+        session!.put('seen-by-slow', true)
+        await gate(app).wait
+        return { user: session!.get('user', null) }
       })
     })
     return app
@@ -103,5 +129,47 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     const cleared = await browser.request('/invalidate', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
     t.deepEqual(await cleared.json(), { count: 0 })
     t.is((await (await browser.request('/count')).json()).count, 1)
+  })
+
+  test(`${driver}: 40 parallel requests on one session each keep their own key; none is refused for CSRF`, async (t) => {
+    const app = await makeApp(t)
+    const server = await app.listen({ port: 0 })
+    const browser = new Browser(app)
+    await browser.request('/count')
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${server.url}/keys/${String(i).padStart(2, '0')}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then((res) => res.status),
+      ),
+    )
+    t.deepEqual(statuses, Array(40).fill(200))
+    const { keys } = await (await browser.request('/keys')).json()
+    t.deepEqual(keys, Array.from({ length: 40 }, (_, i) => `key-${String(i).padStart(2, '0')}`))
+    t.is((await (await browser.request('/count')).json()).count, 2, 'the counter written before survived the parallel writes')
+  })
+
+  test(`${driver}: after a logout, a copy of the old cookie is refused, even by a request that was already in flight`, async (t) => {
+    const app = await makeApp(t)
+    const browser = new Browser(app)
+    await browser.request('/count')
+    await browser.request('/login', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
+    const copy = new Map(browser.cookies)
+    t.deepEqual(await (await browser.request('/me')).json(), { user: 1 })
+
+    // A request on the logged-in session is in flight while the user logs out in another tab.
+    const slow = new Browser(app)
+    for (const [k, v] of copy) slow.cookies.set(k, v)
+    const inFlight = slow.request('/slow')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const logout = await browser.request('/invalidate', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
+    t.is(logout.status, 200)
+    gate(app).open()
+    t.deepEqual(await (await inFlight).json(), { user: 1 }, 'the request that started before the logout finishes')
+
+    // Its save must not have brought the old session back: the copied cookie is logged out.
+    const replay = new Browser(app)
+    for (const [k, v] of copy) replay.cookies.set(k, v)
+    t.deepEqual(await (await replay.request('/me')).json(), { user: null })
+    t.deepEqual(await (await browser.request('/me')).json(), { user: null })
   })
 }

@@ -1,0 +1,131 @@
+import type { Storage } from 'unstorage'
+
+/** A session as stored: its data, when it expires, and whether it was ended. */
+export interface StoredSession {
+  data: Record<string, unknown>
+  /** Unix milliseconds. */
+  expires_at: number
+  /** Set on the record of an id that was logged out or regenerated: it never loads again. */
+  destroyed?: true
+}
+
+/**
+ * Reads and writes session records in one store, with the rules that keep
+ * parallel requests from losing each other's work:
+ *
+ * - every write of an id happens under a lock per id (a promise chain in
+ *   this process), and re-reads the record first, so a writer applies its
+ *   own changes to what is stored now, not to what it loaded;
+ * - an id that was logged out or regenerated keeps a tombstone until it
+ *   would have expired, so a request still in flight on the old cookie can
+ *   neither load it nor write it back.
+ *
+ * Across processes (Redis) the lock does not reach; there the read-merge-write
+ * window is one round trip, and only the same key changed in two processes
+ * at once can lose a write.
+ *
+ * @example
+ * ```ts
+ * const records = new SessionRecords(store, 7200)
+ * await records.update(id, (current) => ({ data: { ...current?.data, cart: [1] }, expires_at: Date.now() + 7_200_000 }))
+ * ```
+ */
+export class SessionRecords {
+  constructor(
+    private readonly store: Storage,
+    readonly lifetimeSeconds: number,
+  ) {}
+
+  /**
+   * The live record of an id, or undefined when it is missing, expired,
+   * ended or malformed.
+   *
+   * @example
+   * ```ts
+   * const record = await records.read(id)
+   * ```
+   */
+  async read(id: string): Promise<StoredSession | undefined> {
+    const record = asRecord(await this.store.getItem(id))
+    return record && !record.destroyed && record.expires_at > Date.now() ? record : undefined
+  }
+
+  /**
+   * Replaces the record of `id` with what `change` makes of the stored one
+   * (undefined when there is none), under this id's lock. `change` returning
+   * undefined writes nothing. Never writes over a tombstone.
+   *
+   * @example
+   * ```ts
+   * await records.update(id, (current) => current && { ...current, expires_at: Date.now() + 60_000 })
+   * ```
+   */
+  update(id: string, change: (current: StoredSession | undefined) => StoredSession | undefined): Promise<void> {
+    return this.locked(id, async () => {
+      const stored = asRecord(await this.store.getItem(id))
+      if (stored?.destroyed) return
+      const next = change(stored && stored.expires_at > Date.now() ? stored : undefined)
+      if (next) await this.store.setItem(id, next, { ttl: this.lifetimeSeconds })
+    })
+  }
+
+  /**
+   * Ends an id for good: its record becomes a tombstone that lives as long
+   * as the session could have.
+   *
+   * @example
+   * ```ts
+   * await records.destroy(oldId)
+   * ```
+   */
+  destroy(id: string): Promise<void> {
+    return this.locked(id, () => this.store.setItem(id, { data: {}, expires_at: Date.now() + this.lifetimeSeconds * 1000, destroyed: true }, { ttl: this.lifetimeSeconds }))
+  }
+
+  /**
+   * Removes every record (tombstones included) past its expiry; returns how
+   * many. For stores without their own expiry (files, memory).
+   *
+   * @example
+   * ```ts
+   * const removed = await records.sweep()
+   * ```
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    let removed = 0
+    for (const key of await this.store.getKeys()) {
+      const record = asRecord(await this.store.getItem(key).catch(() => undefined))
+      // Only sessions live in a session store, so a record that does not parse is garbage too.
+      if (record && record.expires_at > now) continue
+      await this.locked(key, () => this.store.removeItem(key))
+      removed++
+    }
+    return removed
+  }
+
+  private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    let chains = LOCKS.get(this.store)
+    if (!chains) LOCKS.set(this.store, (chains = new Map()))
+    const previous = chains.get(id) ?? Promise.resolve()
+    const run = previous.then(fn, fn)
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    )
+    chains.set(id, tail)
+    void tail.then(() => {
+      if (chains.get(id) === tail) chains.delete(id)
+    })
+    return run
+  }
+}
+
+// Per store, then per id: two apps on one store object share the locks, which is what they need.
+const LOCKS = new WeakMap<Storage, Map<string, Promise<unknown>>>()
+
+function asRecord(value: unknown): StoredSession | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const record = value as Partial<StoredSession>
+  if (typeof record.expires_at !== 'number' || !record.data || typeof record.data !== 'object' || Array.isArray(record.data)) return undefined
+  return record as StoredSession
+}

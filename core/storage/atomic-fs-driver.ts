@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { defineDriver, type Driver } from 'unstorage'
+import fsLite from 'unstorage/drivers/fs-lite'
+
+const TEMP_SUFFIX = '.kiln-tmp'
+
+/**
+ * unstorage's `fs-lite` driver with atomic writes: each value is written to a
+ * temporary file beside its target and renamed over it, so a reader sees the
+ * old value or the new one, never half of either (a session read during a
+ * parallel request's write would otherwise fail to parse and start over).
+ * Temporary files never show up as keys.
+ *
+ * @example
+ * ```ts
+ * createStorage({ driver: atomicFsDriver({ base: '/srv/app/storage/framework/sessions' }) })
+ * ```
+ */
+export const atomicFsDriver = defineDriver((options: { base: string }): Driver => {
+  const base = resolve(options.base)
+  const lite = fsLite({ base, ignore: (path: string) => path.endsWith(TEMP_SUFFIX) })
+  const path = (key: string) => {
+    if (/\.\.:|\.\.$/.test(key)) throw new Error(`Invalid storage key ${JSON.stringify(key)}: it must not contain .. segments.`)
+    return join(base, key.replace(/:/g, '/'))
+  }
+  const write = async (key: string, value: string | Uint8Array) => {
+    const target = path(key)
+    const temp = `${target}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`
+    await mkdir(dirname(target), { recursive: true })
+    try {
+      await writeFile(temp, value)
+      await rename(temp, target)
+    } catch (error) {
+      await unlink(temp).catch(() => {})
+      throw error
+    }
+  }
+  return {
+    ...lite,
+    name: 'kiln-fs',
+    setItem: (key, value) => write(key, value),
+    setItemRaw: (key, value) => write(key, value as Uint8Array),
+  }
+})
