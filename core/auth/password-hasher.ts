@@ -73,3 +73,21 @@ function parseHash(stored: string | null | undefined): (ScryptParams & { salt: B
   if (salt.length < 8 || hash.length < 16) return undefined
   return { N, r, p, salt, hash }
 }
+
+let dummy: Promise<string> | undefined
+
+/**
+ * Spends the same time as checking a real password, for a login whose user
+ * does not exist: without it, an unknown email answers faster than a wrong
+ * password, and the difference tells an attacker which emails have accounts.
+ *
+ * @example
+ * ```ts
+ * if (!user) { await verifyNothing(password); return undefined }
+ * ```
+ */
+export async function verifyNothing(plain: string): Promise<false> {
+  dummy ??= hashPassword('kiln-dummy-password')
+  await verifyPassword(plain, await dummy)
+  return false
+}

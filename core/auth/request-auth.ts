@@ -1,6 +1,7 @@
 import type { HttpContext } from '../http/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
 import type { AuthUser } from './contracts.ts'
+import { verifyNothing } from './password-hasher.ts'
 
 /**
  * Auth for one request: `ctx.auth`. Users are resolved once per guard and
@@ -84,12 +85,25 @@ export class RequestAuth {
     return user
   }
 
-  /** Checks credentials without logging in. @example `await ctx.auth.validate({ email, password })` */
+  /**
+   * Checks credentials without logging in. An unknown user costs the same
+   * password check as a known one, so timing does not reveal accounts.
+   *
+   * @example
+   * ```ts
+   * const user = await ctx.auth.validate({ email, password })
+   * ```
+   */
   async validate<U extends AuthUser = AuthUser>(credentials: Record<string, unknown>, guard?: string): Promise<U | undefined> {
     const provider = this.manager.guard(guard).provider
     if (!provider) return undefined
     const user = await provider.retrieveByCredentials(credentials)
-    if (!user || !(await provider.validateCredentials(user, credentials))) return undefined
+    if (!user) {
+      // As slow as a wrong password, so the answer does not reveal whether the account exists.
+      if (typeof credentials.password === 'string') await verifyNothing(credentials.password)
+      return undefined
+    }
+    if (!(await provider.validateCredentials(user, credentials))) return undefined
     return user as U
   }
 }

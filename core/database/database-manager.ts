@@ -27,7 +27,7 @@ export class DatabaseManager {
 
   constructor(private readonly app: Application) {
     this.connections = new DriverManager<Promise<Connection>, Application>(app, app.config, { kind: 'database', file: 'database' })
-    this.connections.extend<{ filename?: string }>('sqlite', (app, { name, config }) => sqliteConnection(app, name, config))
+    this.connections.extend<{ filename?: string; busy_timeout_ms?: number }>('sqlite', (app, { name, config }) => sqliteConnection(app, name, config))
     this.connections.extend<{ url?: string; schema?: string }>('pgsql', (app, { name, config }) => pgsqlConnection(app, name, config))
   }
 

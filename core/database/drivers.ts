@@ -4,24 +4,33 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Connection } from './connection.ts'
+import { reportBusy } from './sqlite-busy.ts'
 
 /**
  * The `sqlite` driver (better-sqlite3): `filename` relative to the app root,
- * or `:memory:`. WAL mode and foreign keys on.
+ * or `:memory:`. Foreign keys on, and WAL mode (write-ahead logging) for
+ * files: readers never wait for a writer, and a writer never waits for
+ * readers.
+ *
+ * better-sqlite3 is synchronous, so waiting for another writer's lock stops
+ * the whole process: `busy_timeout_ms` (default 50) is the longest wait, and
+ * a statement still locked after it fails with 503 (`DatabaseBusyError`)
+ * and one warning in the log per busy spell.
  *
  * @example
  * ```ts
- * connections: { sqlite: { driver: 'sqlite', filename: 'database/database.sqlite' } }
+ * connections: { sqlite: { driver: 'sqlite', filename: 'database/database.sqlite', busy_timeout_ms: 50 } }
  * ```
  */
-export async function sqliteConnection(app: Application, name: string, config: { filename?: string }): Promise<Connection> {
+export async function sqliteConnection(app: Application, name: string, config: { filename?: string; busy_timeout_ms?: number }): Promise<Connection> {
   const { default: Database } = await import('better-sqlite3')
   const filename = config.filename ?? 'database/database.sqlite'
   const path = filename === ':memory:' ? filename : resolve(app.root, filename)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const database = new Database(path)
+  const database = new Database(path, { timeout: config.busy_timeout_ms ?? 50 })
   if (path !== ':memory:') database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
+  reportBusy(database, (error) => app.logger.warn({ connection: name, err: error.message }, 'SQLite is locked by another writer; writes get 503 until it is free'))
   cachePreparedStatements(database)
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
   // A read while another context holds a transaction open would see its uncommitted rows: those go through Kysely's mutex.

@@ -16,7 +16,7 @@ export const httpConfigSchema = z.object({
   public_dir: z.union([z.string().min(1), z.literal(false)]).default('public'),
   /** Log each request (method, path, status, time) in development. */
   request_log: z.boolean().optional(),
-  /** The storage store (config/storage.ts) that holds `throttle` counters. */
+  /** A redis store of config/storage.ts to share `throttle` counters across processes; anything else counts in memory. */
   throttle_store: z.string().default('memory'),
   /**
    * Hard cap on one incoming websocket frame, in bytes. Larger frames close

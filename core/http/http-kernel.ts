@@ -6,7 +6,8 @@ import { parseBody } from './body-parser.ts'
 import { renderError } from './error-renderer.ts'
 import { contextOf, runWithContext, type HttpContext } from './http-context.ts'
 import { HttpException } from './http-exception.ts'
-import type { MiddlewareRegistry } from './middleware-registry.ts'
+import type { MiddlewareRegistry, ResolvedMiddleware } from './middleware-registry.ts'
+import { KilnError } from '../support/errors.ts'
 import { compose, type Pipeline } from './pipeline.ts'
 import type { RouteDefinition } from './route-definition.ts'
 import type { Router } from './router.ts'
@@ -109,9 +110,14 @@ export class HttpKernel {
   private pipelineFor(route: RouteDefinition): Pipeline {
     if (route.compiled) return route.compiled as Pipeline
     const excluded = route.excludedMiddleware()
-    const layers = this.middleware
-      .resolve(['global', ...route.allMiddleware()])
-      .filter((layer) => !excluded.has(layer.label.split(':')[0]!))
+    let resolved: ResolvedMiddleware[]
+    try {
+      resolved = this.middleware.resolve(['global', ...route.allMiddleware()])
+    } catch (error) {
+      // Name the route, so a misconfigured middleware is found from the boot error alone.
+      throw new KilnError(`Route ${route.methods.filter((m) => m !== 'HEAD').join('|')} ${route.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+    const layers = resolved.filter((layer) => !excluded.has(layer.label.split(':')[0]!))
     const pipeline = compose(layers, (ctx) => callHandler(route, ctx))
     route.compiled = pipeline
     return pipeline

@@ -5,7 +5,8 @@ import { HttpKernel } from './http-kernel.ts'
 import { loadRouteFile } from './load-route-files.ts'
 import { MiddlewareRegistry } from './middleware-registry.ts'
 import { requestLog } from './request-log.ts'
-import { throttle } from './throttle.ts'
+import { RateLimiters } from './rate-limiter.ts'
+import { throttle, validateThrottleParams } from './throttle.ts'
 import { Router } from './router.ts'
 import { StaticAssets } from './static-assets.ts'
 import { UrlGenerator } from './url-generator.ts'
@@ -37,7 +38,9 @@ export const httpProvider = definePlugin({
     app.instance(HttpKernel, kernel, 'http')
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
     if (log) middleware.prependToGroup('global', requestLog)
-    middleware.alias('throttle', throttle)
+    const limiters = app.instance(RateLimiters, new RateLimiters(app), 'limiters')
+    app.terminating(() => limiters.close())
+    middleware.alias('throttle', throttle, { validate: (params) => validateThrottleParams(params, limiters) })
   },
   async boot(app) {
     app.booted(async () => {

@@ -1,6 +1,15 @@
 import { KilnError } from '../support/errors.ts'
 import type { Middleware, MiddlewareRef } from './middleware.ts'
 
+/** Options of an alias. */
+export interface AliasOptions {
+  /**
+   * Checks the parameters of each use when routes compile (at boot), so a
+   * misconfigured route fails before it serves: throw to refuse.
+   */
+  validate?(params: string[]): void
+}
+
 /** A middleware bound to its alias parameters. */
 export interface ResolvedMiddleware {
   fn: Middleware
@@ -22,15 +31,25 @@ export interface ResolvedMiddleware {
  */
 export class MiddlewareRegistry {
   private readonly aliases = new Map<string, Middleware>()
+  private readonly validators = new Map<string, (params: string[]) => void>()
   private readonly groups = new Map<string, MiddlewareRef[]>([
     ['web', []],
     ['api', []],
   ])
 
-  /** Names a middleware. @example `registry.alias('throttle', throttle)` */
-  alias(name: string, fn: Middleware): this {
+  /**
+   * Names a middleware. `validate` checks each use's parameters at boot.
+   *
+   * @example
+   * ```ts
+   * registry.alias('role', role, { validate: (params) => { if (params.length === 0) throw new Error('role needs a role name') } })
+   * ```
+   */
+  alias(name: string, fn: Middleware, options: AliasOptions = {}): this {
     if (this.groups.has(name)) throw new KilnError(`"${name}" is already a middleware group.`)
     this.aliases.set(name, fn)
+    if (options.validate) this.validators.set(name, options.validate)
+    else this.validators.delete(name)
     return this
   }
 
@@ -92,6 +111,14 @@ export class MiddlewareRegistry {
         throw new KilnError(`Unknown middleware "${name}".`, {
           hint: `Known aliases: ${[...this.aliases.keys()].sort().join(', ') || 'none'}; groups: ${[...this.groups.keys()].join(', ')}.`,
         })
+      }
+      const validate = this.validators.get(name)
+      if (validate) {
+        try {
+          validate(params)
+        } catch (error) {
+          throw new KilnError(`Middleware "${ref}": ${error instanceof Error ? error.message : String(error)}`)
+        }
       }
       out.push({ fn, params, label: ref })
     }

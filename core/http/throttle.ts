@@ -1,44 +1,78 @@
-import { createHash } from 'node:crypto'
-import type { StorageManager } from '../storage/storage-manager.ts'
 import { HttpException } from './http-exception.ts'
 import type { Middleware } from './middleware.ts'
-
-interface Window {
-  count: number
-  resetAt: number
-}
+import { Limit, type AttemptResult, type RateLimiters } from './rate-limiter.ts'
 
 /**
- * `throttle:<max>,<minutes>`: at most `max` requests per `minutes` per user
- * (or per IP for guests) on a route, else 429 `{"message":"Too many
- * requests."}` with `Retry-After`. Counters live in the `http.throttle_store`
- * storage store (memory by default; a redis store shares limits across processes).
+ * `throttle:<max>,<minutes>` or `throttle:<limiter name>`: a route's rate
+ * limit, else 429 `{"message":"Too many requests."}` with `Retry-After`.
+ *
+ * - `throttle:60,1`: at most 60 requests a minute per user (per IP for
+ *   guests) on this route;
+ * - `throttle:login`: the limits of the limiter named `login`
+ *   (`RateLimiter.for('login', ...)`), keyed as it says.
+ *
+ * Counting is atomic (rate-limiter-flexible), so parallel requests never get
+ * more through than the limit. Answers carry `X-RateLimit-Limit` and
+ * `X-RateLimit-Remaining`.
  *
  * @example
  * ```ts
- * Route.post('/login', handler).middleware(['throttle:5,1'])
+ * Route.post('/login', handler).middleware(['throttle:login'])
+ * Route.get('/search', handler).middleware(['throttle:30,1'])
  * ```
  */
 export const throttle: Middleware = async (ctx, next, params) => {
-  const max = Number(params[0] ?? 60)
-  const minutes = Number(params[1] ?? 1)
-  if (!Number.isInteger(max) || max < 1 || !(minutes > 0)) throw new Error(`Invalid throttle parameters "${params.join(',')}": use throttle:<max>,<minutes>.`)
-  const user = ctx.request.user<{ getKey?(): unknown }>()
-  const identity = user?.getKey ? `user:${String(user.getKey())}` : `ip:${ctx.request.ip() ?? 'unknown'}`
-  const key = `throttle:${createHash('sha256').update(`${ctx.route?.path ?? ctx.request.path}|${identity}`).digest('hex').slice(0, 32)}`
-  const store = ctx.app.service<StorageManager>('storage').store(ctx.app.config.get<string>('http.throttle_store', 'memory'))
-  const now = Date.now()
-  const stored = (await store.getItem<Window>(key)) as Window | null
-  const window = stored && stored.resetAt > now ? stored : { count: 0, resetAt: now + minutes * 60_000 }
-  window.count++
-  await store.setItem(key, window, { ttl: Math.ceil((window.resetAt - now) / 1000) })
-  const remaining = Math.max(0, max - window.count)
-  if (window.count > max) {
-    const retryAfter = String(Math.max(1, Math.ceil((window.resetAt - now) / 1000)))
-    throw new HttpException(429, 'Too many requests.', { headers: { 'retry-after': retryAfter, 'x-ratelimit-limit': String(max), 'x-ratelimit-remaining': '0' } })
+  const limiters = ctx.app.service<RateLimiters>('limiters')
+  let checks: Array<{ name: string; limit: Limit }>
+  if (params.length === 1 && !/^\d+$/.test(params[0]!)) {
+    const name = params[0]!
+    const definition = limiters.definition(name)
+    if (!definition) throw new Error(`No rate limiter is named "${name}": define it with RateLimiter.for('${name}', ...).`)
+    const limits = await definition(ctx)
+    checks = (limits === undefined ? [] : Array.isArray(limits) ? limits : [limits]).map((limit, index) => ({ name: `${name}#${index}`, limit }))
+  } else {
+    const [max, minutes] = inlineLimit(params)
+    const user = ctx.request.user<{ getKey?(): unknown }>()
+    const identity = user?.getKey ? `user:${String(user.getKey())}` : `ip:${ctx.request.ip() ?? 'unknown'}`
+    checks = [{ name: `route:${ctx.route?.path ?? ctx.request.path}`, limit: Limit.perMinutes(minutes, max).by(identity) }]
+  }
+  let tightest: AttemptResult | undefined
+  for (const { name, limit } of checks) {
+    const result = await limiters.attempt(name, limit)
+    if (!result.allowed) {
+      throw new HttpException(429, 'Too many requests.', {
+        headers: { 'retry-after': String(result.retryAfter), 'x-ratelimit-limit': String(result.limit), 'x-ratelimit-remaining': '0' },
+      })
+    }
+    if (!tightest || result.remaining < tightest.remaining) tightest = result
   }
   const response = await next()
-  response.headers.set('x-ratelimit-limit', String(max))
-  response.headers.set('x-ratelimit-remaining', String(remaining))
+  if (tightest) {
+    response.headers.set('x-ratelimit-limit', String(tightest.limit))
+    response.headers.set('x-ratelimit-remaining', String(tightest.remaining))
+  }
   return response
+}
+
+/**
+ * Checks `throttle` parameters when routes compile, so a typo fails at boot.
+ *
+ * @example
+ * ```ts
+ * validateThrottleParams(['60', '1'], limiters) // ok
+ * ```
+ */
+export function validateThrottleParams(params: string[], limiters: RateLimiters): void {
+  if (params.length === 1 && !/^\d+$/.test(params[0]!)) {
+    if (!limiters.has(params[0]!)) throw new Error(`no rate limiter is named "${params[0]}": define it with RateLimiter.for('${params[0]}', ...) before the routes that use it.`)
+    return
+  }
+  inlineLimit(params)
+}
+
+function inlineLimit(params: string[]): [number, number] {
+  const max = Number(params[0] ?? 60)
+  const minutes = Number(params[1] ?? 1)
+  if (!Number.isInteger(max) || max < 1 || !(minutes > 0) || params.length > 2) throw new Error(`Invalid throttle parameters "${params.join(',')}": use throttle:<max>,<minutes> or throttle:<limiter name>.`)
+  return [max, minutes]
 }

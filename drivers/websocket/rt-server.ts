@@ -126,7 +126,7 @@ export class RtServer implements RtHub {
     this.sweeper = setInterval(() => this.sweep(), interval)
     this.sweeper.unref()
     if (!this.config.scaling.enabled) return
-    const { default: IORedis } = await import('ioredis')
+    const { Redis: IORedis } = await import('ioredis')
     const url = this.config.scaling.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
     const publisher = new IORedis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
     const subscriber = publisher.duplicate()

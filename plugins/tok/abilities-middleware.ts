@@ -33,3 +33,17 @@ export const checkForAnyAbility: Middleware = (ctx, next, abilities) => {
   if (!abilities.some((a) => user.tokenCan?.(a))) throw new HttpException(403, 'Invalid ability provided.')
   return next()
 }
+
+/**
+ * Refuses `abilities` / `ability` with no abilities at boot: with an empty
+ * list, "every ability" is trivially true, and the route would be open to
+ * any token.
+ *
+ * @example
+ * ```ts
+ * app.middleware.alias('abilities', checkAbilities, { validate: requireAbilities })
+ * ```
+ */
+export function requireAbilities(abilities: string[]): void {
+  if (abilities.length === 0) throw new Error('list at least one ability (abilities:orders:read,orders:write); with none, every token would pass.')
+}

@@ -35,7 +35,9 @@ export function HasApiTokens<TBase extends ModelConstructor>(Base: TBase) {
     }
 
     /**
-     * Issues a token. Without `expiresAt` its lifetime follows `tok.expiration`.
+     * Issues a token. It expires at `expiresAt` or after `tok.expiration`
+     * minutes, whichever comes first: the configured lifetime caps every
+     * token, and `expires_at` stores the real end.
      *
      * @example
      * ```ts
@@ -45,7 +47,9 @@ export function HasApiTokens<TBase extends ModelConstructor>(Base: TBase) {
     async createToken(name: string, abilities: string[] = ['*'], options: { expiresAt?: Date | null } = {}): Promise<NewAccessToken> {
       const config = currentApp().config.get<TokConfig>('tok')
       const secret = newSecret(config.token_prefix)
-      const expiresAt = options.expiresAt !== undefined ? options.expiresAt : config.expiration ? new Date(Date.now() + config.expiration * 60_000) : null
+      const cap = config.expiration ? new Date(Date.now() + config.expiration * 60_000) : null
+      const own = options.expiresAt ?? null
+      const expiresAt = own && cap ? (own < cap ? own : cap) : (own ?? cap)
       const accessToken = await this.tokens().create({ name, token: hashSecret(secret), abilities: [...abilities], expires_at: expiresAt })
       return { accessToken, plainTextToken: `${accessToken.getKey()}|${secret}` }
     }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { definePlugin, providerFor, registerMigrations, type AuthManager, type Plugin, type Publisher } from '../../core/index.ts'
-import { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
+import { checkAbilities, checkForAnyAbility, requireAbilities } from './abilities-middleware.ts'
 import { pruneExpiredCommand } from './prune-command.ts'
 import { defaultStatefulDomains } from './stateful.ts'
 import { tokConfigSchema } from './tok-config.ts'
@@ -38,8 +38,8 @@ export function tok(): Plugin {
       publisher.publishes('tok-config', [{ from: CONFIG_STUB, to: 'config/tok.ts' }])
     },
     boot(app) {
-      app.middleware.alias('abilities', checkAbilities)
-      app.middleware.alias('ability', checkForAnyAbility)
+      app.middleware.alias('abilities', checkAbilities, { validate: requireAbilities })
+      app.middleware.alias('ability', checkForAnyAbility, { validate: requireAbilities })
       app.commands.register(pruneExpiredCommand)
       // SPAs call this first: the web group answers 204 and sets XSRF-TOKEN.
       app.router.get('/tok/csrf-cookie', () => null).middleware(['web']).name('tok.csrf-cookie')

@@ -1,5 +1,5 @@
 import { currentApp, encryptCookies, startSession, verifyCsrfToken, type Application, type HttpContext, type Middleware, type Next } from '../../core/index.ts'
-import { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
+import { checkAbilities, checkForAnyAbility, requireAbilities } from './abilities-middleware.ts'
 import type { TokConfig } from './tok-config.ts'
 
 const CURRENT_REQUEST_HOST = '__kiln_current_request_host__'
@@ -99,7 +99,7 @@ export const middleware = {
   statefulApi(app: Application = currentApp()): void {
     if (app.middleware.groupMembers('api').includes(ensureFrontendRequestsAreStateful)) return
     app.middleware.prependToGroup('api', ensureFrontendRequestsAreStateful)
-    app.middleware.alias('abilities', checkAbilities)
-    app.middleware.alias('ability', checkForAnyAbility)
+    app.middleware.alias('abilities', checkAbilities, { validate: requireAbilities })
+    app.middleware.alias('ability', checkForAnyAbility, { validate: requireAbilities })
   },
 }

@@ -1,4 +1,4 @@
-import { Event, safeEqual, type Application, type AuthUser, type Guard, type HttpContext, type UserProvider } from '../../core/index.ts'
+import { DatabaseBusyError, Event, runWithApp, safeEqual, type Application, type AuthUser, type Guard, type HttpContext, type UserProvider } from '../../core/index.ts'
 import { parseBearer } from './parse-bearer.ts'
 import { personalAccessTokenModel, type PersonalAccessToken, TransientToken } from './personal-access-token.ts'
 import type { TokConfig } from './tok-config.ts'
@@ -28,7 +28,8 @@ interface TokenUser extends AuthUser {
  * A token counts only when its id is all digits, its CRC and SHA-256 match
  * (compared in constant time), it has not expired, and it belongs to the
  * provider's model. `last_used_at` is written off the request path, at most
- * once a minute per token.
+ * once a minute per token, for all recently used tokens in one statement,
+ * and skipped when the database is busy.
  *
  * @example
  * ```ts
@@ -38,6 +39,9 @@ interface TokenUser extends AuthUser {
  */
 export class TokGuard implements Guard {
   private readonly lastTouched = new Map<number, number>()
+  /** Tokens used since the last write of `last_used_at`, with when. */
+  private readonly pendingTouches = new Map<number, number>()
+  private flushScheduled = false
 
   constructor(
     private readonly app: Application,
@@ -61,7 +65,7 @@ export class TokGuard implements Guard {
       }
     }
     const parsed = parseBearer(ctx.request.bearerToken())
-    if (!parsed || !hasValidChecksum(parsed.secret, config.token_prefix)) return undefined
+    if (!parsed || !hasValidChecksum(parsed.secret)) return undefined
     const token = await personalAccessTokenModel().find(parsed.id)
     if (!token || !safeEqual(hashSecret(parsed.secret), String(token.token))) return undefined
     if (isExpired(token, config)) return undefined
@@ -79,15 +83,29 @@ export class TokGuard implements Guard {
     const id = token.getKey() as number
     const now = Date.now()
     if (now - (this.lastTouched.get(id) ?? 0) < 60_000) return
+    // Bounded: a flood of distinct tokens must not grow the map for ever.
+    if (this.lastTouched.size >= 10_000) this.lastTouched.clear()
     this.lastTouched.set(id, now)
-    // After the response is on its way; a failure here must never fail the request.
-    setImmediate(() => {
-      personalAccessTokenModel()
-        .query()
-        .where('id', '=', id)
-        .update({ last_used_at: new Date(now) })
-        .catch((error: unknown) => this.app.logger.warn({ err: error, token: id }, 'Could not record last_used_at for a token'))
-    })
+    this.pendingTouches.set(id, now)
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    // After the response, and one statement for every token used meanwhile.
+    setTimeout(() => void this.flushTouches(), 250).unref()
+  }
+
+  private async flushTouches(): Promise<void> {
+    this.flushScheduled = false
+    const batch = [...this.pendingTouches]
+    this.pendingTouches.clear()
+    if (batch.length === 0) return
+    const at = new Date(Math.max(...batch.map(([, when]) => when)))
+    try {
+      await runWithApp(this.app, () => personalAccessTokenModel().query().whereIn('id', batch.map(([id]) => id)).update({ last_used_at: at }))
+    } catch (error) {
+      // A busy or unreachable database skips this round: last_used_at is bookkeeping, never worth a wait.
+      for (const [id] of batch) this.lastTouched.delete(id)
+      if (!(error instanceof DatabaseBusyError)) this.app.logger.warn({ err: error instanceof Error ? error.message : String(error), tokens: batch.length }, 'Could not record last_used_at for tokens')
+    }
   }
 }
 

@@ -23,17 +23,22 @@ export function newSecret(prefix = ''): string {
 }
 
 /**
- * True when a secret has the expected prefix, 40 characters and a matching CRC32.
+ * True when a secret looks like one Kiln issued: a prefix, 40 characters and
+ * their CRC32. The prefix is a format hint for secret scanners, not part of
+ * what is checked: any prefix made of the characters `token_prefix` allows
+ * passes, so tokens issued before `TOK_TOKEN_PREFIX` changed keep working
+ * (the stored SHA-256 covers the whole secret, prefix included).
  *
  * @example
  * ```ts
- * hasValidChecksum(secret, 'kiln_') // true for secrets Kiln issued
+ * hasValidChecksum(secret) // true for secrets Kiln issued, whatever their prefix
  * ```
  */
-export function hasValidChecksum(secret: string, prefix = ''): boolean {
-  if (!secret.startsWith(prefix) || secret.length !== prefix.length + 48) return false
-  const entropy = secret.slice(prefix.length, prefix.length + 40)
-  return /^[A-Za-z0-9]{40}$/.test(entropy) && secret.slice(prefix.length + 40) === checksum(entropy)
+export function hasValidChecksum(secret: string): boolean {
+  const prefixLength = secret.length - 48
+  if (prefixLength < 0 || prefixLength > 64 || !/^[A-Za-z0-9_-]*$/.test(secret.slice(0, prefixLength))) return false
+  const entropy = secret.slice(prefixLength, prefixLength + 40)
+  return /^[A-Za-z0-9]{40}$/.test(entropy) && secret.slice(prefixLength + 40) === checksum(entropy)
 }
 
 /** The stored form of a secret: hex SHA-256. @example `hashSecret(secret)` */

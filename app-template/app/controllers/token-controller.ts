@@ -11,14 +11,15 @@ const input = z.object({
 
 /** Issues personal access tokens to mobile apps and CLIs (`POST /tok/token`). */
 export class TokenController {
-  async issue({ request, response }: HttpContext) {
+  async issue({ request, response, auth }: HttpContext) {
     const parsed = input.safeParse(request.only(['email', 'password', 'device_name', 'abilities']))
     if (!parsed.success) {
       throw new ValidationException(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), [i.message]])))
     }
     const { email, password, device_name, abilities } = parsed.data
-    const user = await User.query().where('email', '=', email).first()
-    if (!user || !(await user.verifyPassword(password))) throw new ValidationException({ email: ['These credentials do not match our records.'] })
+    // auth.validate spends a password check on unknown emails too, so timing does not reveal accounts.
+    const user = await auth.validate<User>({ email, password })
+    if (!user) throw new ValidationException({ email: ['These credentials do not match our records.'] })
     const { accessToken, plainTextToken } = await user.createToken(device_name, abilities ?? ['*'])
     response.status = 201
     return { token: plainTextToken, abilities: accessToken.abilities, expires_at: accessToken.expires_at ?? null }

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
+import type { Dialect } from '../connection.ts'
 import type { DatabaseManager } from '../database-manager.ts'
 import type { Model, ModelClass } from './model.ts'
 
@@ -20,6 +21,7 @@ const compiled = new WeakMap<Kysely<any>, Map<string, CompiledQuery>>()
 export async function findByKey<M extends Model>(model: ModelClass<M>, key: unknown): Promise<M | undefined> {
   // SQLite outside any transaction: one synchronous read, no trip through Kysely's async executor.
   const open = currentApp().service<DatabaseManager>('db').openConnection(model.connection)
+  if (!keyFits(model.keyType, key, open?.dialect ?? (await model.dialect()))) return undefined
   if (open?.readSync) {
     model.registerMorph()
     const query = compile(open.kysely, model)
@@ -31,6 +33,29 @@ export async function findByKey<M extends Model>(model: ModelClass<M>, key: unkn
   const query = compile(db, model)
   const { rows } = await db.executeQuery<Record<string, unknown>>({ ...query, parameters: bind(query, model.toDbValue(model.primaryKey, key, dialect)) })
   return rows[0] ? model.hydrate(rows[0]) : undefined
+}
+
+const INT32 = { min: -(2n ** 31n), max: 2n ** 31n - 1n }
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
+
+/**
+ * True when `key` can be a value of the key column: an integer in its range
+ * for integer keys. A key that cannot fit cannot exist, so it is "not found"
+ * without a query; sending it would be an error on PostgreSQL (and would
+ * abort a surrounding transaction).
+ *
+ * @example
+ * ```ts
+ * keyFits('number', '99999999999', 'pgsql') // false: integer columns are 32-bit there
+ * ```
+ */
+export function keyFits(keyType: 'number' | 'bigint' | 'string', key: unknown, dialect: Dialect): boolean {
+  if (keyType === 'string') return true
+  const text = typeof key === 'number' ? (Number.isSafeInteger(key) ? String(key) : '') : String(key)
+  if (!/^-?\d{1,19}$/.test(text)) return false
+  const value = BigInt(text)
+  const range = keyType === 'number' && dialect === 'pgsql' ? INT32 : INT64
+  return value >= range.min && value <= range.max
 }
 
 function bind(query: CompiledQuery, value: unknown): unknown[] {

@@ -57,8 +57,14 @@ export class ModelNotFoundError extends KilnError {
 export class Model {
   static table: string
   static primaryKey = 'id'
-  /** `number` keys refuse non-integer input in `find` (a URL segment like `1; drop` finds nothing). */
-  static keyType: 'number' | 'string' = 'number'
+  /**
+   * What the key column holds. `number` (what `increments()` makes: a 32-bit
+   * integer on PostgreSQL, 64-bit on SQLite) and `bigint` (64-bit) refuse
+   * input that is not an integer in the column's range in `find`: a URL
+   * segment like `1; drop` or `99999999999` finds nothing instead of failing
+   * in the database.
+   */
+  static keyType: 'number' | 'bigint' | 'string' = 'number'
   static timestamps = true
   static softDeletes = false
   static casts: Record<string, Cast> = {}
@@ -129,7 +135,6 @@ export class Model {
   /** Finds by primary key. @example `await Post.find(1)` */
   static async find<M extends Model>(this: ModelClass<M>, key: unknown): Promise<M | undefined> {
     if (key === undefined || key === null || (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'bigint')) return undefined
-    if (this.keyType === 'number' && !/^-?\d{1,18}$/.test(String(key))) return undefined
     return findByKey(this, key)
   }
 

@@ -1,0 +1,61 @@
+import type { Database } from 'better-sqlite3'
+import { ServiceUnavailableError } from '../support/redis-health.ts'
+
+/**
+ * SQLite said the database is locked by another writer for longer than the
+ * connection's `busy_timeout_ms`: 503 `{"message":"The database is busy; try
+ * again shortly."}`, never a frozen server or a 500.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof DatabaseBusyError) skipThisTime()
+ * ```
+ */
+export class DatabaseBusyError extends ServiceUnavailableError {
+  constructor(cause: unknown) {
+    super('The database is busy; try again shortly.', { cause, retryAfter: 1 })
+    this.name = 'DatabaseBusyError'
+  }
+}
+
+const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED'])
+const METHODS = ['run', 'get', 'all', 'iterate'] as const
+
+/**
+ * Makes every statement of a better-sqlite3 database turn "database is
+ * locked" into a `DatabaseBusyError`, and logs one warning per busy spell
+ * (the next successful statement ends it). better-sqlite3 is synchronous, so
+ * the connection's busy timeout is how long the whole process may wait for
+ * another writer: it is kept short, and what is still locked after it is
+ * refused rather than waited for.
+ *
+ * @example
+ * ```ts
+ * const database = new Database(path, { timeout: 50 })
+ * reportBusy(database, (error) => logger.warn({ err: error.message }, 'SQLite is busy'))
+ * ```
+ */
+export function reportBusy(database: Database, warn: (error: Error) => void): void {
+  let busy = false
+  const prepare = database.prepare.bind(database)
+  database.prepare = ((source: string) => {
+    const statement = prepare(source)
+    const methods = statement as unknown as Record<(typeof METHODS)[number], (...args: unknown[]) => unknown>
+    for (const method of METHODS) {
+      const original = methods[method].bind(statement)
+      methods[method] = (...args: unknown[]) => {
+        try {
+          const result = original(...args)
+          busy = false
+          return result
+        } catch (error) {
+          if (!BUSY.has((error as { code?: string }).code ?? '')) throw error
+          if (!busy) warn(error as Error)
+          busy = true
+          throw new DatabaseBusyError(error)
+        }
+      }
+    }
+    return statement
+  }) as typeof database.prepare
+}
