@@ -1,6 +1,7 @@
 import type Pusher from 'pusher'
 import type { Logger } from '../../core/index.ts'
-import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
+import { checkHostedConfig } from './hosted-config.ts'
+import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
 
 /**
  * What the `hosted` connection accepts (filled from `PUSHER_*` in the starter config).
@@ -54,14 +55,11 @@ export class HostedBroadcaster extends SigningBroadcaster {
   constructor(
     name: string,
     override readonly config: HostedConfig,
-    appKey: Buffer,
+    appKey: Buffer | AppKeys,
     private readonly logger?: Logger,
   ) {
     super(name, config, appKey)
-    const required = { app_id: 'PUSHER_APP_ID', key: 'PUSHER_APP_KEY', secret: 'PUSHER_APP_SECRET' } as const
-    for (const [option, variable] of Object.entries(required)) {
-      if (!config[option]) throw new Error(`config/broadcasting.ts connections.${name}: the hosted driver needs "${option}" (${variable} in the starter config).`)
-    }
+    checkHostedConfig(name, config)
   }
 
   async broadcast({ channels, event, payload, socket }: BroadcastMessage): Promise<void> {
@@ -92,7 +90,7 @@ export class HostedBroadcaster extends SigningBroadcaster {
    */
   getInstance(): Promise<Pusher> {
     this.client ??= import('pusher').then(({ default: PusherSdk }) => {
-      const { app_id: appId, key, secret, cluster, host, port, scheme, useTLS, encryption_master_key: encryptionMasterKeyBase64, timeout } = this.config
+      const { app_id: appId, key, secret, cluster, host, port, scheme, useTLS, timeout } = this.config
       return new PusherSdk({
         appId: appId!,
         key: key!,
@@ -100,7 +98,8 @@ export class HostedBroadcaster extends SigningBroadcaster {
         ...(host ? { host, ...(port ? { port: String(port) } : {}) } : { cluster: cluster ?? 'mt1' }),
         useTLS: useTLS ?? scheme !== 'http',
         timeout: timeout ?? 10_000,
-        ...(encryptionMasterKeyBase64 ? { encryptionMasterKeyBase64 } : {}),
+        // The same master key /broadcasting/auth derives shared secrets from, so browsers can open what the SDK seals.
+        encryptionMasterKeyBase64: this.encryptionMasterKey().toString('base64'),
       })
     })
     return this.client

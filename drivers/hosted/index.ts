@@ -1,7 +1,9 @@
 import { defineBroadcastDriver } from '../../plugins/broadcasting/index.ts'
 import { HostedBroadcaster, type HostedConfig } from './hosted-broadcaster.ts'
+import { checkHostedConfig } from './hosted-config.ts'
 
 export { HostedBroadcaster, type HostedConfig } from './hosted-broadcaster.ts'
+export { hostedConfigSchema, checkHostedConfig } from './hosted-config.ts'
 
 /** The driver name in `config/broadcasting.ts`. */
 export const DRIVER_NAME = 'hosted'
@@ -21,4 +23,10 @@ export const DRIVER_NAME = 'hosted'
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
   create: (app, { name, config, appKey }) => new HostedBroadcaster(name, config as HostedConfig, appKey, app.logger),
+  // The active connection is checked at boot, so missing PUSHER_* settings stop the app with their names instead of a 500 later.
+  boot(app) {
+    const active = app.config.get<string>('broadcasting.default')
+    const config = app.config.get<{ driver?: string } | undefined>(`broadcasting.connections.${active}`)
+    if (config?.driver === DRIVER_NAME) checkHostedConfig(active, config)
+  },
 })

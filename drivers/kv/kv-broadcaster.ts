@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { Logger } from '../../core/index.ts'
-import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
+import { encryptPayload, ENCRYPTED_PREFIX, SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
 
 /**
  * What the `kv` connection accepts in `config/broadcasting.ts`.
@@ -29,8 +29,11 @@ export interface KvConfig extends BroadcasterConfig {
  */
 export interface KvWireMessage {
   event: string
+  /** The payload; on a `private-encrypted-` channel, `{nonce, ciphertext}` sealed for that channel. */
   data: Record<string, unknown>
   socket: string | null
+  /** The broadcast's id, the same for every retry: rt servers deliver it once. */
+  id?: string
 }
 
 /**
@@ -55,20 +58,24 @@ export class KvBroadcaster extends SigningBroadcaster {
   constructor(
     name: string,
     override readonly config: KvConfig,
-    appKey: Buffer,
+    appKey: Buffer | AppKeys,
     private readonly logger: Logger,
   ) {
     super(name, config, appKey)
     this.prefix = config.prefix ?? 'kiln:'
   }
 
-  async broadcast({ channels, event, payload, socket }: BroadcastMessage): Promise<void> {
+  async broadcast({ channels, event, payload, socket, id }: BroadcastMessage): Promise<void> {
     if (channels.length === 0) return
     const redis = await this.getInstance()
-    const message: KvWireMessage = { event, data: payload, socket: socket ?? null }
+    const message: KvWireMessage = { event, data: payload, socket: socket ?? null, ...(id ? { id } : {}) }
     const text = JSON.stringify(message)
     const pipeline = redis.pipeline()
-    for (const channel of channels) pipeline.publish(this.prefix + channel, text)
+    for (const channel of channels) {
+      // End to end: an encrypted channel's payload leaves the app sealed, so neither Redis nor the relay can read it.
+      const sealed = channel.startsWith(ENCRYPTED_PREFIX) ? JSON.stringify({ ...message, data: encryptPayload(channel, payload, this.encryptionMasterKey()) }) : text
+      pipeline.publish(this.prefix + channel, sealed)
+    }
     try {
       const failed = ((await pipeline.exec()) ?? []).find(([error]) => error)
       if (failed) throw failed[0]

@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/index.ts'
-import { defineBroadcastDriver, SigningBroadcaster, type BroadcastMessage } from '../../plugins/broadcasting/index.ts'
+import { defineBroadcastDriver, SigningBroadcaster, type BroadcastMessage, type AppKeys } from '../../plugins/broadcasting/index.ts'
 
 /** The driver name in `config/broadcasting.ts`. */
 export const DRIVER_NAME = 'log'
@@ -14,7 +14,7 @@ export const DRIVER_NAME = 'log'
  * ```
  */
 export class LogBroadcaster extends SigningBroadcaster {
-  constructor(name: string, config: { driver: string }, appKey: Buffer, private readonly logger: Logger) {
+  constructor(name: string, config: { driver: string }, appKey: Buffer | AppKeys, private readonly logger: Logger) {
     super(name, config, appKey)
   }
 

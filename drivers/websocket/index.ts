@@ -52,6 +52,7 @@ async function mount(app: Application): Promise<void> {
   if (driver !== 'websocket' && driver !== 'rt') return
   const broadcaster = manager.connection(name) as WebsocketBroadcaster
   const { server } = broadcaster
+  broadcaster.mounted = true
   await server.start()
   app.router.websocket('/broadcasting/socket', server.hooks(svcProtocol))
   app.router.get('/broadcasting/rt.js', () => new Response(clientBundle(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } })).name('broadcasting.client')

@@ -51,24 +51,29 @@ export class RedisChannelStore implements ChannelStore {
   private readonly redis: Scripted
   private timer?: NodeJS.Timeout
 
+  private beaten = false
+
   constructor(
     redis: Redis,
     private readonly prefix: string,
     private readonly heartbeatMs = 5000,
     private readonly onReaped: (reaped: ReapedMember[]) => void = () => {},
+    /** This process's records vanished (reaped during an outage, or a FLUSHALL): record them again. */
+    private readonly onLost: () => Promise<void> = async () => {},
+    private readonly onFailure: (error: unknown) => void = () => {},
   ) {
     redis.defineCommand('rtJoin', { numberOfKeys: 4, lua: JOIN })
     redis.defineCommand('rtLeave', { numberOfKeys: 4, lua: LEAVE })
     this.redis = redis as Scripted
   }
 
-  /** Starts heartbeating and reaping. @example `await store.start()` */
+  /** Starts heartbeating and reaping (a first beat that fails is retried by the timer). @example `await store.start()` */
   async start(): Promise<void> {
-    await this.beat()
     this.timer = setInterval(() => {
-      this.beat().catch(() => {})
+      this.beat().catch((error: unknown) => this.onFailure(error))
     }, this.heartbeatMs)
     this.timer.unref()
+    await this.beat()
   }
 
   async join(channel: string, socketId: string, member?: PresenceMember): Promise<boolean> {
@@ -107,7 +112,10 @@ export class RedisChannelStore implements ChannelStore {
 
   private async beat(): Promise<void> {
     const now = Date.now()
-    await this.redis.zadd(this.key('nodes'), now, this.node)
+    // ZADD answers 1 for a new member: after the first beat, that means this process's records were reaped or flushed.
+    const added = await this.redis.zadd(this.key('nodes'), now, this.node)
+    if (this.beaten && added === 1) await this.onLost()
+    this.beaten = true
     const dead = await this.redis.zrangebyscore(this.key('nodes'), '-inf', now - this.heartbeatMs * 3)
     for (const node of dead) if (node !== this.node) this.onReaped(await this.reap(node))
   }

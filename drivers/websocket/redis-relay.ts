@@ -7,6 +7,8 @@ export interface RelayMessage {
   socket: string | null
   /** The sender of a client event on a presence channel. */
   user_id?: string | number
+  /** The broadcast's id: a process that hears it twice on one channel delivers it once. */
+  id?: string
 }
 
 /**
@@ -31,7 +33,27 @@ export class RedisRelay {
     private readonly onBadMessage: (channel: string) => void = () => {},
   ) {}
 
+  private listening = false
+  private subscribed = false
+
+  /** Subscribes to `<prefix>*`; if Redis is not reachable yet, again once it is (ioredis then keeps the subscription across reconnects). */
   async start(): Promise<void> {
+    if (!this.listening) {
+      this.listening = true
+      this.subscriber.on('ready', () => {
+        if (!this.subscribed) this.subscribe().catch(() => {})
+      })
+      this.listen()
+    }
+    await this.subscribe()
+  }
+
+  private async subscribe(): Promise<void> {
+    await this.subscriber.psubscribe(`${escapeGlob(this.prefix)}*`)
+    this.subscribed = true
+  }
+
+  private listen(): void {
     this.subscriber.on('pmessage', (_pattern: string, channel: string, text: string) => {
       let message: RelayMessage
       try {
@@ -42,7 +64,6 @@ export class RedisRelay {
       if (typeof message?.event !== 'string') return this.onBadMessage(channel)
       this.deliver(channel.slice(this.prefix.length), message)
     })
-    await this.subscriber.psubscribe(`${escapeGlob(this.prefix)}*`)
   }
 
   async publish(channels: string[], message: RelayMessage): Promise<void> {

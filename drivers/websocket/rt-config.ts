@@ -42,8 +42,10 @@ export const rtConfigSchema = z.looseObject({
       prefix: z.string().default('kiln:'),
       /** How often each process proves it is alive; a process silent for 3 beats has its sockets reaped from the rosters. */
       heartbeat_seconds: z.number().positive().default(5),
+      /** How long a subscription may wait on Redis before it is refused (svc:error 4310, try again). */
+      timeout_ms: z.number().int().positive().default(1000),
     })
-    .default({ enabled: false, prefix: 'kiln:', heartbeat_seconds: 5 }),
+    .default({ enabled: false, prefix: 'kiln:', heartbeat_seconds: 5, timeout_ms: 1000 }),
 })
 
 export type RtConfig = z.infer<typeof rtConfigSchema>

@@ -2,22 +2,22 @@ import { randomInt } from 'node:crypto'
 import type { Hooks, Peer } from 'crossws'
 import type { Redis } from 'ioredis'
 import type { Logger } from '../../core/index.ts'
-import { verifyChannelAuth } from '../../plugins/broadcasting/index.ts'
+import type { RedisHealth } from '../../core/index.ts'
+import { encryptPayload, ENCRYPTED_PREFIX, verifyChannelAuth } from '../../plugins/broadcasting/index.ts'
 import type { ChannelStore } from './channel-store.ts'
 import { Connection } from './connection.ts'
 import { RtError } from './error-codes.ts'
 import type { ChannelInfo, PresenceMember, RtHub } from './hub.ts'
 import { MemoryChannelStore } from './memory-channel-store.ts'
 import { originAllowed } from './origin.ts'
-import { RedisChannelStore, type ReapedMember } from './redis-channel-store.ts'
-import { RedisRelay, type RelayMessage } from './redis-relay.ts'
+import type { ReapedMember } from './redis-channel-store.ts'
+import type { RedisRelay, RelayMessage } from './redis-relay.ts'
+import { startScaling } from './rt-scaling.ts'
+import { encode, MEMBER_ADDED, MEMBER_REMOVED, readMember } from './rt-frames.ts'
 import type { RtConfig } from './rt-config.ts'
 import type { Inbound, WireProtocol } from './wire-protocol.ts'
 
-const MEMBER_ADDED = 'svc:member_added'
-const MEMBER_REMOVED = 'svc:member_removed'
 const reservedEvent = /^(svc:|pusher:|pusher_internal:)/
-const forbiddenUserIds = new Set(['__proto__', 'constructor', 'prototype'])
 const MAX_CHANNELS_PER_CONNECTION = 100
 
 /** Why a mount refuses a connection at open (for example a wrong Pusher app key). */
@@ -30,7 +30,14 @@ export interface Refusal {
 export interface RtCredentials {
   key: string
   secret: string
+  /** Also accepted when verifying (previous app keys during a rotation). */
+  previousSecrets?: string[]
+  /** The 32-byte master key of `private-encrypted-` channels. */
+  masterKey?: Buffer
 }
+
+/** How many broadcast ids each process remembers to drop second copies. */
+const SEEN_IDS = 20_000
 
 /**
  * Kiln's realtime server: holds this process's sockets, checks subscriptions
@@ -54,9 +61,12 @@ export class RtServer implements RtHub {
   private store: ChannelStore = new MemoryChannelStore()
   private relay?: RedisRelay
   private redis: Redis[] = []
+  private health?: RedisHealth
   private sweeper?: NodeJS.Timeout
   private starting?: Promise<void>
   private stopped = false
+  /** `<broadcast id>|<channel>` of recent deliveries, oldest first. */
+  private readonly seen = new Set<string>()
 
   constructor(
     readonly config: RtConfig,
@@ -95,9 +105,22 @@ export class RtServer implements RtHub {
     }
   }
 
-  async publish(channels: string[], event: string, data: unknown, except?: string): Promise<void> {
+  /**
+   * Sends an event to every socket on the channels (but `except`). On a
+   * `private-encrypted-` channel the payload goes out sealed for that
+   * channel (`{nonce, ciphertext}`), as the Pusher protocol has it. `id`
+   * lets every process drop a second copy of the same broadcast.
+   */
+  async publish(channels: string[], event: string, data: unknown, except?: string, id?: string): Promise<void> {
     if (reservedEvent.test(event)) throw new Error(`The event name "${event}" is reserved for the realtime protocol.`)
-    await this.emit(channels, { event, data, socket: except ?? null })
+    const plain = channels.filter((channel) => !channel.startsWith(ENCRYPTED_PREFIX))
+    const base = { event, socket: except ?? null, ...(id ? { id } : {}) }
+    if (plain.length > 0) await this.emit(plain, { ...base, data })
+    for (const channel of channels) {
+      if (!channel.startsWith(ENCRYPTED_PREFIX)) continue
+      if (!this.credentials.masterKey) throw new Error(`Cannot broadcast on ${channel}: no encryption master key is configured.`)
+      await this.emit([channel], { ...base, data: encryptPayload(channel, data, this.credentials.masterKey) })
+    }
   }
 
   channels(prefix?: string): Promise<Map<string, ChannelInfo>> {
@@ -126,19 +149,30 @@ export class RtServer implements RtHub {
     this.sweeper = setInterval(() => this.sweep(), interval)
     this.sweeper.unref()
     if (!this.config.scaling.enabled) return
-    const { Redis: IORedis } = await import('ioredis')
-    const url = this.config.scaling.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-    const publisher = new IORedis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
-    const subscriber = publisher.duplicate()
-    this.redis = [publisher, subscriber]
-    for (const client of this.redis) client.on('error', (error) => this.logger.warn({ err: error.message }, 'rt: Redis connection error'))
-    const prefix = this.config.scaling.prefix
-    const store = new RedisChannelStore(publisher, prefix, this.config.scaling.heartbeat_seconds * 1000, (reaped) => this.announceReaped(reaped))
-    this.store = store
-    this.relay = new RedisRelay(publisher, subscriber, prefix, (channel, message) => this.deliver(channel, message), (channel) =>
-      this.logger.warn({ channel }, 'rt: ignored a relay message that is not Kiln JSON'),
-    )
-    await Promise.all([store.start(), this.relay.start()])
+    const scaling = await startScaling(this.config.scaling, this.logger, {
+      deliver: (channel, message) => this.deliver(channel, message),
+      reaped: (reaped) => this.announceReaped(reaped),
+      lost: () => this.rejoin(),
+    })
+    this.store = scaling.store
+    this.relay = scaling.relay
+    this.health = scaling.health
+    this.redis = scaling.clients
+  }
+
+  /**
+   * After an outage long enough for the other processes to reap this one,
+   * or a FLUSHALL, the rosters in Redis no longer hold this process's
+   * subscriptions: record them again, and announce the members who are back.
+   */
+  private async rejoin(): Promise<void> {
+    for (const connection of this.connections.values()) {
+      for (const [channel, member] of connection.channels) {
+        const first = await this.store.join(channel, connection.socketId, member ?? undefined)
+        if (member && first) await this.emit([channel], { event: MEMBER_ADDED, data: member, socket: connection.socketId })
+      }
+    }
+    this.logger.info({ sockets: this.connections.size }, 'rt: re-recorded this process\'s subscriptions in Redis')
   }
 
   private open(peer: Peer, protocol: WireProtocol, refusal: Refusal | undefined): void {
@@ -191,7 +225,8 @@ export class RtServer implements RtHub {
     }
     let member: PresenceMember | undefined
     if (presence || channel.startsWith('private-')) {
-      if (!verifyChannelAuth(auth, this.credentials.key, this.credentials.secret, connection.socketId, channel, presence ? channelData : undefined)) {
+      const secrets = [this.credentials.secret, ...(this.credentials.previousSecrets ?? [])]
+      if (!secrets.some((secret) => verifyChannelAuth(auth, this.credentials.key, secret, connection.socketId, channel, presence ? channelData : undefined))) {
         return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, `The auth signature for ${channel} is missing or invalid.`))
       }
       if (presence) {
@@ -201,7 +236,16 @@ export class RtServer implements RtHub {
     }
     connection.channels.set(channel, member ?? null)
     this.localSet(channel).add(connection)
-    const first = await this.store.join(channel, connection.socketId, member)
+    let first: boolean
+    try {
+      first = await this.store.join(channel, connection.socketId, member)
+    } catch (error) {
+      // Not recorded, so not subscribed: undo, and tell the client instead of letting it believe it is.
+      connection.channels.delete(channel)
+      this.localRemove(channel, connection)
+      this.health?.failed(error)
+      return connection.send(protocol.subscriptionError(channel, RtError.TryAgain, `Could not subscribe to ${channel} right now; try again shortly.`))
+    }
     if (connection.closed) return
     connection.send(protocol.subscribed(channel, member ? await this.store.members(channel) : undefined))
     if (member && first) await this.emit([channel], { event: MEMBER_ADDED, data: member, socket: connection.socketId })
@@ -257,6 +301,7 @@ export class RtServer implements RtHub {
   }
 
   private deliver(channel: string, message: RelayMessage): void {
+    if (message.id && this.seenBefore(`${message.id}|${channel}`)) return
     const subscribers = this.local.get(channel)
     if (!subscribers) return
     const encoded: Partial<Record<WireProtocol['name'], Buffer>> = {}
@@ -270,6 +315,14 @@ export class RtServer implements RtHub {
         connection.peer.terminate()
       }
     }
+  }
+
+  /** True when this broadcast already reached this channel here (a publish retried after it went through). */
+  private seenBefore(key: string): boolean {
+    if (this.seen.has(key)) return true
+    this.seen.add(key)
+    if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value!)
+    return false
   }
 
   private sweep(): void {
@@ -308,25 +361,4 @@ export class RtServer implements RtHub {
     while (this.connections.has(id))
     return id
   }
-}
-
-function encode(protocol: WireProtocol, channel: string, message: RelayMessage): string {
-  if (message.event === MEMBER_ADDED) return protocol.memberAdded(channel, message.data as PresenceMember)
-  if (message.event === MEMBER_REMOVED) return protocol.memberRemoved(channel, (message.data as PresenceMember).user_id)
-  return protocol.message(message.event, channel, message.data, message.user_id)
-}
-
-/** The presence record from signed `channel_data`: an object with a string or number `user_id`. */
-function readMember(channelData: string | undefined): PresenceMember | undefined {
-  if (!channelData) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(channelData)
-  } catch {
-    return undefined
-  }
-  if (value === null || typeof value !== 'object') return undefined
-  const { user_id: userId, user_info: userInfo } = value as Record<string, unknown>
-  if (!((typeof userId === 'string' && userId !== '' && !forbiddenUserIds.has(userId)) || typeof userId === 'number')) return undefined
-  return userInfo === undefined ? { user_id: userId } : { user_id: userId, user_info: userInfo }
 }

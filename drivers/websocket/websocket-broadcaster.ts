@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/index.ts'
-import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
+import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
 import { rtConfigSchema } from './rt-config.ts'
 import { RtServer } from './rt-server.ts'
 
@@ -17,16 +17,26 @@ import { RtServer } from './rt-server.ts'
 export class WebsocketBroadcaster extends SigningBroadcaster {
   readonly server: RtServer
 
-  constructor(name: string, config: BroadcasterConfig, appKey: Buffer, logger: Logger) {
+  constructor(name: string, config: BroadcasterConfig, appKey: Buffer | AppKeys, logger: Logger) {
     super(name, config, appKey)
     const parsed = rtConfigSchema.safeParse(config)
     if (!parsed.success) throw new Error(`config/broadcasting.ts connections.${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-    this.server = new RtServer(parsed.data, { key: this.key, secret: this.signingSecret() }, logger)
+    const [secret, ...previousSecrets] = this.verificationSecrets()
+    this.server = new RtServer(parsed.data, { key: this.key, secret: secret!, previousSecrets, masterKey: this.encryptionMasterKey() }, logger)
   }
 
-  async broadcast({ channels, event, payload, socket }: BroadcastMessage): Promise<void> {
+  /** True once the app serves this connection's sockets (it is the active connection). @internal set by the driver's boot. */
+  mounted = false
+
+  async broadcast({ channels, event, payload, socket, id }: BroadcastMessage): Promise<void> {
     await this.server.start()
-    await this.server.publish(channels, event, payload, socket)
+    await this.server.publish(channels, event, payload, socket, id)
+  }
+
+  undeliverable(): string | undefined {
+    // With scaling, broadcasts travel through Redis to the processes that do serve sockets.
+    if (this.mounted || this.server.config.scaling.enabled) return undefined
+    return `its socket server is not running in this app (only the active connection serves /broadcasting/socket), so nobody would receive the broadcast.`
   }
 
   /** The secret the server checks subscriptions and Pusher API calls against. @internal */

@@ -20,6 +20,8 @@ export class BroadcastEvent extends Job {
     public payload: Record<string, unknown>,
     public socket: string | null,
     public connection: string | null,
+    /** The broadcast's id, kept across retries so receivers drop a second copy. */
+    public id: string | null = null,
   ) {
     super()
   }
@@ -27,6 +29,6 @@ export class BroadcastEvent extends Job {
   async handle(): Promise<void> {
     await currentApp()
       .service<BroadcastManager>('broadcast')
-      .send({ channels: this.channels, event: this.event, payload: this.payload, socket: this.socket ?? undefined }, this.connection ?? undefined)
+      .send({ channels: this.channels, event: this.event, payload: this.payload, socket: this.socket ?? undefined, id: this.id ?? undefined }, this.connection ?? undefined)
   }
 }

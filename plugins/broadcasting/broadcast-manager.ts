@@ -1,4 +1,4 @@
-import { DriverManager, type Application, type DriverResolver } from '../../core/index.ts'
+import { DriverManager, KilnError, type Application, type DriverResolver } from '../../core/index.ts'
 import type { BroadcastMessage, Broadcaster } from './broadcaster.ts'
 import { BroadcastFake } from './broadcast-fake.ts'
 import { ChannelRegistry } from './channel-registry.ts'
@@ -20,7 +20,7 @@ export class BroadcastManager {
   readonly channels = new ChannelRegistry()
   private faked?: BroadcastFake
 
-  constructor(app: Application) {
+  constructor(private readonly app: Application) {
     this.drivers = new DriverManager<Broadcaster, Application>(app, app.config, { kind: 'broadcaster', file: 'broadcasting' })
   }
 
@@ -49,6 +49,25 @@ export class BroadcastManager {
       return
     }
     await this.connection(connection).broadcast(message)
+  }
+
+  /**
+   * Throws, naming the configured connections, when `name` is not a
+   * configured connection or cannot deliver in this app (`via('websocket')`
+   * while another connection serves the sockets).
+   *
+   * @example
+   * ```ts
+   * manager.assertDeliverable('kv')
+   * ```
+   */
+  assertDeliverable(name: string): void {
+    const configured = Object.keys(this.app.config.get<Record<string, unknown>>('broadcasting.connections', {}))
+    const known = `Configured connections: ${configured.join(', ')}; the active one is "${this.drivers.defaultConnection()}" (config/broadcasting.ts).`
+    if (!configured.includes(name)) throw new KilnError(`Cannot broadcast via "${name}": no such connection. ${known}`)
+    if (this.faked) return
+    const reason = this.connection(name).undeliverable?.()
+    if (reason) throw new KilnError(`Cannot broadcast via "${name}": ${reason} ${known}`)
   }
 
   /** Records broadcasts instead of sending them. @example `manager.fake()` */

@@ -7,6 +7,12 @@ export interface BroadcastMessage {
   payload: Record<string, unknown>
   /** The socket to leave out (`toOthers()`), from `X-Socket-ID`. */
   socket?: string
+  /**
+   * Made once when the event is dispatched and kept by a queued job's
+   * retries, so a receiver that sees the same broadcast twice (a publish
+   * that timed out, then was delivered anyway) drops the copy.
+   */
+  id?: string
 }
 
 /**
@@ -29,6 +35,12 @@ export interface Broadcaster {
   signChannel(socketId: string, channel: string, channelData?: string): { auth: string; shared_secret?: string }
   /** Signs a user authentication (`/broadcasting/user-auth`). */
   signUser(socketId: string, userData: string): { auth: string }
+  /**
+   * Why this connection cannot deliver in this app (a socket server that is
+   * not the one mounted, say), or undefined when it can. Asked at dispatch,
+   * so a broadcast is never dropped without a word.
+   */
+  undeliverable?(): string | undefined
   /** The client the driver wraps (ioredis, pusher), when it has one. */
   getInstance?(): unknown
   close?(): Promise<void>

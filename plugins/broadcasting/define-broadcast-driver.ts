@@ -1,6 +1,7 @@
 import { definePlugin, parseAppKey, type Application, type Plugin } from '../../core/index.ts'
 import type { Broadcaster, BroadcasterConfig } from './broadcaster.ts'
 import type { BroadcastManager } from './broadcast-manager.ts'
+import type { AppKeys } from './signing-broadcaster.ts'
 
 /** What a driver module declares. */
 export interface BroadcastDriverDefinition {
@@ -8,7 +9,7 @@ export interface BroadcastDriverDefinition {
   name: string
   /** Extra names for the same driver (`rt` for `websocket`). */
   aliases?: string[]
-  create(app: Application, ctx: { name: string; config: BroadcasterConfig; appKey: Buffer }): Broadcaster
+  create(app: Application, ctx: { name: string; config: BroadcasterConfig; appKey: AppKeys }): Broadcaster
   /** Optional plugin steps (routes, servers) the driver needs. */
   boot?(app: Application): void | Promise<void>
 }
@@ -26,13 +27,18 @@ export interface BroadcastDriverDefinition {
  * })
  * ```
  */
+function appKeys(app: Application): AppKeys {
+  const current = app.config.get<string>('app.key')
+  return { key: parseAppKey(current), current, previous: app.config.get<string[]>('app.previous_keys', []) }
+}
+
 export function defineBroadcastDriver(definition: BroadcastDriverDefinition): Plugin {
   return definePlugin({
     name: `broadcast-driver:${definition.name}`,
     register(app) {
       const manager = app.service<BroadcastManager>('broadcast')
       for (const driver of [definition.name, ...(definition.aliases ?? [])]) {
-        manager.extend(driver, (app, { name, config }) => definition.create(app, { name, config: config as BroadcasterConfig, appKey: parseAppKey(app.config.get<string>('app.key')) }))
+        manager.extend(driver, (app, { name, config }) => definition.create(app, { name, config: config as BroadcasterConfig, appKey: appKeys(app) }))
       }
     },
     boot: definition.boot,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { afterCommit, currentApp, QueueManager, type Application } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
 import type { BroadcastManager } from './broadcast-manager.ts'
@@ -20,11 +21,14 @@ export async function queueBroadcast(event: ShouldBroadcast, app: Application = 
   const payload = JSON.parse(JSON.stringify(event.broadcastWith())) as Record<string, unknown>
   const socket = event.socket ?? null
   const connection = event.broadcastVia ?? null
+  const manager = app.service<BroadcastManager>('broadcast')
+  if (connection) manager.assertDeliverable(connection)
+  const id = randomUUID()
   if (event instanceof ShouldBroadcastNow) {
-    await app.service<BroadcastManager>('broadcast').send({ channels, event: name, payload, socket: socket ?? undefined }, connection ?? undefined)
+    await manager.send({ channels, event: name, payload, socket: socket ?? undefined, id }, connection ?? undefined)
     return
   }
-  const job = new BroadcastEvent(channels, name, payload, socket, connection)
+  const job = new BroadcastEvent(channels, name, payload, socket, connection, id)
   const push = () => app.service<QueueManager>('queue').push(job, { queue: event.broadcastQueue, connection: event.broadcastConnection })
   if (event instanceof ShouldBroadcastAfterCommit) afterCommit(push)
   else await push()

@@ -32,7 +32,17 @@ export abstract class ShouldBroadcast extends Event {
     return this.constructor.name
   }
 
-  /** The payload: public own properties, models as `toDict()`, plus `socket`. @example `broadcastWith() { return { id: this.order.id } }` */
+  /**
+   * The payload: public own properties, plus `socket`. Every value is
+   * serialised as `JSON.stringify` would see it, through its `toJSON()`:
+   * models honour `hidden` (a password hash never reaches a socket), dates
+   * become ISO strings.
+   *
+   * @example
+   * ```ts
+   * broadcastWith() { return { id: this.order.id } }
+   * ```
+   */
   broadcastWith(): Record<string, unknown> {
     const payload: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(this)) {
@@ -69,11 +79,13 @@ export abstract class ShouldBroadcastNow extends ShouldBroadcast {}
  */
 export abstract class ShouldBroadcastAfterCommit extends ShouldBroadcast {}
 
-function serialize(value: unknown): unknown {
-  if (value instanceof Model) return value.toDict()
-  if (Array.isArray(value)) return value.map(serialize)
-  if (value instanceof Date) return value.toISOString()
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, serialize(v)]))
+function serialize(value: unknown, depth = 0): unknown {
+  if (depth > 32) throw new Error('The broadcast payload nests more than 32 levels deep (a cycle?); give the event a broadcastWith().')
+  // toJSON first, as JSON.stringify does: a model (of any copy of the framework) or a DTO decides what it exposes.
+  if (value instanceof Model) return value.toJSON()
+  if (value && typeof (value as { toJSON?: unknown }).toJSON === 'function') return serialize((value as { toJSON(): unknown }).toJSON(), depth + 1)
+  if (Array.isArray(value)) return value.map((item) => serialize(item, depth + 1))
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, serialize(v, depth + 1)]))
   return value
 }
 

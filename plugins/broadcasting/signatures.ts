@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { channelKey } from './encrypted-payload.ts'
 
 /**
  * The Pusher-compatible channel auth string: `<key>:<hex hmac-sha256(secret,
@@ -52,8 +53,7 @@ export function verifyChannelAuth(auth: unknown, key: string, secret: string | B
  * ```
  */
 export function sharedSecret(channel: string, masterKey: Buffer): string {
-  if (masterKey.length !== 32) throw new Error('The encryption master key must be 32 bytes.')
-  return createHash('sha256').update(Buffer.concat([Buffer.from(channel), masterKey])).digest('base64')
+  return channelKey(channel, masterKey).toString('base64')
 }
 
 /**

@@ -83,3 +83,18 @@ test('live page in Chromium: presence across two users, toOthers() messages, and
   await ada.waitForFunction(() => document.querySelectorAll('#members li').length === 1)
   t.pass()
 })
+
+test('under APP_BASE_PATH=/sub the starter layout tells new Rt() the prefix: the live page connects and joins', async (t) => {
+  const app = await createTestApp({ root, env: { ...env, APP_BASE_PATH: '/sub' } })
+  t.teardown(() => app.close())
+  await refreshDatabase(app)
+  await runWithApp(app, () => seed())
+  const server = await app.listen({ port: 0 })
+  const browser = await launchChromium()
+  t.teardown(() => browser.close())
+  const page = await (await browser.newContext()).newPage()
+  await login(page, `${server.url}/sub`, 'test@example.com')
+  t.is(await page.getAttribute('meta[name="app-base-path"]', 'content'), '/sub')
+  await page.waitForFunction(() => document.querySelectorAll('#members li').length === 1)
+  t.deepEqual(await text(page, '#members li'), ['Test User'])
+})

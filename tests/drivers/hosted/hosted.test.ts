@@ -112,6 +112,13 @@ test('an unreachable API becomes a clear exception', async (t) => {
   t.regex(error!.message, /^Broadcast connection "hosted" \(hosted\) could not trigger \[Lost\] on 127\.0\.0\.1:\d+ \(unreachable: ECONNREFUSED\)\.$/)
 })
 
-test('missing credentials are named when the connection is resolved', async (t) => {
-  await t.throwsAsync(hostedApp(t, { app_id: undefined }), { message: /connections\.hosted: the hosted driver needs "app_id" \(PUSHER_APP_ID/ })
+test('an active hosted connection without its PUSHER_* settings stops the boot, naming each missing variable', async (t) => {
+  const boot = createApp({
+    root: tempApp(),
+    env: { APP_ENV: 'test' },
+    plugins: [broadcasting(), hostedDriver],
+    config: { broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', app_id: '', cluster: 'eu' } } } },
+  })
+  const error = await t.throwsAsync(boot)
+  t.is(error!.message, 'config/broadcasting.ts connections.hosted (hosted): app_id: empty (set PUSHER_APP_ID); key: missing (set PUSHER_APP_KEY); secret: missing (set PUSHER_APP_SECRET).')
 })

@@ -19,6 +19,7 @@ broadcasterSuite(test, DRIVER_NAME, [kvDriver], { url: REDIS_URL, prefix: 'kv-co
 /** A real subscriber on exact channel names or `pattern*`s; `seen` fills as messages arrive. */
 async function subscriber(t: T, names: string[], url = REDIS_URL) {
   const client = new Redis(url)
+  client.on('error', () => {})
   t.teardown(() => client.disconnect())
   const seen: Array<{ channel: string; text: string }> = []
   client.on('message', (channel: string, text: string) => seen.push({ channel, text }))
@@ -63,10 +64,15 @@ test('a subscriber on <prefix>orders.1 receives exactly {event, data, socket}, w
   t.is(response.status, 200)
   t.true(await waitFor(() => seen.length === 2))
   t.deepEqual(seen.map((s) => s.channel).sort(), ['kv-a:orders.1', 'kv-a:private-orders.1'])
+  const ids = new Set<string>()
   for (const { text } of seen) {
-    t.deepEqual(Object.keys(JSON.parse(text)), ['event', 'data', 'socket'])
-    t.deepEqual(JSON.parse(text), { event: 'OrderShipped', data: { id: 1, socket: '123.456' }, socket: '123.456' })
+    const { id, ...rest } = JSON.parse(text)
+    t.deepEqual(Object.keys(JSON.parse(text)), ['event', 'data', 'socket', 'id'])
+    t.deepEqual(rest, { event: 'OrderShipped', data: { id: 1, socket: '123.456' }, socket: '123.456' })
+    t.regex(id, /^[0-9a-f-]{36}$/, 'the broadcast id, the same on every channel, for receivers to drop copies')
+    ids.add(id)
   }
+  t.is(ids.size, 1)
   t.is((await kvOf(app).getInstance()).status, 'ready', 'getInstance() is the ioredis client')
 })
 
@@ -177,6 +183,8 @@ test.serial('Redis down: a queued broadcast fails, is retried by the queue, and 
   await runWithApp(app, () => flushBroadcasts())
   t.true(await waitFor(() => seen.length === 1, 10_000), 'the retried job published the broadcast')
   t.is(seen[0]!.channel, 'kv-retry:orders')
-  t.deepEqual(JSON.parse(seen[0]!.text), { event: 'Shipped', data: { id: 7, socket: null }, socket: null })
+  const { id, ...message } = JSON.parse(seen[0]!.text)
+  t.deepEqual(message, { event: 'Shipped', data: { id: 7, socket: null }, socket: null })
+  t.regex(id, /^[0-9a-f-]{36}$/)
   t.regex(readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8'), /kv broadcast failed: Redis is unreachable/, 'the first attempt failed and was logged')
 })

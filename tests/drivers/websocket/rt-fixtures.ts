@@ -89,12 +89,12 @@ export interface RtApp {
 }
 
 /** An app whose active connection is `rt`, listening on a real port. */
-export async function rtApp(t: { teardown(fn: () => unknown): void }, options: Record<string, unknown> = {}, extra: { plugins?: Plugin[]; env?: Record<string, string>; routes?: (app: Application) => void } = {}): Promise<RtApp> {
+export async function rtApp(t: { teardown(fn: () => unknown): void }, options: Record<string, unknown> = {}, extra: { plugins?: Plugin[]; env?: Record<string, string>; config?: Record<string, unknown>; routes?: (app: Application) => void } = {}): Promise<RtApp> {
   const app = await createApp({
     root: tempApp(),
     env: { APP_ENV: 'test', ...extra.env },
     plugins: [broadcasting(), websocketDriver, ...(extra.plugins ?? [])],
-    config: { broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: KEY, secret: SECRET, ...options } } } },
+    config: { ...extra.config, broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: KEY, secret: SECRET, ...options } } } },
   })
   extra.routes?.(app)
   const server = await startServer(app)

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs'
+import test from 'ava'
+import { Redis } from 'ioredis'
+import { createApp } from '../../../core/index.ts'
+import kvDriver from '../../../drivers/kv/index.ts'
+import { broadcasting, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { freePort, redisServer, type RedisServer } from '../kv/redis-server.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
+import { join, rtApp, type Frame, type RtApp } from './rt-fixtures.ts'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function cluster(t: Parameters<typeof rtApp>[0]): Promise<{ redis: RedisServer; url: string; a: RtApp; b: RtApp }> {
+  const port = await freePort()
+  const redis = await redisServer(t, port)
+  const url = `redis://127.0.0.1:${port}`
+  const scaling = { enabled: true, url, prefix: 'outage:', heartbeat_seconds: 0.2, timeout_ms: 300 }
+  const logging = { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/rt.log' } } }
+  const [a, b] = await Promise.all([0, 1].map(() => rtApp(t, { scaling }, { config: logging })))
+  return { redis, url, a: a!, b: b! }
+}
+
+async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Not within ${timeoutMs} ms: ${what}`)
+    await sleep(50)
+  }
+}
+
+const userIds = async (rt: RtApp, channel: string) => (await rt.broadcaster.server.members(channel)).map((m) => Number(m.user_id)).sort()
+
+test.serial('presence rosters heal after FLUSHALL and after an outage that lost every key; clients end up seeing every member', async (t) => {
+  const { redis, url, a, b } = await cluster(t)
+  const alice = await a.connect()
+  const bob = await b.connect()
+  await join(alice.socket, alice.id, 'presence-room', { user_id: 1 })
+  await join(bob.socket, bob.id, 'presence-room', { user_id: 2 })
+  await eventually(async () => (await userIds(a, 'presence-room')).length === 2, 'both users on the roster')
+
+  const admin = new Redis(url)
+  admin.on('error', () => {})
+  t.teardown(() => admin.disconnect())
+  await admin.flushall()
+  t.deepEqual(await userIds(a, 'presence-room'), [], 'FLUSHALL emptied the roster')
+  await eventually(async () => (await userIds(a, 'presence-room')).join() === '1,2', 'each node re-recorded its members after FLUSHALL')
+
+  // 20 heartbeats without Redis, and it comes back empty (no persistence): the other node looks dead and must not stay reaped.
+  await redis.stop()
+  await sleep(1500)
+  await redis.start()
+  await eventually(async () => (await userIds(a, 'presence-room').catch(() => [])).join() === '1,2', 'both users back on the roster after the outage')
+  t.deepEqual(await userIds(b, 'presence-room'), [1, 2])
+
+  // Alice's page may have been told Bob left while his node looked dead; it must also have been told he is back.
+  const bobEvents = alice.socket.frames.filter((f: Frame) => f.channel === 'presence-room' && f.data?.user_id === 2)
+  const last = bobEvents.at(-1)
+  t.true(last === undefined || last.event === 'svc:member_added', JSON.stringify(bobEvents))
+})
+
+test.serial('a subscribe while Redis is down or stalled is refused at once with svc:error 4310 and is not half-made; the log has one warning per outage', async (t) => {
+  const { redis, a } = await cluster(t)
+  const alice = await a.connect()
+
+  await redis.stop()
+  const started = Date.now()
+  const refused = await join(alice.socket, alice.id, 'news')
+  t.is(refused.event, 'svc:error')
+  t.is(refused.data.code, 4310)
+  // A hang check, not a speed test: before, a subscribe waited for Redis as long as it was gone.
+  t.true(Date.now() - started < 3000)
+  for (let i = 0; i < 3; i++) t.is((await join(alice.socket, alice.id, `news-${i}`)).data.code, 4310)
+
+  await redis.start()
+  await eventually(async () => (await join(alice.socket, alice.id, 'news')).event === 'svc:subscription_succeeded', 'subscribing works again')
+  await a.broadcaster.broadcast({ channels: ['news-0'], event: 'Leak', payload: {} })
+  t.true(await alice.socket.nothing((f) => f.event === 'Leak'), 'the refused subscription was rolled back, so nothing arrives on it')
+
+  redis.pause()
+  const stalled = Date.now()
+  t.is((await join(alice.socket, alice.id, 'stalled')).data.code, 4310)
+  t.true(Date.now() - stalled < 3000)
+  redis.resume()
+
+  await a.app.close()
+  const warnings = readFileSync(`${a.app.root}/storage/logs/rt.log`, 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.level === 40 && /Redis is unreachable/.test(line.msg))
+  t.is(warnings.length, 2, `one warning for the outage and one for the stall: ${JSON.stringify(warnings)}`)
+})
+
+test.serial('a broadcast that arrives twice (a kv publish retried after it went through) is delivered once', async (t) => {
+  const { url, a, b } = await cluster(t)
+  const alice = await a.connect()
+  const bob = await b.connect()
+  await join(alice.socket, alice.id, 'news')
+  await join(bob.socket, bob.id, 'news')
+  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), kvDriver], config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url, prefix: 'outage:' } } } } })
+  t.teardown(() => app.close())
+  const kv = app.service<BroadcastManager>('broadcast').connection()
+  const counts = [alice, bob].map(({ socket }) => {
+    const seen: number[] = []
+    socket.raw.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Frame
+      if (frame.event === 'Once') seen.push(frame.data.n)
+    })
+    return seen
+  })
+  for (let i = 0; i < 2; i++) await kv.broadcast({ channels: ['news'], event: 'Once', payload: { n: 1 }, id: 'broadcast-1' })
+  await kv.broadcast({ channels: ['news'], event: 'Once', payload: { n: 2 }, id: 'broadcast-2' })
+  await eventually(() => counts.every((seen) => seen.includes(2)), 'the last broadcast arrived everywhere')
+  t.deepEqual(counts, [[1, 2], [1, 2]])
+})
