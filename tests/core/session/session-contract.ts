@@ -26,14 +26,54 @@ export class Browser {
   }
 }
 
+interface Gate {
+  /** Resolves once a request is held at the gate (it has loaded its session). */
+  entered: Promise<void>
+  enter(): void
+  wait: Promise<void>
+  open(): void
+}
+
 /** A promise a test releases by hand, so a request can be held in flight. */
-function gate(app: Application): { wait: Promise<void>; open(): void } {
-  const holder = app as unknown as { gate?: { wait: Promise<void>; open(): void } }
+function gate(app: Application): Gate {
+  const holder = app as unknown as { gate?: Gate }
   if (!holder.gate) {
     let open!: () => void
-    holder.gate = { wait: new Promise<void>((resolve) => (open = resolve)), open: () => open() }
+    let enter!: () => void
+    holder.gate = {
+      entered: new Promise<void>((resolve) => (enter = resolve)),
+      enter: () => enter(),
+      wait: new Promise<void>((resolve) => (open = resolve)),
+      open: () => open(),
+    }
   }
   return holder.gate
+}
+
+/**
+ * Holds requests until `count` of them have arrived, then lets them all go:
+ * every one of them has loaded the session before any of them saves it,
+ * the worst interleaving parallel requests can have.
+ *
+ * @example
+ * ```ts
+ * const meet = barrier(40)
+ * Route.post('/x', async () => { await meet() })
+ * ```
+ */
+export function barrier(count: number): () => Promise<void> {
+  let arrived = 0
+  let release!: () => void
+  const all = new Promise<void>((resolve) => (release = resolve))
+  return () => {
+    if (++arrived >= count) release()
+    return all
+  }
+}
+
+/** The cookie header a browser would send. */
+export function cookieHeader(browser: Browser): string {
+  return [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
 }
 
 /**
@@ -68,6 +108,12 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
         session!.put(`key-${params.key}`, true)
         return { ok: true }
       })
+      const meet = barrier(20)
+      Route.post('/together/{key}', async ({ session, params }) => {
+        session!.put(`key-${params.key}`, true)
+        await meet()
+        return { ok: true }
+      })
       Route.get('/keys', ({ session }) => ({ keys: Object.keys(session!.all()).filter((k) => k.startsWith('key-')).sort() }))
       Route.post('/login', async ({ session }) => {
         await session!.regenerate()
@@ -77,6 +123,7 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
       Route.get('/me', ({ session }) => ({ user: session!.get('user', null) }))
       Route.get('/slow', async ({ session }) => {
         session!.put('seen-by-slow', true)
+        gate(app).enter()
         await gate(app).wait
         return { user: session!.get('user', null) }
       })
@@ -136,7 +183,7 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     const server = await app.listen({ port: 0 })
     const browser = new Browser(app)
     await browser.request('/count')
-    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    const cookie = cookieHeader(browser)
     const statuses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         fetch(`${server.url}/keys/${String(i).padStart(2, '0')}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then((res) => res.status),
@@ -146,6 +193,20 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     const { keys } = await (await browser.request('/keys')).json()
     t.deepEqual(keys, Array.from({ length: 40 }, (_, i) => `key-${String(i).padStart(2, '0')}`))
     t.is((await (await browser.request('/count')).json()).count, 2, 'the counter written before survived the parallel writes')
+  })
+
+  test(`${driver}: 20 requests that all load the session before any saves it keep every key`, async (t) => {
+    const app = await makeApp(t)
+    const browser = new Browser(app)
+    await browser.request('/count')
+    const cookie = cookieHeader(browser)
+    const keys = Array.from({ length: 20 }, (_, i) => String(i).padStart(2, '0'))
+    const statuses = await Promise.all(
+      keys.map((key) => app.request(`/together/${key}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then((res) => res.status)),
+    )
+    t.deepEqual(statuses, Array(20).fill(200))
+    t.deepEqual((await (await browser.request('/keys')).json()).keys, keys.map((key) => `key-${key}`))
+    t.is((await (await browser.request('/count')).json()).count, 2)
   })
 
   test(`${driver}: after a logout, a copy of the old cookie is refused, even by a request that was already in flight`, async (t) => {
@@ -160,7 +221,7 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     const slow = new Browser(app)
     for (const [k, v] of copy) slow.cookies.set(k, v)
     const inFlight = slow.request('/slow')
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await gate(app).entered
     const logout = await browser.request('/invalidate', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
     t.is(logout.status, 200)
     gate(app).open()
