@@ -3,11 +3,13 @@ import { deepMerge } from '../support/dot-path.ts'
 import { databaseCommands } from './database-commands.ts'
 import { databaseConfigSchema } from './database-config.ts'
 import { DatabaseManager } from './database-manager.ts'
+import { discoverModels } from './model/discover-models.ts'
 
 /**
  * The kernel's database provider: `app.service('db')` (a `DatabaseManager`),
  * the `sqlite` (embedded default, `database/database.sqlite`) and `pgsql`
- * (`DATABASE_URL`) connections, and the migration commands.
+ * (`DATABASE_URL`) connections, the migration commands, and the models of
+ * `app/models` registered by name.
  */
 export const databaseProvider = definePlugin({
   name: 'kiln:database',
@@ -23,5 +25,9 @@ export const databaseProvider = definePlugin({
     app.instance(DatabaseManager, db, 'db')
     app.terminating(() => db.close())
     for (const command of databaseCommands) app.commands.register(command)
+  },
+  async boot(app) {
+    // Models stored by class and key (jobs, component state) load back in any process.
+    await discoverModels(app.root)
   },
 })
