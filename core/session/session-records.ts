@@ -1,4 +1,5 @@
 import type { Storage } from 'unstorage'
+import { updateItem } from '../storage/atomic-update.ts'
 
 /** A session as stored: its data, when it expires, and whether it was ended. */
 export interface StoredSession {
@@ -20,9 +21,11 @@ export interface StoredSession {
  *   would have expired, so a request still in flight on the old cookie can
  *   neither load it nor write it back.
  *
- * Across processes (Redis) the lock does not reach; there the read-merge-write
- * window is one round trip, and only the same key changed in two processes
- * at once can lose a write.
+ * Across processes the lock does not reach. On Redis each write is a
+ * compare-and-set (see `updateItem`): a writer that raced another process
+ * re-reads and merges again, so nothing is lost there either. The file and
+ * memory stores rely on the lock alone: several processes sharing one
+ * session folder can still race.
  *
  * @example
  * ```ts
@@ -61,12 +64,18 @@ export class SessionRecords {
    * ```
    */
   update(id: string, change: (current: StoredSession | undefined) => StoredSession | undefined): Promise<void> {
-    return this.locked(id, async () => {
-      const stored = asRecord(await this.store.getItem(id))
-      if (stored?.destroyed) return
-      const next = change(stored && stored.expires_at > Date.now() ? stored : undefined)
-      if (next) await this.store.setItem(id, next, { ttl: this.lifetimeSeconds })
-    })
+    return this.locked(id, () =>
+      updateItem<unknown>(
+        this.store,
+        id,
+        (value) => {
+          const stored = asRecord(value)
+          if (stored?.destroyed) return undefined
+          return change(stored && stored.expires_at > Date.now() ? stored : undefined)
+        },
+        { ttl: this.ttlSeconds },
+      ),
+    )
   }
 
   /**
@@ -79,7 +88,7 @@ export class SessionRecords {
    * ```
    */
   destroy(id: string): Promise<void> {
-    return this.locked(id, () => this.store.setItem(id, { data: {}, expires_at: Date.now() + this.lifetimeSeconds * 1000, destroyed: true }, { ttl: this.lifetimeSeconds }))
+    return this.locked(id, () => this.store.setItem(id, { data: {}, expires_at: Date.now() + this.lifetimeSeconds * 1000, destroyed: true }, { ttl: this.ttlSeconds }))
   }
 
   /**
@@ -93,14 +102,23 @@ export class SessionRecords {
    */
   async sweep(now = Date.now()): Promise<number> {
     let removed = 0
-    for (const key of await this.store.getKeys()) {
+    const expired = async (key: string) => {
       const record = asRecord(await this.store.getItem(key).catch(() => undefined))
       // Only sessions live in a session store, so a record that does not parse is garbage too.
-      if (record && record.expires_at > now) continue
-      await this.locked(key, () => this.store.removeItem(key))
-      removed++
+      return !record || record.expires_at <= now
+    }
+    for (const key of await this.store.getKeys()) {
+      if (!(await expired(key))) continue
+      // Checked again under the lock: a request may have just extended it.
+      const gone = await this.locked(key, async () => (await expired(key)) && (await this.store.removeItem(key), true))
+      if (gone) removed++
     }
     return removed
+  }
+
+  /** Stores keep whole seconds; rounding up never expires a session early. */
+  private get ttlSeconds(): number {
+    return Math.max(1, Math.ceil(this.lifetimeSeconds))
   }
 
   private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {

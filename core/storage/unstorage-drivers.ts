@@ -3,12 +3,14 @@ import { createStorage, type Driver, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import type { Application } from '../application/application.ts'
 import type { DriverManager } from '../manager/driver-manager.ts'
+import { ATOMIC_UPDATE, atomicHook } from './atomic-update.ts'
 
 /**
  * Registers the kernel's unstorage drivers on a manager: `memory`, `fs`
  * (`base`, relative to the app root; writes are atomic) and `redis` (`url`,
  * `prefix`, `timeout_ms`: while Redis is down, operations fail within it
- * with 503 and one log line per outage). Both the
+ * with 503 and one log line per outage; `updateItem()` on it is atomic
+ * across processes). Both the
  * storage manager and the session stores use them, so a store configured for
  * one works for the other.
  *
@@ -47,8 +49,10 @@ export function registerUnstorageDrivers(manager: DriverManager<Storage, Applica
  * ```
  */
 export function lazyStorage(load: () => Promise<Driver>): Storage {
+  let loading: Promise<Driver> | undefined
   let ready: Promise<Storage> | undefined
-  const get = () => (ready ??= load().then((driver) => createStorage({ driver })))
+  const driver = () => (loading ??= load())
+  const get = () => (ready ??= driver().then((loaded) => createStorage({ driver: loaded })))
   const forward =
     (method: keyof Storage) =>
     async (...args: unknown[]) =>
@@ -67,6 +71,9 @@ export function lazyStorage(load: () => Promise<Driver>): Storage {
     clear: forward('clear'),
     dispose: async () => {
       if (ready) await (await ready).dispose()
+      else if (loading) await (await loading).dispose?.()
     },
+    // For updateItem(): a driver with updateItemRaw (redis) replaces items atomically.
+    [ATOMIC_UPDATE]: atomicHook(driver),
   } as unknown as Storage
 }

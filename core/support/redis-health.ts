@@ -114,16 +114,29 @@ export function redisReady(client: Redis, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return Promise.resolve()
   if (client.status === 'wait') void client.connect().catch(() => {})
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off('ready', onReady)
-      reject(new Error(`Redis did not connect within ${timeoutMs} ms.`))
-    }, timeoutMs)
-    const onReady = () => {
+    const timer = setTimeout(() => reject(new Error(`Redis did not connect within ${timeoutMs} ms.`)), timeoutMs)
+    void nextReady(client).then(() => {
       clearTimeout(timer)
       resolve()
-    }
-    client.once('ready', onReady)
+    })
   })
+}
+
+// One 'ready' listener per client however many requests wait on it (a listener each would pile up during an outage).
+const waiting = new WeakMap<Redis, Promise<void>>()
+
+function nextReady(client: Redis): Promise<void> {
+  let ready = waiting.get(client)
+  if (!ready) {
+    ready = new Promise<void>((resolve) =>
+      client.once('ready', () => {
+        waiting.delete(client)
+        resolve()
+      }),
+    )
+    waiting.set(client, ready)
+  }
+  return ready
 }
 
 /**

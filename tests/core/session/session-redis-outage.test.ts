@@ -6,6 +6,16 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
 
 test('Redis sessions while Redis is down: a fast 503 JSON, one warning for the outage, and service again once Redis is back', async (t) => {
+  // ioredis prints each error event nobody listens to on stderr: watch for those traces.
+  const printed: string[] = []
+  const consoleError = console.error
+  console.error = (...args: unknown[]) => {
+    printed.push(args.map(String).join(' '))
+    consoleError(...args)
+  }
+  t.teardown(() => {
+    console.error = consoleError
+  })
   const port = await freePort()
   const redis = await redisServer(t, port)
   const root = tempApp()
@@ -58,4 +68,5 @@ test('Redis sessions while Redis is down: a fast 503 JSON, one warning for the o
   t.regex(warnings[0]!.msg, /Redis is unreachable/)
   t.is(warnings[0]!.redis, `redis://127.0.0.1:${port}`)
   t.true(lines.some((line) => /Redis is reachable again/.test(line.msg)))
+  t.deepEqual(printed.filter((line) => line.includes('ioredis')), [], 'no unhandled ioredis error events')
 })
