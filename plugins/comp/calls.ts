@@ -1,0 +1,60 @@
+import { HttpException } from '../../core/index.ts'
+import { metaOf } from './class-meta.ts'
+import { Component } from './component.ts'
+import type { ComponentClass } from './registry.ts'
+
+/** Methods the framework calls itself: never from the browser. */
+const HOOKS = new Set(['constructor', 'mount', 'hydrate', 'booted', 'updating', 'updated', 'rendering', 'rendered', 'dehydrate', 'render'])
+const NAME = /^[A-Za-z$][\w$]{0,99}$/
+
+/**
+ * True when the browser may call `method` on a component of this class: a
+ * method (not a getter) declared on the component's own class chain below
+ * `Component`, whose name is not a lifecycle hook, an `updated...` /
+ * `updating...` hook, private (`_x`), or a `@js()` action. Framework methods
+ * (`validate`, `dispatch`, `reset`...) are out of reach because they live
+ * on `Component` itself.
+ *
+ * @example
+ * ```ts
+ * callable(Counter, 'increment') // true
+ * callable(Counter, 'mount')     // false
+ * ```
+ */
+export function callable(Class: ComponentClass, method: string): boolean {
+  if (!NAME.test(method) || HOOKS.has(method) || /^updat(?:ed|ing)[A-Z]/.test(method) || metaOf(Class).js.has(method)) return false
+  for (let proto: object | null = Class.prototype; proto && proto !== Component.prototype; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, method)
+    if (descriptor) return typeof descriptor.value === 'function'
+  }
+  return false
+}
+
+/**
+ * Calls a public method with the browser's parameters, or refuses with 403
+ * naming the method.
+ *
+ * @example
+ * ```ts
+ * await callMethod(component, Counter, 'add', [5])
+ * ```
+ */
+export async function callMethod(component: Component, Class: ComponentClass, method: string, params: unknown[]): Promise<void> {
+  if (!callable(Class, method)) throw new HttpException(403, `The method "${method.slice(0, 100)}" cannot be called on ${Class.name}.`)
+  await (component as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...params)
+}
+
+/**
+ * Runs the `@on(event)` listeners of a component with the event's data, or
+ * refuses with 403 when the component does not listen for it.
+ *
+ * @example
+ * ```ts
+ * await dispatchToListeners(component, Cart, 'product-added', { quantity: 1 })
+ * ```
+ */
+export async function dispatchToListeners(component: Component, Class: ComponentClass, event: unknown, data: unknown): Promise<void> {
+  const methods = typeof event === 'string' ? metaOf(Class).listeners.get(event) : undefined
+  if (!methods) throw new HttpException(403, `${Class.name} does not listen for "${String(event).slice(0, 100)}".`)
+  for (const method of methods) await (component as unknown as Record<string, (data: unknown) => unknown>)[method]!(data ?? {})
+}

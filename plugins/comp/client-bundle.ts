@@ -1,0 +1,45 @@
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { KilnError } from '../../core/index.ts'
+
+const DIST = fileURLToPath(new URL('./dist/comp.js', import.meta.url))
+const SOURCES = fileURLToPath(new URL('./client/', import.meta.url))
+
+/**
+ * The client script's file, built when needed. `npm install` builds it (the
+ * package's `prepare` step); when it is missing or older than its sources
+ * (a clone after a pull, or while working on the client), the first boot
+ * builds it with esbuild and keeps it in `plugins/comp/dist/`. An installed
+ * package ships it built.
+ *
+ * @example
+ * ```ts
+ * app.assets.file('/comp/comp.js', await clientBundle())
+ * ```
+ */
+export async function clientBundle(): Promise<string> {
+  if (existsSync(DIST) && !staleAgainst(statSync(DIST).mtimeMs)) return DIST
+  if (!existsSync(SOURCES)) {
+    if (existsSync(DIST)) return DIST
+    throw new KilnError('The component client (comp.js) is not built and its sources are not here.', { hint: 'Reinstall the package.' })
+  }
+  try {
+    const { buildClient } = await import('./client/build.ts')
+    await buildClient()
+  } catch (error) {
+    if (existsSync(DIST)) return DIST
+    throw new KilnError(`The component client (comp.js) could not be built: ${error instanceof Error ? error.message : String(error)}`, { hint: 'Run `npm run build:client`.' })
+  }
+  return DIST
+}
+
+function staleAgainst(builtAt: number): boolean {
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir).map((entry) => {
+      const path = join(dir, entry)
+      const info = statSync(path)
+      return info.isDirectory() ? newest(path) : /\.(ts|js)$/.test(entry) ? info.mtimeMs : 0
+    }))
+  return existsSync(SOURCES) && newest(SOURCES) > builtAt
+}

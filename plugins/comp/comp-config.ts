@@ -1,0 +1,71 @@
+import { z } from 'zod'
+
+/**
+ * The schema of `config/comp.ts`. Every key has a default, so the file is
+ * optional.
+ *
+ * @example
+ * ```ts
+ * // config/comp.ts
+ * export default defineConfig(({ env }) => ({
+ *   checksum_key: env.get('COMP_CHECKSUM_KEY'),
+ *   signature_ttl_minutes: 720,
+ *   csp_safe: false,
+ * }))
+ * ```
+ */
+export const compConfigSchema = z.object({
+  /** The update endpoint (routed path, without `APP_BASE_PATH`). */
+  endpoint: z.string().startsWith('/').default('/comp/update'),
+  /** Where the client script is served. */
+  asset_url: z.string().startsWith('/').default('/comp/comp.js'),
+  /** Add the scripts to pages that render components but whose layout forgot `@compScripts`. */
+  inject_assets: z.boolean().default(true),
+  /** The HMAC key of snapshot checksums; `APP_KEY` when unset. */
+  checksum_key: z.string().min(16).nullable().default(null),
+  /** Lifetime of a signed update address. */
+  signature_ttl_minutes: z.number().positive().default(720),
+  /**
+   * The reactive library (Alpine.js) on a CDN; Kiln serves its own copy when
+   * it cannot load. Unset: jsDelivr's copy of the installed version, with its
+   * integrity hash. Null: always Kiln's copy.
+   */
+  reactive_cdn: z.string().url().nullable().optional(),
+  /** The client merges updates and calls made within this many milliseconds into one request. */
+  coalesce_ms: z.number().int().nonnegative().default(16),
+  /** Use the CSP-safe build of the reactive library (no eval; no inline scripts from Kiln). */
+  csp_safe: z.boolean().default(false),
+  /** Where components are discovered (relative to the app root). */
+  path: z.string().default('app/components'),
+  /** The layout of full-page components (`Route.comp`), unless the component names its own. */
+  layout: z.string().default('layouts/app'),
+  /** Limits of one update request. */
+  limits: z
+    .object({
+      /** Largest update body, in bytes (413 beyond). */
+      max_payload_bytes: z.number().int().positive().default(2_000_000),
+      max_calls: z.number().int().positive().default(50),
+      max_updates: z.number().int().positive().default(500),
+      /** Segments in an update path (`form.address.street` is 3). */
+      max_path_depth: z.number().int().positive().default(10),
+      /** Checksum failures one address may cause per minute before it gets 429. */
+      checksum_failures_per_minute: z.number().int().positive().default(10),
+    })
+    .default({ max_payload_bytes: 2_000_000, max_calls: 50, max_updates: 500, max_path_depth: 10, checksum_failures_per_minute: 10 }),
+  /** File uploads. */
+  uploads: z
+    .object({
+      /** The storage store (config/storage.ts) temporary files go to. */
+      store: z.string().default('tmp'),
+      /** Largest file, in kilobytes. */
+      max_kb: z.number().int().positive().default(12_288),
+      /** Accepted MIME types (`image/*` works); empty accepts any. */
+      mimes: z.array(z.string()).default([]),
+      /** Temporary files older than this are deleted. */
+      max_age_minutes: z.number().positive().default(24 * 60),
+    })
+    .default({ store: 'tmp', max_kb: 12_288, mimes: [], max_age_minutes: 24 * 60 }),
+})
+
+/** The parsed `config/comp.ts`. */
+export type CompConfig = z.output<typeof compConfigSchema>

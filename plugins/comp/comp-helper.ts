@@ -1,0 +1,19 @@
+import Handlebars from 'handlebars'
+import { currentApp, currentHttpContext } from '../../core/index.ts'
+import type { ComponentManager } from './component-manager.ts'
+import type { ComponentClass } from './registry.ts'
+
+/**
+ * A component's HTML, from TypeScript: pass it to a view, which prints it
+ * with `{{{...}}}`.
+ *
+ * @example
+ * ```ts
+ * import { compHelper as comp } from 'kiln/comp'
+ * Route.get('/', async () => view('home', { counter: await comp('counter', { start: 5 }) }))
+ * ```
+ */
+export async function comp(name: string | ComponentClass, params: Record<string, unknown> = {}): Promise<Handlebars.SafeString> {
+  const manager = currentApp().service<ComponentManager>('comp')
+  return new Handlebars.SafeString((await manager.mount(name, params, { ctx: currentHttpContext() })).html)
+}

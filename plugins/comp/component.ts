@@ -1,0 +1,259 @@
+import type { z } from 'zod'
+import type { HttpContext, ViewResponse } from '../../core/index.ts'
+import { forgetComputed } from './decorators.ts'
+import { publicProperties } from './state.ts'
+
+/** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */
+export interface Dispatch {
+  name: string
+  params: Record<string, unknown>
+  /** Only components of this name receive it. */
+  to?: string
+  /** Only this component receives it. */
+  self?: true
+}
+
+/** What a request collects from a component while it runs. @internal */
+export interface ComponentRun {
+  id: string
+  name: string
+  ctx?: HttpContext
+  errors: Record<string, string[]>
+  dispatches: Dispatch[]
+  js: string[]
+  skipRender: boolean
+  redirect?: string
+}
+
+const runs = new WeakMap<Component, ComponentRun>()
+
+/** @internal the run of a component instance. */
+export function runOf(component: Component): ComponentRun {
+  const run = runs.get(component)
+  if (!run) throw new Error(`${component.constructor.name} is used outside of a render or update.`)
+  return run
+}
+
+/** @internal attaches a run to a new instance. */
+export function attachRun(component: Component, run: ComponentRun): void {
+  runs.set(component, run)
+}
+
+/**
+ * Thrown by `validate()` to stop the calls of this request: the errors are
+ * in `this.errors`, and the component renders with them. @internal
+ */
+export class ValidationStop extends Error {
+  constructor() {
+    super('Validation failed.')
+    this.name = 'ValidationStop'
+  }
+}
+
+/**
+ * A server-driven component: its public fields are its state (kept in the
+ * page, checksummed, sent back with each action), its public methods are
+ * actions the browser may call, and its view renders it.
+ *
+ * Hooks, in order: `mount(params)` (first render only), `hydrate()` (every
+ * later request, after the state is restored), `booted()`, then updates and
+ * calls, `rendering()`, the render, `rendered(html)`, and `dehydrate()`
+ * before the state is written back.
+ *
+ * @example
+ * ```ts
+ * export default class Counter extends Component {
+ *   count = 0
+ *   increment() { this.count++ }
+ *   render() { return '<button wire:click="increment">{{count}}</button>' }
+ * }
+ * ```
+ */
+export abstract class Component {
+  /** Properties kept in the URL query string (read from it on first render). */
+  static queryString?: string[]
+  /** The zod schema `validate()` checks the public state with. */
+  static rules?: z.ZodType
+  /** Render a placeholder first; load when scrolled into view. */
+  static lazy?: boolean
+  /** Render a placeholder first; load right after the page has painted. */
+  static defer?: boolean
+  /** The view shown until a lazy or deferred component loads (else an empty element). */
+  static lazyPlaceholder?: string
+  /** Named parts of the view that can render and update on their own: island name → view name. */
+  static islandViews?: Record<string, string>
+  /** The layout of this component as a full page (`Route.comp`). */
+  static layout?: string
+  /** The page title of this component as a full page. */
+  static title?: string
+
+  /** This instance's id in the page. @example `this.getId()` */
+  getId(): string {
+    return runOf(this).id
+  }
+
+  /** The component's name (`counter`, `admin.user-table`). @example `this.getName()` */
+  getName(): string {
+    return runOf(this).name
+  }
+
+  /** The request being served. @example `this.ctx.request.user()` */
+  protected get ctx(): HttpContext {
+    const ctx = runOf(this).ctx
+    if (!ctx) throw new Error(`${this.constructor.name} has no request here.`)
+    return ctx
+  }
+
+  /** Validation messages by field, shown as `errors` in the view and `$errors` in the browser. */
+  get errors(): Record<string, string[]> {
+    return runOf(this).errors
+  }
+
+  set errors(value: Record<string, string[]>) {
+    runOf(this).errors = value
+  }
+
+  /**
+   * Checks the public state against `static rules` (or `schema`): on
+   * success clears the errors and returns the parsed data; on failure fills
+   * `this.errors` and stops this request's calls (the component still
+   * renders, with the errors).
+   *
+   * @example
+   * ```ts
+   * static rules = z.object({ title: z.string().min(3) })
+   * async save() {
+   *   const { title } = this.validate()
+   *   await Todo.create({ title })
+   * }
+   * ```
+   */
+  validate<S extends z.ZodType>(schema: S): z.output<S>
+  validate(): Record<string, any>
+  validate(schema?: z.ZodType): unknown {
+    const rules = schema ?? (this.constructor as typeof Component).rules
+    if (!rules) throw new Error(`${this.constructor.name}.validate() needs static rules (a zod schema) or a schema argument.`)
+    const result = rules.safeParse(this.state())
+    if (result.success) {
+      this.errors = {}
+      return result.data
+    }
+    const errors: Record<string, string[]> = {}
+    for (const issue of result.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
+    this.errors = errors
+    throw new ValidationStop()
+  }
+
+  /**
+   * Validates one field with its rule from `static rules` (a `z.object`),
+   * keeping the other fields' errors: live validation while typing.
+   *
+   * @example
+   * ```ts
+   * updated(name: string) { this.validateOnly(name) }
+   * ```
+   */
+  validateOnly(field: string): void {
+    const rules = (this.constructor as typeof Component).rules as { shape?: Record<string, z.ZodType> } | undefined
+    const rule = rules?.shape?.[field]
+    if (!rule) return
+    const result = rule.safeParse((this as unknown as Record<string, unknown>)[field])
+    const errors = { ...this.errors }
+    delete errors[field]
+    if (!result.success) errors[field] = result.error.issues.map((issue) => issue.message)
+    this.errors = errors
+    if (!result.success) throw new ValidationStop()
+  }
+
+  /** Adds a message to a field. @example `this.addError('email', 'Taken.')` */
+  addError(field: string, message: string): void {
+    this.errors = { ...this.errors, [field]: [...(this.errors[field] ?? []), message] }
+  }
+
+  /** Clears the errors of one field, or all. @example `this.resetErrorBag()` */
+  resetErrorBag(field?: string): void {
+    if (field === undefined) this.errors = {}
+    else {
+      const errors = { ...this.errors }
+      delete errors[field]
+      this.errors = errors
+    }
+  }
+
+  /**
+   * Sends an event to the page: `@on(name)` methods of the components there
+   * (this one included) and browser listeners receive `data`.
+   *
+   * @example
+   * ```ts
+   * this.dispatch('todo-added', { id: todo.id })
+   * this.dispatch('refresh').to('todo-stats')
+   * ```
+   */
+  dispatch(name: string, data: Record<string, unknown> = {}): { to(component: string): void; self(): void } {
+    const entry: Dispatch = { name, params: data }
+    runOf(this).dispatches.push(entry)
+    return {
+      to: (component) => void (entry.to = component),
+      self: () => void (entry.self = true),
+    }
+  }
+
+  /** Skips this request's render: the page keeps its HTML (state and events still go back). @example `this.renderless()` */
+  renderless(): void {
+    runOf(this).skipRender = true
+  }
+
+  /** Runs JavaScript in the browser after this response (`$wire` is in scope). @example `this.js("alert('Saved')")` */
+  js(code: string): void {
+    runOf(this).js.push(code)
+  }
+
+  /** Sends the browser to another page after this response. @example `this.redirect('/todos')` */
+  redirect(url: string): void {
+    runOf(this).redirect = url
+  }
+
+  /** Sets public properties back to their initial values (all, or the named ones). @example `this.reset('title')` */
+  reset(...names: string[]): void {
+    const fresh = new (this.constructor as new () => Record<string, unknown>)()
+    const self = this as unknown as Record<string, unknown>
+    for (const key of names.length > 0 ? names : publicProperties(this)) if (key in fresh) self[key] = fresh[key]
+  }
+
+  /** Assigns the given values to public properties of those names. @example `this.fill({ title: 'x' })` */
+  fill(values: Record<string, unknown>): void {
+    const known = new Set(publicProperties(this))
+    for (const [key, value] of Object.entries(values)) if (known.has(key)) (this as unknown as Record<string, unknown>)[key] = value
+  }
+
+  /** Works computed properties out again on their next read (all, or one). @example `this.forgetComputed('remaining')` */
+  forgetComputed(name?: string): void {
+    forgetComputed(this, name)
+  }
+
+  /** The public state as plain values. @example `this.state()` */
+  state(): Record<string, unknown> {
+    const self = this as unknown as Record<string, unknown>
+    return Object.fromEntries(publicProperties(this).map((key) => [key, self[key]]))
+  }
+
+  /** First create, with the parameters the page passed (those named like public properties are already assigned). */
+  mount?(params: Record<string, unknown>): void | Promise<void>
+  /** Every later request, after the state is restored. */
+  hydrate?(): void | Promise<void>
+  /** After mount or hydrate. */
+  booted?(): void | Promise<void>
+  /** Before a property is updated from the browser. */
+  updating?(name: string, value: unknown): void | Promise<void>
+  /** After a property was updated from the browser. */
+  updated?(name: string, value: unknown): void | Promise<void>
+  /** Before the render. */
+  rendering?(): void | Promise<void>
+  /** After the render, with the HTML. */
+  rendered?(html: string): void | Promise<void>
+  /** Before the state is written into the snapshot. */
+  dehydrate?(): void | Promise<void>
+  /** A view name, a template (a string starting with `<`), or `view(name, data)`; default: `components/<name>`. */
+  render?(): string | ViewResponse | Promise<string | ViewResponse>
+}

@@ -1,0 +1,27 @@
+/**
+ * The template directives of components, turned into the handlebars helpers
+ * before a template compiles:
+ *
+ * - `@compScripts` → `{{{compScripts}}}`
+ * - `@comp('todo-item', todo=todo, key=todo.id, editable=true)` →
+ *   `{{{comp "todo-item" todo=todo key=todo.id editable=true}}}`
+ *
+ * Arguments are `name=value` pairs: a value is a path into the view's data,
+ * a number, `true`/`false`/`null`, or a quoted string (single or double
+ * quotes). Anything else is left untouched for handlebars to report.
+ *
+ * @example
+ * ```ts
+ * compDirectives("@comp('counter', start=5)") // '{{{comp "counter" start=5}}}'
+ * ```
+ */
+export function compDirectives(source: string): string {
+  if (!source.includes('@comp')) return source
+  return source
+    .replace(/(^|[^\w@.])@compScripts\b/g, '$1{{{compScripts}}}')
+    .replace(/(^|[^\w@.])@comp\(\s*(['"])([\w.-]+)\2\s*((?:,\s*[A-Za-z_][\w]*\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g, (_match, lead: string, _quote: string, name: string, args: string) => {
+      // Handlebars takes both quote styles, so string values pass through as written.
+      const pairs = [...args.matchAll(/,\s*([A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(([, key, value]) => `${key}=${value}`)
+      return `${lead}{{{comp "${name}"${pairs.map((pair) => ` ${pair}`).join('')}}}}`
+    })
+}

@@ -1,0 +1,84 @@
+import { Parser } from 'htmlparser2'
+import { KilnError } from '../../core/index.ts'
+
+/** Where the one root element of a component's HTML starts. */
+export interface RootElement {
+  /** The tag name as written. */
+  tag: string
+  /** Index just after the tag name in the source, where attributes can be inserted. */
+  insertAt: number
+}
+
+/**
+ * Finds the single root element of a component's HTML. Anything else at
+ * the top level (a second element, or text) is a render-time error naming
+ * the component: the browser needs one element to carry the component's
+ * id and state, and a second root would silently fall out of every update.
+ *
+ * @example
+ * ```ts
+ * rootElement('<div class="x"><p>hi</p></div>', 'counter') // { tag: 'div', insertAt: 4 }
+ * ```
+ */
+export function rootElement(html: string, component: string): RootElement {
+  let depth = 0
+  let roots = 0
+  let first: number | undefined
+  let stray: string | undefined
+  const parser = new Parser(
+    {
+      onopentag() {
+        if (depth === 0) {
+          roots++
+          first ??= parser.startIndex
+        }
+        depth++
+      },
+      onclosetag() {
+        depth = Math.max(0, depth - 1)
+      },
+      ontext(text) {
+        if (depth === 0 && text.trim() !== '') stray ??= text.trim().slice(0, 40)
+      },
+    },
+    { decodeEntities: false, recognizeSelfClosing: true },
+  )
+  parser.end(html)
+  if (roots !== 1 || stray !== undefined || first === undefined) {
+    const found = roots === 0 ? 'no element' : roots > 1 ? `${roots} root elements` : `text outside its root ("${stray}")`
+    throw new KilnError(`The component "${component}" must render exactly one root element; it rendered ${found}.`, {
+      hint: 'Wrap its view in a single element, such as <div>...</div>.',
+    })
+  }
+  const tag = /^<([A-Za-z][\w:.-]*)/.exec(html.slice(first))![1]!
+  return { tag, insertAt: first + 1 + tag.length }
+}
+
+/**
+ * Inserts attributes into the root element's start tag (values escaped for
+ * a double-quoted attribute).
+ *
+ * @example
+ * ```ts
+ * withRootAttributes('<div>1</div>', 'counter', { 'wire:id': 'a1' }) // '<div wire:id="a1">1</div>'
+ * ```
+ */
+export function withRootAttributes(html: string, component: string, attributes: Record<string, string>): { html: string; tag: string } {
+  const { tag, insertAt } = rootElement(html, component)
+  const text = Object.entries(attributes)
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('')
+  return { html: html.slice(0, insertAt) + text + html.slice(insertAt), tag }
+}
+
+/**
+ * Escapes text for a double-quoted HTML attribute.
+ *
+ * @example
+ * ```ts
+ * escapeAttribute('{"a":"<b>"}') // '{&quot;a&quot;:&quot;&lt;b&gt;&quot;}'
+ * ```
+ */
+export function escapeAttribute(value: string): string {
+  return value.replace(/[&"'<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;' })[c]!)
+}

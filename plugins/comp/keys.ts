@@ -1,0 +1,27 @@
+import { createHmac, randomBytes } from 'node:crypto'
+
+/**
+ * A key for one purpose, derived from `APP_KEY`, so checksums and upload
+ * references never share key material with cookie encryption.
+ *
+ * @example
+ * ```ts
+ * hmacKey(appKey, 'comp:checksum')
+ * ```
+ */
+export function hmacKey(appKey: Buffer, purpose: string): Buffer {
+  return createHmac('sha256', appKey).update(`kiln:${purpose}`).digest()
+}
+
+/**
+ * A freshly signed update address: its expiry starts now, and a random
+ * `n` makes each one different even within the same second.
+ *
+ * @example
+ * ```ts
+ * signedEndpoint(signer, '/comp/update', 720) // '/comp/update?expires=...&n=...&signature=...'
+ * ```
+ */
+export function signedEndpoint(signer: { sign(path: string, options: { ttlMinutes: number; params: Record<string, string> }): string }, endpoint: string, ttlMinutes: number): string {
+  return signer.sign(endpoint, { ttlMinutes, params: { n: randomBytes(6).toString('base64url') } })
+}

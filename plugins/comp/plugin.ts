@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { definePlugin, parseAppKey, type Plugin, type Publisher, type StorageManager } from '../../core/index.ts'
+import { Checksums } from './checksum.ts'
+import { compConfigSchema, type CompConfig } from './comp-config.ts'
+import { ComponentManager } from './component-manager.ts'
+import { hmacKey } from './keys.ts'
+import { registerFullPageRoutes } from './full-page.ts'
+import { injectAssets } from './inject-assets.ts'
+import { makeCompCommand } from './make-comp-command.ts'
+import { PAGINATION_VIEW } from './pagination.ts'
+import { ComponentRegistry } from './registry.ts'
+import { REACTIVE, reactiveFile } from './scripts.ts'
+import { clientBundle } from './client-bundle.ts'
+import { updateHandler, uploadHandler } from './update-route.ts'
+import { UploadStore } from './uploads/upload-store.ts'
+import { registerViewHelpers } from './view-helpers.ts'
+
+const STUBS = fileURLToPath(new URL('./stubs/', import.meta.url))
+
+/**
+ * The components plugin: server-driven components over a signed,
+ * checksummed wire protocol. It adds `POST /comp/update`, `POST
+ * /comp/upload`, `GET /comp/comp.js` (and Kiln's copies of Alpine.js),
+ * `@compScripts` and `@comp(...)` in views, `Route.comp(...)`, and `kiln
+ * make:comp`; components in `app/components` are found at boot.
+ *
+ * @example
+ * ```ts
+ * // config/app.ts
+ * import { comp } from 'kiln/comp'
+ * plugins: [tok(), comp(), broadcasting()]
+ * ```
+ */
+export function comp(): Plugin {
+  return definePlugin({
+    name: 'comp',
+    config: { file: 'comp', schema: compConfigSchema },
+    register(app) {
+      const config = app.config.get<CompConfig>('comp')
+      const appKey = parseAppKey(app.config.get<string>('app.key'))
+      const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
+      const uploads = new UploadStore(app.service<StorageManager>('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
+      const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads)
+      app.instance(ComponentManager, manager, 'comp')
+      registerViewHelpers(app, manager)
+      registerFullPageRoutes(app, manager)
+      const publisher = app.service<Publisher>('publisher')
+      publisher.publishes('comp-views', [{ from: PAGINATION_VIEW, to: 'resources/views/components/pagination.hbs' }])
+      publisher.publishes('stubs', [{ from: STUBS, to: 'stubs' }])
+    },
+    async boot(app) {
+      const manager = app.service<ComponentManager>('comp')
+      const { config } = manager
+      await manager.registry.discover(resolve(app.root, config.path))
+      app.commands.register(makeCompCommand)
+      app.router.post(config.endpoint, updateHandler(manager)).middleware(['signed:relative', 'web']).bodyLimit(config.limits.max_payload_bytes).name('comp.update')
+      app.router.post('/comp/upload', uploadHandler(manager)).middleware(['signed:relative', 'web']).bodyLimit(config.uploads.max_kb * 1024 + 65_536).name('comp.upload')
+      app.assets.file(config.asset_url, await clientBundle())
+      app.assets.file(REACTIVE.plain.url, reactiveFile(false))
+      app.assets.file(REACTIVE.csp.url, reactiveFile(true))
+      if (config.inject_assets) app.middleware.appendToGroup('web', injectAssets(manager))
+      // Apps that point comp.path at a folder that does not exist get components only by registration.
+      if (!existsSync(join(app.root, config.path))) app.logger.debug({ path: config.path }, 'comp: no components folder')
+    },
+  })
+}

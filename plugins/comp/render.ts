@@ -1,0 +1,112 @@
+import { KilnError, ViewResponse, type HttpContext, type ViewManager } from '../../core/index.ts'
+import { metaOf } from './class-meta.ts'
+import type { Component } from './component.ts'
+import type { ComponentClass } from './registry.ts'
+import type { ChildRecord } from './snapshot.ts'
+
+/** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
+export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
+
+/** One component render: what its nested components were, and what they are now. */
+export interface RenderScope {
+  component: Component
+  Class: ComponentClass
+  id: string
+  ctx?: HttpContext
+  /** Children from the snapshot: rendered before, so only a placeholder now. */
+  previous: Record<string, ChildRecord>
+  /** Children of this render, by key. */
+  children: Record<string, ChildRecord>
+  /** For keys of children that have none. */
+  counter: number
+}
+
+/**
+ * The data a component's view sees: its public state (models and dates as
+ * they are), its computed properties (worked out on first read), `errors`,
+ * and, hidden from the template, the render scope for nested components.
+ *
+ * @example
+ * ```ts
+ * await views.render('components/counter', viewData(scope))
+ * ```
+ */
+export function viewData(scope: RenderScope): Record<string | symbol, unknown> {
+  const { component, Class } = scope
+  const data: Record<string | symbol, unknown> = { ...component.state(), errors: component.errors }
+  for (const name of metaOf(Class).computed) {
+    // An own accessor: Handlebars reads own properties only, and only the computed values a view uses get worked out.
+    Object.defineProperty(data, name, { enumerable: true, get: () => (component as unknown as Record<string, unknown>)[name] })
+  }
+  data[RENDER_SCOPE] = scope
+  return data
+}
+
+/**
+ * Renders a component's view: `render()` may return a view name, a template
+ * (a string starting with `<`), or `view(name, data)`; without `render()`,
+ * the view is `components/<name>` (dots become folders).
+ *
+ * @example
+ * ```ts
+ * const html = await renderComponentView(views, scope, 'counter')
+ * ```
+ */
+export async function renderComponentView(views: ViewManager, scope: RenderScope, name: string): Promise<string> {
+  const { component } = scope
+  await component.rendering?.()
+  const result = component.render ? await component.render() : `components/${name.replaceAll('.', '/')}`
+  const data = viewData(scope)
+  let html: string
+  if (result instanceof ViewResponse) html = await views.render(result.name, { ...data, ...result.data, [RENDER_SCOPE]: scope }, scope.ctx)
+  else if (typeof result === 'string' && result.trimStart().startsWith('<')) html = await views.renderInline(result, data, scope.ctx)
+  else if (typeof result === 'string') html = await views.render(result, data, scope.ctx)
+  else throw new KilnError(`${scope.Class.name}.render() must return a view name, a template or view(...).`)
+  await component.rendered?.(html)
+  return html
+}
+
+/**
+ * Renders one island of a component (`static islandViews`), inner HTML only.
+ *
+ * @example
+ * ```ts
+ * const html = await renderIsland(views, scope, 'stats')
+ * ```
+ */
+export async function renderIsland(views: ViewManager, scope: RenderScope, island: string): Promise<string> {
+  const viewName = islandView(scope.Class, island)
+  return views.render(viewName, viewData(scope), scope.ctx)
+}
+
+/**
+ * The view of an island, or a 422 naming the islands the component has.
+ *
+ * @example
+ * ```ts
+ * islandView(Dashboard, 'stats') // 'components/dashboard/stats'
+ * ```
+ */
+export function islandView(Class: ComponentClass, island: string): string {
+  const islands = Class.islandViews ?? {}
+  const viewName = Object.prototype.hasOwnProperty.call(islands, island) ? islands[island] : undefined
+  if (!viewName) {
+    const known = Object.keys(islands)
+    throw new KilnError(`${Class.name} has no island "${island}"${known.length ? `; its islands: ${known.join(', ')}` : ''}.`)
+  }
+  return viewName
+}
+
+/**
+ * What a lazy or deferred component shows until it loads: its
+ * `lazyPlaceholder` view, else an empty `<div>`.
+ *
+ * @example
+ * ```ts
+ * await placeholder(views, scope)
+ * ```
+ */
+export async function placeholder(views: ViewManager, scope: RenderScope): Promise<string> {
+  const viewName = scope.Class.lazyPlaceholder
+  return viewName ? views.render(viewName, viewData(scope), scope.ctx) : '<div></div>'
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { HttpContext, UrlSigner } from '../../core/index.ts'
+import type { ComponentManager } from './component-manager.ts'
+import { escapeAttribute } from './html-root.ts'
+import { signedEndpoint } from './keys.ts'
+
+/** Set on a request whose page already has the scripts. */
+export const SCRIPTS_EMITTED = Symbol.for('kiln.comp.scripts-emitted')
+
+const require = createRequire(import.meta.url)
+
+/** Kiln's own copies of the reactive library: the plain build and the CSP-safe one. */
+export const REACTIVE = {
+  plain: { url: '/comp/alpine.js', pkg: 'alpinejs' },
+  csp: { url: '/comp/alpine-csp.js', pkg: '@alpinejs/csp' },
+} as const
+
+/**
+ * The file of Kiln's copy of the reactive library (from npm).
+ *
+ * @example
+ * ```ts
+ * reactiveFile(false) // '/app/node_modules/alpinejs/dist/cdn.min.js'
+ * ```
+ */
+export function reactiveFile(cspSafe: boolean): string {
+  return join(dirname(require.resolve(`${REACTIVE[cspSafe ? 'csp' : 'plain'].pkg}/package.json`)), 'dist', 'cdn.min.js')
+}
+
+const cdn = new Map<boolean, { url: string; integrity: string }>()
+
+/** jsDelivr's copy of the installed version, with the Subresource Integrity hash of the very same file. */
+function defaultCdn(cspSafe: boolean): { url: string; integrity: string } {
+  let entry = cdn.get(cspSafe)
+  if (!entry) {
+    const pkg = REACTIVE[cspSafe ? 'csp' : 'plain'].pkg
+    const { version } = require(`${pkg}/package.json`) as { version: string }
+    const integrity = `sha384-${createHash('sha384').update(readFileSync(reactiveFile(cspSafe))).digest('base64')}`
+    cdn.set(cspSafe, (entry = { url: `https://cdn.jsdelivr.net/npm/${pkg}@${version}/dist/cdn.min.js`, integrity }))
+  }
+  return entry
+}
+
+/**
+ * What `@compScripts` prints: the `comp-endpoint` and `comp-base` metas, the
+ * boot configuration (`window.__COMP__ = {base, endpoint, asset, ...}`; with
+ * `csp_safe`, a JSON script the client reads instead of inline code), the
+ * client script, then the reactive library from `reactive_cdn` with Kiln's
+ * own copy as the fallback the client loads when the CDN fails. Every URL
+ * carries `APP_BASE_PATH`; the endpoint is freshly signed.
+ *
+ * @example
+ * ```ts
+ * const html = await compScripts(manager, ctx)
+ * ```
+ */
+export async function compScripts(manager: ComponentManager, ctx?: HttpContext): Promise<string> {
+  const { app, config } = manager
+  ctx?.locals.set(SCRIPTS_EMITTED, true)
+  const signer = app.service<UrlSigner>('signer')
+  const endpoint = signedEndpoint(signer, config.endpoint, config.signature_ttl_minutes)
+  const base = app.urls.basePath
+  const asset = await app.assets.versionedUrl(config.asset_url)
+  const local = await app.assets.versionedUrl(REACTIVE[config.csp_safe ? 'csp' : 'plain'].url)
+  const remote = config.reactive_cdn === null ? undefined : config.reactive_cdn ? { url: config.reactive_cdn, integrity: undefined } : defaultCdn(config.csp_safe)
+  const boot = {
+    base,
+    endpoint,
+    asset,
+    reactive: local,
+    csrf: ctx?.session?.token(),
+    coalesceMs: config.coalesce_ms,
+    debug: app.debug,
+    cspSafe: config.csp_safe,
+  }
+  const json = JSON.stringify(boot).replace(/</g, '\\u003c')
+  const reactiveTag = remote
+    ? `<script src="${escapeAttribute(remote.url)}" defer data-comp-reactive data-fallback="${escapeAttribute(local)}"${remote.integrity ? ` integrity="${remote.integrity}" crossorigin="anonymous"` : ''}></script>`
+    : `<script src="${escapeAttribute(local)}" defer data-comp-reactive></script>`
+  return [
+    `<meta name="comp-endpoint" content="${escapeAttribute(endpoint)}">`,
+    `<meta name="comp-base" content="${escapeAttribute(base)}">`,
+    config.csp_safe ? `<script type="application/json" id="comp-config">${json}</script>` : `<script>window.__COMP__ = ${json}</script>`,
+    // The client first: it must hear the reactive library's init event.
+    `<script src="${escapeAttribute(asset)}" defer></script>`,
+    reactiveTag,
+  ].join('\n')
+}

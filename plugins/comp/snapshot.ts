@@ -1,0 +1,57 @@
+import type { TypedPath } from './state.ts'
+
+/** A nested component as its parent remembers it: rendered once, then left to itself. */
+export interface ChildRecord {
+  id: string
+  name: string
+  /** The child's root tag, for its placeholder in the parent's later renders. */
+  tag: string
+}
+
+/** A lazy or deferred component's mount, waiting for the browser to ask for it. */
+export interface PendingMount {
+  mode: 'lazy' | 'defer'
+  params: Record<string, unknown>
+  types: TypedPath[]
+}
+
+/** The memo half of a snapshot: state, errors, and what the next request needs to rebuild the component. */
+export interface ServerMemo {
+  data: Record<string, unknown>
+  errors: Record<string, string[]>
+  checksum: string
+  /** Where typed values (dates, models, files) are in `data`. */
+  types?: TypedPath[]
+  /** Nested components by key. */
+  children?: Record<string, ChildRecord>
+  /** Events the component listens for (`@on`), so the browser can route them. */
+  listeners?: string[]
+  /** Client-side actions (`@js`): name → JavaScript. */
+  js?: Record<string, string>
+  /** Set until a lazy or deferred component has loaded. */
+  lazy?: PendingMount
+}
+
+/** What the root element carries as `wire:snapshot`, and what the browser sends back. */
+export interface Snapshot {
+  fingerprint: { id: string; name: string }
+  serverMemo: ServerMemo
+}
+
+/**
+ * Drops empty optional memo fields, so a small component's snapshot stays small.
+ *
+ * @example
+ * ```ts
+ * compactMemo({ data, errors: {}, children: {} }) // { data, errors: {} }
+ * ```
+ */
+export function compactMemo(memo: Omit<ServerMemo, 'checksum'>): Omit<ServerMemo, 'checksum'> {
+  const out: Omit<ServerMemo, 'checksum'> = { data: memo.data, errors: memo.errors }
+  if (memo.types && memo.types.length > 0) out.types = memo.types
+  if (memo.children && Object.keys(memo.children).length > 0) out.children = memo.children
+  if (memo.listeners && memo.listeners.length > 0) out.listeners = memo.listeners
+  if (memo.js && Object.keys(memo.js).length > 0) out.js = memo.js
+  if (memo.lazy) out.lazy = memo.lazy
+  return out
+}

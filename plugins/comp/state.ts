@@ -1,0 +1,158 @@
+import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass } from '../../core/index.ts'
+import { TemporaryUploadedFile } from './uploads/temporary-uploaded-file.ts'
+
+/** How a value that is not plain JSON travels in a snapshot. */
+export type TypeDescriptor =
+  | { t: 'date' }
+  | { t: 'bigint' }
+  | { t: 'model'; class: string; key: unknown }
+  | { t: 'models'; class: string; keys: unknown[] }
+  | { t: 'upload' }
+
+/** A path into the state (property, then keys and indexes) and how the value there is typed. */
+export type TypedPath = [Array<string | number>, TypeDescriptor]
+
+/** State as it goes on the wire: plain JSON, plus where the typed values are. */
+export interface Dehydrated {
+  data: Record<string, unknown>
+  types: TypedPath[]
+}
+
+/**
+ * The public state of a component: own enumerable fields that are not
+ * functions and not marked private with a leading `_` (`#fields` are never
+ * own properties).
+ *
+ * @example
+ * ```ts
+ * publicProperties(counter) // ['count']
+ * ```
+ */
+export function publicProperties(component: object): string[] {
+  return Object.keys(component).filter((key) => !key.startsWith('_') && typeof (component as Record<string, unknown>)[key] !== 'function')
+}
+
+/**
+ * Turns state into JSON for the snapshot. Dates, bigints, models (by class
+ * and key; the data shows their `toJSON()`, which honours `hidden`), lists of
+ * models and uploaded files are recorded in `types` so they come back typed;
+ * anything else that is not plain JSON is a clear error naming the property.
+ *
+ * @example
+ * ```ts
+ * dehydrate({ when: new Date(0) }) // { data: { when: '1970-01-01T00:00:00.000Z' }, types: [[['when'], { t: 'date' }]] }
+ * ```
+ */
+export function dehydrate(values: Record<string, unknown>, component = 'component'): Dehydrated {
+  const types: TypedPath[] = []
+  const data: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(values)) data[key] = toJson(value, [key], types, component)
+  return { data, types }
+}
+
+function toJson(value: unknown, path: Array<string | number>, types: TypedPath[], component: string): unknown {
+  if (value === undefined || value === null || typeof value === 'string' || typeof value === 'boolean') return value ?? null
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw stateError(component, path, `the number ${value}`)
+    return value
+  }
+  if (typeof value === 'bigint') return types.push([path, { t: 'bigint' }]), value.toString()
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw stateError(component, path, 'an invalid Date')
+    return types.push([path, { t: 'date' }]), value.toISOString()
+  }
+  if (value instanceof Model) return types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), value.toJSON()
+  if (value instanceof TemporaryUploadedFile) return types.push([path, { t: 'upload' }]), value.reference
+  if (Array.isArray(value)) {
+    if (value.length > 0 && value.every((item) => item instanceof Model) && new Set(value.map((item) => morphName(item as Model))).size === 1) {
+      types.push([path, { t: 'models', class: morphName(value[0] as Model), keys: value.map((item) => (item as Model).getKey()) }])
+      return value.map((item) => (item as Model).toJSON())
+    }
+    return value.map((item, index) => toJson(item, [...path, index], types, component))
+  }
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value)
+    if (proto !== Object.prototype && proto !== null) throw stateError(component, path, `a ${(value as object).constructor?.name ?? 'class'} instance`)
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) out[key] = toJson(item, [...path, key], types, component)
+    return out
+  }
+  throw stateError(component, path, `a ${typeof value}`)
+}
+
+/**
+ * Rebuilds typed state from a snapshot: dates, bigints, models (loaded again
+ * by key; a model that no longer exists is a 404) and uploaded files.
+ *
+ * @example
+ * ```ts
+ * const values = await hydrate(memo.data, memo.types, uploads)
+ * ```
+ */
+export async function hydrate(data: Record<string, unknown>, types: TypedPath[] = [], openUpload: (reference: string) => Promise<TemporaryUploadedFile>): Promise<Record<string, unknown>> {
+  const values = structuredClone(data)
+  for (const [path, type] of types) {
+    const current = read(values, path)
+    let value: unknown
+    switch (type.t) {
+      case 'date':
+        value = new Date(String(current))
+        break
+      case 'bigint':
+        value = BigInt(String(current))
+        break
+      case 'model':
+        value = await modelClass(type.class).findOrFail(type.key)
+        break
+      case 'models': {
+        const Class = modelClass(type.class)
+        const found = await Class.query().whereIn(Class.primaryKey, type.keys).get()
+        const byKey = new Map(found.map((model) => [String(model.getKey()), model]))
+        value = type.keys.map((key) => {
+          const model = byKey.get(String(key))
+          if (!model) throw new ModelNotFoundError(Class.name, key)
+          return model
+        })
+        break
+      }
+      case 'upload':
+        value = await openUpload(String(current))
+        break
+    }
+    write(values, path, value)
+  }
+  return values
+}
+
+function modelClass(name: string): ModelClass<Model> {
+  const Class = modelByMorphName(name)
+  if (!Class) throw new KilnError(`A component's state holds a ${name} model, but no model of that name is registered: keep models in app/models.`)
+  return Class as unknown as ModelClass<Model>
+}
+
+function morphName(model: Model): string {
+  const Class = model.modelClass as typeof Model
+  Class.registerMorph()
+  return Class.morphName ?? Class.name
+}
+
+function read(root: unknown, path: Array<string | number>): unknown {
+  let current = root
+  for (const key of path) current = current === null || typeof current !== 'object' ? undefined : (current as Record<string | number, unknown>)[key]
+  return current
+}
+
+function write(root: Record<string, unknown>, path: Array<string | number>, value: unknown): void {
+  if (path.some((key) => FORBIDDEN_KEYS.has(String(key)))) return
+  let current: Record<string | number, unknown> = root
+  for (const key of path.slice(0, -1)) current = current[key] as Record<string | number, unknown>
+  current[path.at(-1)!] = value
+}
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+function stateError(component: string, path: Array<string | number>, what: string): KilnError {
+  return new KilnError(`${component}.${path.join('.')} holds ${what}, which a component cannot keep in its state.`, {
+    hint: 'Keep plain data, dates, models or uploaded files in public properties; mark other fields private (#field or _field).',
+  })
+}

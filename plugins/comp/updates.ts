@@ -1,0 +1,136 @@
+import { HttpException, Model } from '../../core/index.ts'
+import { metaOf } from './class-meta.ts'
+import type { Component } from './component.ts'
+import type { ComponentClass } from './registry.ts'
+import { publicProperties } from './state.ts'
+import { TemporaryUploadedFile } from './uploads/temporary-uploaded-file.ts'
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
+const SEGMENT = /^(?:[A-Za-z_$][\w$-]*|\d{1,9})$/
+
+/** What an update needs besides the component. */
+export interface UpdateContext {
+  Class: ComponentClass
+  maxDepth: number
+  openUpload(reference: string): Promise<TemporaryUploadedFile>
+}
+
+/**
+ * Applies one `[path, value]` update from the browser, with every check a
+ * value from the network needs:
+ *
+ * - the path is a public property (`title`) or a path inside one
+ *   (`form.address.street`, `items.2.done`), no deeper than `max_path_depth`,
+ *   never through `__proto__`, `constructor` or `prototype` (400);
+ * - an unknown property is 422, a `@locked()` one 403, and so is anything
+ *   holding a model (models are loaded by key, never written by the browser);
+ * - a typed value keeps its type: numbers take numbers (or numeric text, as
+ *   inputs send it; empty text clears to null), booleans take booleans, dates
+ *   take date strings, lists take lists, objects take objects; anything else
+ *   is 422. Upload references become the files they stand for.
+ *
+ * `updating(path, value)`, then `updated(path, value)` and
+ * `updated<Property>(value)` run around the change.
+ *
+ * @example
+ * ```ts
+ * await applyUpdate(component, 'form.email', 'ada@example.com', context)
+ * ```
+ */
+export async function applyUpdate(component: Component, path: string, value: unknown, context: UpdateContext): Promise<void> {
+  const segments = path.split('.')
+  if (segments.length > context.maxDepth) throw new HttpException(422, `The update path "${path.slice(0, 100)}" is deeper than ${context.maxDepth} segments.`)
+  if (segments.some((segment) => FORBIDDEN.has(segment))) throw new HttpException(400, `The update path "${path.slice(0, 100)}" is not allowed.`)
+  if (!segments.every((segment) => SEGMENT.test(segment))) throw new HttpException(422, `"${path.slice(0, 100)}" is not a property path.`)
+  const [root, ...rest] = segments as [string, ...string[]]
+  if (!publicProperties(component).includes(root)) throw new HttpException(422, `${context.Class.name} has no public property "${root}".`)
+  if (metaOf(context.Class).locked.has(root)) throw new HttpException(403, `The property "${root}" of ${context.Class.name} is locked: it cannot be changed from the browser.`)
+
+  const self = component as unknown as Record<string, unknown>
+  let container: Record<string, unknown> = self
+  for (const segment of segments.slice(0, -1)) {
+    const next = container[segment]
+    refuseModels(next, root)
+    if (next === null || typeof next !== 'object' || (!Array.isArray(next) && Object.getPrototypeOf(next) !== Object.prototype)) {
+      throw new HttpException(422, `"${path.slice(0, 100)}" does not lead to a property that can be set.`)
+    }
+    container = next as Record<string, unknown>
+  }
+  const leaf = segments.at(-1)!
+  if (Array.isArray(container) && !/^\d+$/.test(leaf)) throw new HttpException(422, `"${path.slice(0, 100)}": a list is indexed by numbers.`)
+  const current = Object.prototype.hasOwnProperty.call(container, leaf) ? container[leaf] : undefined
+  refuseModels(current, root)
+  const next = await coerce(current, value, path, context)
+
+  await component.updating?.(path, next)
+  container[leaf] = next
+  await component.updated?.(path, next)
+  const specific = `updated${root[0]!.toUpperCase()}${root.slice(1)}`
+  const hook = (component as unknown as Record<string, unknown>)[specific]
+  if (rest.length === 0 && typeof hook === 'function') await (hook as (value: unknown) => unknown).call(component, next)
+}
+
+function refuseModels(value: unknown, root: string): void {
+  if (value instanceof Model || (Array.isArray(value) && value.some((item) => item instanceof Model))) {
+    throw new HttpException(403, `The property "${root}" holds a model: models cannot be changed from the browser (bind to plain properties and save them in a method).`)
+  }
+}
+
+/**
+ * A value from the browser (or the URL) in the type of the value it
+ * replaces; 422 when it does not fit. @internal
+ *
+ * @example
+ * ```ts
+ * await coerce(0, '5', 'count', context) // 5
+ * ```
+ */
+export async function coerce(current: unknown, value: unknown, path: string, context: Pick<UpdateContext, 'openUpload'>): Promise<unknown> {
+  const refuse = (expected: string) => new HttpException(422, `"${path.slice(0, 100)}" takes ${expected}.`)
+  if (typeof value === 'string' && value.startsWith('comp-upload:')) return context.openUpload(value)
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string' && item.startsWith('comp-upload:'))) {
+    return Promise.all(value.map((item) => context.openUpload(item as string)))
+  }
+  if (current === undefined || current === null) return value
+  if (current instanceof TemporaryUploadedFile) {
+    if (value === null) return null
+    throw refuse('an uploaded file')
+  }
+  if (typeof current === 'number') {
+    if (typeof value === 'number' && Number.isFinite(value)) return value
+    if (typeof value === 'string' && value.trim() === '') return null
+    if (typeof value === 'string' && /^-?\d+(?:\.\d+)?$/.test(value.trim())) return Number(value.trim())
+    throw refuse('a number')
+  }
+  if (typeof current === 'boolean') {
+    if (typeof value === 'boolean') return value
+    if (value === 'true' || value === '1' || value === 'on' || value === 1) return true
+    if (value === 'false' || value === '0' || value === '' || value === 0) return false
+    throw refuse('true or false')
+  }
+  if (typeof current === 'string') {
+    if (typeof value === 'string') return value
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+    if (value === null) return ''
+    throw refuse('text')
+  }
+  if (typeof current === 'bigint') {
+    if ((typeof value === 'string' || typeof value === 'number') && /^-?\d+$/.test(String(value))) return BigInt(value)
+    throw refuse('a whole number')
+  }
+  if (current instanceof Date) {
+    const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined
+    if (value === null || value === '') return null
+    if (!date || Number.isNaN(date.getTime())) throw refuse('a date')
+    return date
+  }
+  if (Array.isArray(current)) {
+    if (Array.isArray(value)) return value
+    throw refuse('a list')
+  }
+  if (typeof current === 'object') {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
+    throw refuse('an object')
+  }
+  return value
+}

@@ -1,0 +1,107 @@
+import { extname } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import type { Storage } from 'unstorage'
+
+/** What a temporary file knows about itself. */
+export interface UploadMeta {
+  name: string
+  type: string
+  size: number
+  /** Unix milliseconds. */
+  createdAt: number
+}
+
+/**
+ * A file uploaded for a component, kept in the temporary store until the
+ * component stores it (or it ages out). In state it travels as a signed
+ * reference, so a browser can only point at files it uploaded itself.
+ *
+ * @example
+ * ```ts
+ * class Avatar extends Component {
+ *   photo: TemporaryUploadedFile | null = null
+ *   async save() {
+ *     const path = await this.photo!.store('avatars')   // 'avatars/2x9f...k1.png' in the default store
+ *   }
+ * }
+ * ```
+ */
+export class TemporaryUploadedFile {
+  constructor(
+    /** The signed reference that stands for this file in a component's state. */
+    readonly reference: string,
+    /** The key of the bytes in the temporary store. */
+    readonly id: string,
+    readonly meta: UploadMeta,
+    private readonly temporary: Storage,
+    private readonly stores: (name?: string) => Storage,
+  ) {}
+
+  /** The name the browser gave the file. @example `photo.name // 'me.png'` */
+  get name(): string {
+    return this.meta.name
+  }
+
+  /** The MIME type the browser declared. @example `photo.type // 'image/png'` */
+  get type(): string {
+    return this.meta.type
+  }
+
+  /** Size in bytes. @example `photo.size` */
+  get size(): number {
+    return this.meta.size
+  }
+
+  /** The bytes. @example `const bytes = await photo.contents()` */
+  async contents(): Promise<Buffer> {
+    const raw = await this.temporary.getItemRaw(this.id)
+    if (!raw) throw new Error(`The temporary upload "${this.meta.name}" is gone (older than the upload lifetime?).`)
+    return Buffer.from(raw as Uint8Array)
+  }
+
+  /**
+   * Moves the file into a storage store under `dir` with a random name
+   * (keeping its extension), and returns its key there.
+   *
+   * @example
+   * ```ts
+   * const key = await photo.store('avatars', { store: 'public' })
+   * ```
+   */
+  async store(dir = '', options: { store?: string } = {}): Promise<string> {
+    return this.storeAs(dir, `${randomBytes(16).toString('base64url')}${safeExtension(this.meta.name)}`, options)
+  }
+
+  /**
+   * Moves the file into a storage store under `dir/name`.
+   *
+   * @example
+   * ```ts
+   * await photo.storeAs('avatars', `${user.id}.png`)
+   * ```
+   */
+  async storeAs(dir: string, name: string, options: { store?: string } = {}): Promise<string> {
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`"${name}" is not a plain file name.`)
+    const key = [dir.replace(/^\/+|\/+$/g, ''), name].filter(Boolean).join('/')
+    if (key.split('/').includes('..')) throw new Error(`"${key}" leaves its folder.`)
+    await this.stores(options.store).setItemRaw(key.replaceAll('/', ':'), await this.contents())
+    await this.delete()
+    return key
+  }
+
+  /** Removes the temporary file now. @example `await photo.delete()` */
+  async delete(): Promise<void> {
+    await this.temporary.removeItem(this.id)
+    await this.temporary.removeItem(`${this.id}.json`)
+  }
+
+  /** What JSON (and so a broadcast or a view's `json`) shows: name, type and size. */
+  toJSON(): { name: string; type: string; size: number } {
+    return { name: this.meta.name, type: this.meta.type, size: this.meta.size }
+  }
+}
+
+function safeExtension(name: string): string {
+  const extension = extname(name).toLowerCase()
+  return /^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ''
+}
