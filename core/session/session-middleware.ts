@@ -5,6 +5,7 @@ import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session } from './session.ts'
 import { sessionStore } from './session-stores.ts'
+import { addXsrfCookie, wantsXsrfCookie } from './verify-csrf-token.ts'
 import type { SessionConfig } from './session-config.ts'
 
 declare module '../http/http-context.ts' {
@@ -39,7 +40,11 @@ export const encryptCookies: Middleware = (ctx, next) => {
 /**
  * `startSession`: loads the session named by the (encrypted) session cookie,
  * or starts a new one; after the response it saves the session and sets the
- * cookie. Errors rendered further in still get the cookie.
+ * cookie (and `XSRF-TOKEN`, for `verifyCsrfToken`) when the session was
+ * written or is new to the browser. Errors rendered further in still get the
+ * cookie. A request whose session was ended meanwhile (a login or logout in
+ * another tab finished first) sends no session cookies, so its late answer
+ * cannot put the old id and token back into the browser.
  *
  * @example
  * ```ts
@@ -53,16 +58,21 @@ export const startSession: Middleware = async (ctx, next) => {
   const session = await storeCall(ctx.app, () => Session.load(store, ctx.cookies.get(config.cookie), config.lifetime * 60))
   ctx.session = session
   const response = await next()
-  await storeCall(ctx.app, () => session.save())
+  const saved = await storeCall(ctx.app, () => session.save())
   maybeCollectSessionGarbage(ctx.app)
-  ctx.cookies.set(config.cookie, session.id, {
-    path: config.path,
-    domain: config.domain,
-    httpOnly: config.http_only,
-    sameSite: config.same_site,
-    secure: config.secure ?? ctx.app.config.get<string>('app.url', '').startsWith('https:'),
-    maxAge: config.expire_on_close ? undefined : config.lifetime * 60,
-  })
+  if (saved === 'ended') return response
+  // Unchanged: the browser's cookie already names this id, and re-sending it would race a login elsewhere.
+  if (saved === 'written' || ctx.cookies.get(config.cookie) !== session.id) {
+    ctx.cookies.set(config.cookie, session.id, {
+      path: config.path,
+      domain: config.domain,
+      httpOnly: config.http_only,
+      sameSite: config.same_site,
+      secure: config.secure ?? ctx.app.config.get<string>('app.url', '').startsWith('https:'),
+      maxAge: config.expire_on_close ? undefined : config.lifetime * 60,
+    })
+  }
+  if (wantsXsrfCookie(ctx) && (saved === 'written' || ctx.cookies.raw('XSRF-TOKEN') !== session.token())) addXsrfCookie(ctx, session.token())
   return response
 }
 

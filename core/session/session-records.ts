@@ -56,26 +56,30 @@ export class SessionRecords {
   /**
    * Replaces the record of `id` with what `change` makes of the stored one
    * (undefined when there is none), under this id's lock. `change` returning
-   * undefined writes nothing. Never writes over a tombstone.
+   * undefined writes nothing. Never writes over a tombstone: resolves to
+   * false when the id was ended, else true.
    *
    * @example
    * ```ts
    * await records.update(id, (current) => current && { ...current, expires_at: Date.now() + 60_000 })
    * ```
    */
-  update(id: string, change: (current: StoredSession | undefined) => StoredSession | undefined): Promise<void> {
-    return this.locked(id, () =>
-      updateItem<unknown>(
+  update(id: string, change: (current: StoredSession | undefined) => StoredSession | undefined): Promise<boolean> {
+    return this.locked(id, async () => {
+      let ended = false
+      await updateItem<unknown>(
         this.store,
         id,
         (value) => {
           const stored = asRecord(value)
-          if (stored?.destroyed) return undefined
+          ended = stored?.destroyed === true
+          if (ended) return undefined
           return change(stored && stored.expires_at > Date.now() ? stored : undefined)
         },
         { ttl: this.ttlSeconds },
-      ),
-    )
+      )
+      return !ended
+    })
   }
 
   /**

@@ -22,6 +22,9 @@ export function randomId(length = 40): string {
   return out.length === length ? out : randomId(length)
 }
 
+/** What {@link Session.save} did: wrote the record, had nothing to write, or found the id ended by another request. */
+export type SaveResult = 'written' | 'unchanged' | 'ended'
+
 /** Old input over this size (serialised) is not flashed: a form post must not grow the session. */
 const MAX_FLASHED_INPUT = 4096
 /** Inputs never flashed back to a form. */
@@ -227,28 +230,34 @@ export class Session {
    * Persists the session (called by the session middleware after the
    * response): ages flash data, ends ids this request replaced, and writes
    * this request's changes merged into the stored record. A session that was
-   * ended by another request meanwhile (a logout in another tab) is not
-   * written back.
+   * ended by another request meanwhile (a logout, or a login, in another
+   * tab) is not written back.
+   *
+   * Resolves to `'written'` (the record was written: the cookie should be
+   * sent, to carry a new id or extend its life), `'unchanged'` (nothing to
+   * write: the browser's cookie is still right) or `'ended'` (another
+   * request ended this id: send no cookie, the browser already holds the
+   * one that replaced it).
    *
    * @example
    * ```ts
-   * await session.save()
+   * if ((await session.save()) === 'written') ctx.cookies.set('kiln_session', session.id)
    * ```
    */
-  async save(): Promise<void> {
+  async save(): Promise<SaveResult> {
     this.ageFlashOnSave()
     for (const id of this.ended.splice(0)) await this.records.destroy(id)
     const expiresAt = Date.now() + this.records.lifetimeSeconds * 1000
     if (this.replace) {
       const data = this.data
-      await this.records.update(this.sessionId, () => ({ data, expires_at: expiresAt }))
+      const written = await this.records.update(this.sessionId, () => ({ data, expires_at: expiresAt }))
       this.replace = false
       this.markLoaded(expiresAt)
-      return
+      return written ? 'written' : 'ended'
     }
     const changed = this.changedKeys()
-    if (changed.length === 0 && expiresAt - this.loadedExpiresAt < TOUCH_INTERVAL_MS) return
-    await this.records.update(this.sessionId, (current) => {
+    if (changed.length === 0 && expiresAt - this.loadedExpiresAt < TOUCH_INTERVAL_MS) return 'unchanged'
+    const written = await this.records.update(this.sessionId, (current) => {
       // Gone without a tombstone (cleared by hand): what this request holds is all there is.
       if (!current) return { data: this.data, expires_at: expiresAt }
       const data = { ...current.data }
@@ -259,6 +268,7 @@ export class Session {
       return { data, expires_at: expiresAt }
     })
     this.markLoaded(expiresAt)
+    return written ? 'written' : 'ended'
   }
 
   /** True when something changed since load. @example `session.isDirty()` */

@@ -10,9 +10,11 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
  * `verifyCsrfToken` (in the `web` group, after the session): unsafe requests
  * must carry the session's token in `_token`, `X-CSRF-TOKEN` or
  * `X-XSRF-TOKEN` (compared in constant time), or get 419
- * `{"message":"CSRF token mismatch."}`. Every response refreshes the
- * `XSRF-TOKEN` cookie, which browser JavaScript echoes back in
- * `X-XSRF-TOKEN`.
+ * `{"message":"CSRF token mismatch."}`. Responses carry the `XSRF-TOKEN`
+ * cookie (which browser JavaScript echoes back in `X-XSRF-TOKEN`) whenever
+ * the browser's copy is missing or stale, and whenever the session is saved;
+ * the session middleware sets it once the session is saved, so a request
+ * whose session was ended meanwhile never hands out its old token.
  *
  * @example
  * ```ts
@@ -23,14 +25,30 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 export const verifyCsrfToken: Middleware = async (ctx, next) => {
   const session = ctx.session
   if (!session) throw new Error('verifyCsrfToken needs the session: put it after startSession.')
+  // Also on a refusal, so a client that lost the cookie can retry.
+  XSRF_WANTED.add(ctx)
   if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session.token())) {
-    // The refusal still carries the cookie, so a client that lost it can retry.
-    addXsrfCookie(ctx, session.token())
     throw new HttpException(419, 'CSRF token mismatch.')
   }
   const response = await next()
-  addXsrfCookie(ctx, session.token())
+  // Creates the token before the session is saved, if the handler has not.
+  session.token()
   return response
+}
+
+const XSRF_WANTED = new WeakSet<HttpContext>()
+
+/**
+ * True when `verifyCsrfToken` ran for this request, so the session
+ * middleware sends the `XSRF-TOKEN` cookie after saving.
+ *
+ * @example
+ * ```ts
+ * if (wantsXsrfCookie(ctx)) addXsrfCookie(ctx, ctx.session!.token())
+ * ```
+ */
+export function wantsXsrfCookie(ctx: HttpContext): boolean {
+  return XSRF_WANTED.has(ctx)
 }
 
 /**

@@ -121,8 +121,8 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
         return { ok: true }
       })
       Route.get('/me', ({ session }) => ({ user: session!.get('user', null) }))
-      Route.get('/slow', async ({ session }) => {
-        session!.put('seen-by-slow', true)
+      Route.get('/slow', async ({ session, request }) => {
+        if (request.query().write !== 'no') session!.put('seen-by-slow', true)
         gate(app).enter()
         await gate(app).wait
         return { user: session!.get('user', null) }
@@ -207,6 +207,23 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     t.deepEqual(statuses, Array(20).fill(200))
     t.deepEqual((await (await browser.request('/keys')).json()).keys, keys.map((key) => `key-${key}`))
     t.is((await (await browser.request('/count')).json()).count, 2)
+  })
+
+  for (const writes of [true, false]) test(`${driver}: a request still in flight when the user logs in cannot undo the login when its answer comes last (it ${writes ? 'writes' : 'only reads'})`, async (t) => {
+    const app = await makeApp(t)
+    const browser = new Browser(app)
+    await browser.request('/count')
+    // A component request on the guest session is held while the login happens in the same browser.
+    const inFlight = browser.request(writes ? '/slow' : '/slow?write=no')
+    await gate(app).entered
+    t.is((await browser.request('/login', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })).status, 200)
+    gate(app).open()
+    t.is((await inFlight).status, 200)
+
+    // Its cookies (the guest id, the guest CSRF token) must not have replaced the new ones.
+    t.deepEqual(await (await browser.request('/me')).json(), { user: 1 })
+    const post = await browser.request('/keys/after', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
+    t.is(post.status, 200, 'the CSRF token the browser holds is the session\'s')
   })
 
   test(`${driver}: after a logout, a copy of the old cookie is refused, even by a request that was already in flight`, async (t) => {
