@@ -3,7 +3,12 @@ import { defineConfig } from 'kiln'
 /** Sessions: `fs` (files under storage/) by default; `memory` or `redis` with one env change. */
 export default defineConfig(({ env }) => ({
   driver: env.get('SESSION_DRIVER', 'fs'),
+  // Minutes of inactivity before a session expires.
   lifetime: env.number('SESSION_LIFETIME', 120),
+  // 2 requests in 100 sweep expired sessions out of the fs and memory stores (`kiln session:gc` does it on demand).
+  lottery: [2, 100],
+  // With the redis store: the longest a request waits on Redis before it gets 503.
+  redis_timeout_ms: 1000,
   domain: env.get('SESSION_DOMAIN'),
   stores: {
     redis: { driver: 'redis', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: 'kiln:sessions' },
