@@ -1,4 +1,4 @@
-import { KilnError, ViewResponse, type HttpContext, type ViewManager } from '../../core/index.ts'
+import { HttpException, KilnError, ViewResponse, type HttpContext, type ViewManager } from '../../core/index.ts'
 import { metaOf } from './class-meta.ts'
 import type { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
@@ -74,7 +74,10 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
  * const html = await renderIsland(views, scope, 'stats')
  * ```
  */
-export async function renderIsland(views: ViewManager, scope: RenderScope, island: string): Promise<string> {
+export async function renderIsland(views: ViewManager, scope: RenderScope, island: string, fromRequest = false): Promise<string> {
+  const islands = scope.Class.islandViews ?? {}
+  // An island named by a request that the component does not have is the browser's mistake (422), not the view's.
+  if (fromRequest && !Object.prototype.hasOwnProperty.call(islands, island)) throw new HttpException(422, `${scope.Class.name} has no island "${island.slice(0, 100)}".`)
   const viewName = islandView(scope.Class, island)
   return views.render(viewName, viewData(scope), scope.ctx)
 }

@@ -103,7 +103,7 @@ export async function updateComponent(manager: ComponentManager, payload: Update
   let islands: Record<string, string> | undefined
   let children = scope.previous
   if (!payload.renderless && !run.skipRender && !lazy) {
-    if (payload.island) islands = { [payload.island]: await renderIsland(manager.views, scope, payload.island) }
+    if (payload.island) islands = { [payload.island]: await renderIsland(manager.views, scope, payload.island, true) }
     else {
       html = withRootAttributes(await renderComponentView(manager.views, scope, name), name, { 'wire:id': run.id, 'wire:name': name }).html
       children = scope.children

@@ -110,7 +110,7 @@ export async function coerce(current: unknown, value: unknown, path: string, con
   }
   if (typeof current === 'string') {
     if (typeof value === 'string') return value
-    if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+    if (typeof value === 'number') return String(value)
     if (value === null) return ''
     throw refuse('text')
   }

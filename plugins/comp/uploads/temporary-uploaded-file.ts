@@ -27,6 +27,13 @@ export interface UploadMeta {
  * ```
  */
 export class TemporaryUploadedFile {
+  /** The name the browser gave the file. (Own fields, so views can read them.) */
+  readonly name: string
+  /** The MIME type the browser declared. */
+  readonly type: string
+  /** Size in bytes. */
+  readonly size: number
+
   constructor(
     /** The signed reference that stands for this file in a component's state. */
     readonly reference: string,
@@ -35,21 +42,10 @@ export class TemporaryUploadedFile {
     readonly meta: UploadMeta,
     private readonly temporary: Storage,
     private readonly stores: (name?: string) => Storage,
-  ) {}
-
-  /** The name the browser gave the file. @example `photo.name // 'me.png'` */
-  get name(): string {
-    return this.meta.name
-  }
-
-  /** The MIME type the browser declared. @example `photo.type // 'image/png'` */
-  get type(): string {
-    return this.meta.type
-  }
-
-  /** Size in bytes. @example `photo.size` */
-  get size(): number {
-    return this.meta.size
+  ) {
+    this.name = meta.name
+    this.type = meta.type
+    this.size = meta.size
   }
 
   /** The bytes. @example `const bytes = await photo.contents()` */
