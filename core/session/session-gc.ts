@@ -31,11 +31,17 @@ export async function collectSessionGarbage(app: Application): Promise<number> {
  */
 export function maybeCollectSessionGarbage(app: Application): void {
   const [chances, outOf] = app.config.get<SessionConfig['lottery']>('session.lottery', [2, 100])
-  if (chances <= 0 || Math.random() * outOf >= chances || storeExpiresItself(app)) return
+  if (chances <= 0 || Math.random() * outOf >= chances || storeExpiresItself(app) || SWEEPING.has(app)) return
+  // One sweep at a time per app: on a busy server several requests win the lottery at once.
+  SWEEPING.add(app)
   setImmediate(() => {
-    collectSessionGarbage(app).catch((error: unknown) => app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Could not sweep expired sessions'))
+    collectSessionGarbage(app)
+      .catch((error: unknown) => app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Could not sweep expired sessions'))
+      .finally(() => SWEEPING.delete(app))
   })
 }
+
+const SWEEPING = new WeakSet<Application>()
 
 function storeExpiresItself(app: Application): boolean {
   const driver = app.config.get<string>('session.driver')

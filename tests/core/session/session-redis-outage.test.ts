@@ -70,3 +70,39 @@ test('Redis sessions while Redis is down: a fast 503 JSON, one warning for the o
   t.true(lines.some((line) => /Redis is reachable again/.test(line.msg)))
   t.deepEqual(printed.filter((line) => line.includes('ioredis')), [], 'no unhandled ioredis error events')
 })
+
+test('Redis sessions while Redis hangs (connections open, no answers): 503 JSON within the timeout, then service again', async (t) => {
+  const port = await freePort()
+  const redis = await redisServer(t, port)
+  const app = await createApp({
+    root: tempApp(),
+    env: { APP_ENV: 'test' },
+    config: { session: { driver: 'redis', redis_timeout_ms: 300, stores: { redis: { driver: 'redis', url: `redis://127.0.0.1:${port}`, prefix: 'hung' } } } },
+  })
+  t.teardown(() => app.close())
+  app.router.group({ middleware: ['web'] }, () => app.router.get('/count', ({ session }) => {
+    const count = session!.get<number>('count', 0) + 1
+    session!.put('count', count)
+    return { count }
+  }))
+  const first = await app.request('/count', { headers: { accept: 'application/json' } })
+  t.deepEqual(await first.json(), { count: 1 })
+  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+
+  redis.pause()
+  const started = Date.now()
+  const res = await app.request('/count', { headers: { accept: 'application/json', cookie } })
+  // A hang check, not a speed test.
+  t.true(Date.now() - started < 3000, `took ${Date.now() - started} ms`)
+  t.is(res.status, 503)
+  t.deepEqual(await res.json(), { message: 'The session store is unavailable; try again shortly.' })
+
+  redis.resume()
+  let recovered: Response | undefined
+  for (let attempt = 0; attempt < 50 && recovered?.status !== 200; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    recovered = await app.request('/count', { headers: { accept: 'application/json', cookie } })
+  }
+  t.is(recovered?.status, 200)
+  t.is((await recovered!.json()).count, 2, 'the session kept in Redis is served again')
+})
