@@ -1,26 +1,11 @@
-import { randomBytes } from 'node:crypto'
 import type { Storage } from 'unstorage'
 import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
+import { randomId } from './random-id.ts'
 import { SessionRecords } from './session-records.ts'
 
-const ID_PATTERN = /^[A-Za-z0-9]{40}$/
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+export { randomId } from './random-id.ts'
 
-/**
- * A new random id: 40 characters from a CSPRNG.
- *
- * @example
- * ```ts
- * randomId() // 'q3Zk...'
- * ```
- */
-export function randomId(length = 40): string {
-  const bytes = randomBytes(length * 2)
-  let out = ''
-  // 248 is the largest multiple of 62 under 256: rejecting above it keeps the choice unbiased.
-  for (let i = 0; i < bytes.length && out.length < length; i++) if (bytes[i]! < 248) out += ALPHABET[bytes[i]! % 62]
-  return out.length === length ? out : randomId(length)
-}
+const ID_PATTERN = /^[A-Za-z0-9]{40}$/
 
 /** What {@link Session.save} did: wrote the record, had nothing to write, or found the id ended by another request. */
 export type SaveResult = 'written' | 'unchanged' | 'ended'
