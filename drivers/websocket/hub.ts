@@ -29,9 +29,10 @@ export interface RtHub {
    * Delivers `{event, channel, data}` to every subscriber of each channel,
    * except the socket `except`. `data` is an object (native clients get it
    * as is) or a string (Pusher HTTP API; native clients get it parsed when
-   * it is JSON).
+   * it is JSON). On `private-encrypted-` channels the data is sealed for
+   * each channel, unless `options.sealed` says the publisher did it.
    */
-  publish(channels: string[], event: string, data: unknown, except?: string): Promise<void>
+  publish(channels: string[], event: string, data: unknown, except?: string, options?: { id?: string; sealed?: boolean }): Promise<void>
   /** Occupied channels, optionally only those starting with `prefix`. */
   channels(prefix?: string): Promise<Map<string, ChannelInfo>>
   channel(name: string): Promise<ChannelInfo>

@@ -58,7 +58,8 @@ async function mount(app: Application): Promise<void> {
   app.router.get('/broadcasting/rt.js', () => new Response(clientBundle(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } })).name('broadcasting.client')
   if (server.config.pusher_compatible) {
     app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
-    registerPusherHttpApi(app.router, { appId: server.config.app_id, key: broadcaster.key, secret: broadcaster.verificationSecret(), hub: server })
+    const [secret, ...previousSecrets] = broadcaster.verificationSecrets()
+    registerPusherHttpApi(app.router, { appId: server.config.app_id, key: broadcaster.key, secret: secret!, previousSecrets, hub: server })
   }
 }
 

@@ -1,6 +1,7 @@
-import type { HttpContext, Logger, Router } from '../../core/index.ts'
+import { ServiceUnavailableError, type HttpContext, type Logger, type Router } from '../../core/index.ts'
 import type { ChannelInfo, RtHub } from './hub.ts'
 import { verifyPusherRequest } from './pusher-request-signature.ts'
+import { isEncryptedChannel, isSealed } from './sealed-payload.ts'
 import { isChannelName } from './wire-protocol.ts'
 
 /**
@@ -16,6 +17,8 @@ export interface PusherHttpApiOptions {
   appId: string
   key: string
   secret: string
+  /** Also accepted on requests (previous app keys during a rotation, when the secret falls back to APP_KEY). */
+  previousSecrets?: string[]
   hub: RtHub
   /** Where refusals (warn) and delivery failures (error) go. Default: the app's logger. */
   logger?: Logger
@@ -77,7 +80,9 @@ export function registerPusherHttpApi(router: Router, options: PusherHttpApiOpti
       if (ctx.params.id !== options.appId) throw new ApiError(404, 'Unknown app id.')
       // The signature covers the path as the client sent it, base path included.
       const url = new URL(ctx.request.raw.url)
-      const problem = verifyPusherRequest(ctx.request.method, url.pathname, url.searchParams, ctx.request.rawBody(), options)
+      const verify = (secret: string) => verifyPusherRequest(ctx.request.method, url.pathname, url.searchParams, ctx.request.rawBody(), { key: options.key, secret })
+      const problems = [options.secret, ...(options.previousSecrets ?? [])].map(verify)
+      const problem = problems.includes(undefined) ? undefined : problems[0]
       if (problem) {
         logger.warn({ path: url.pathname, reason: problem }, 'Pusher HTTP API: request refused')
         throw new ApiError(401, problem)
@@ -85,6 +90,8 @@ export function registerPusherHttpApi(router: Router, options: PusherHttpApiOpti
       return json(200, await handler(ctx))
     } catch (error) {
       if (error instanceof ApiError) return json(error.status, { message: error.message })
+      // Redis behind the hub is down: the outage is logged once where it was noticed, the caller may retry.
+      if (error instanceof ServiceUnavailableError) return new Response(JSON.stringify({ message: error.message }), { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } })
       logger.error({ path: ctx.request.path, err: (error as Error).message }, 'Pusher HTTP API: the request failed')
       return json(500, { message: 'The request could not be completed.' })
     }
@@ -104,7 +111,7 @@ export function registerPusherHttpApi(router: Router, options: PusherHttpApiOpti
       '/apps/{id}/events',
       endpoint(async (ctx) => {
         const event = readTrigger(jsonBody(ctx), maxPayload)
-        await hub.publish(event.channels, event.name, event.data, event.socketId)
+        await hub.publish(event.channels, event.name, event.data, event.socketId, { sealed: true })
         return event.info.length > 0 ? { channels: await describe(event.channels, event.info) } : {}
       }),
     )
@@ -116,7 +123,7 @@ export function registerPusherHttpApi(router: Router, options: PusherHttpApiOpti
         if (!Array.isArray(batch) || batch.length === 0 || batch.length > MAX_BATCH) throw new ApiError(400, `"batch" must hold 1 to ${MAX_BATCH} events.`)
         // Every event is checked before any is sent, so a refused batch sends nothing.
         const events = batch.map((event, i) => readTrigger(event, maxPayload, `batch[${i}]`))
-        for (const event of events) await hub.publish(event.channels, event.name, event.data, event.socketId)
+        for (const event of events) await hub.publish(event.channels, event.name, event.data, event.socketId, { sealed: true })
         if (!events.some((event) => event.info.length > 0)) return {}
         const described = []
         for (const event of events) described.push(Object.assign({}, ...Object.values(await describe(event.channels, event.info))))
@@ -185,6 +192,11 @@ function readTrigger(value: unknown, maxPayload: number, where = 'body'): Trigge
   const invalid = channels.find((c) => !isChannelName(c))
   if (invalid !== undefined) throw new ApiError(400, `${where}: ${JSON.stringify(String(invalid).slice(0, 60))} is not a valid channel name (A-Z a-z 0-9 _ - = @ , . ; up to 200 characters).`)
   if (socketId !== undefined && (typeof socketId !== 'string' || !SOCKET_ID.test(socketId))) throw new ApiError(400, `${where}: "socket_id" must look like 1234.5678.`)
+  // End to end, as Pusher has it: the publisher seals for one channel's key; the server neither can nor may read it.
+  if ((channels as string[]).some(isEncryptedChannel)) {
+    if (channels.length > 1) throw new ApiError(400, `${where}: an event to a private-encrypted- channel must name that channel alone.`)
+    if (!isSealed(data)) throw new ApiError(400, `${where}: "data" on a private-encrypted- channel must be {nonce, ciphertext} sealed by the publisher (give the SDK the encryption master key).`)
+  }
   return { name, data, channels: [...new Set(channels as string[])], socketId, info: readInfo(event.info, ['user_count', 'subscription_count'], where) }
 }
 

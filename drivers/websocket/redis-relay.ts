@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { unavailable } from './redis-unavailable.ts'
 
 /** What travels on `<prefix><channel>`: the same shape the `kv` driver publishes. */
 export interface RelayMessage {
@@ -31,6 +32,8 @@ export class RedisRelay {
     private readonly prefix: string,
     private readonly deliver: (channel: string, message: RelayMessage) => void,
     private readonly onBadMessage: (channel: string) => void = () => {},
+    /** A publish failed (an outage, a stall): for the outage log. */
+    private readonly onFailure: (error: unknown) => void = () => {},
   ) {}
 
   private listening = false
@@ -66,17 +69,23 @@ export class RedisRelay {
     })
   }
 
+  /** Publishes to every channel; a failure is a `ServiceUnavailableError` (the message may still arrive later: ids let receivers drop a copy). */
   async publish(channels: string[], message: RelayMessage): Promise<void> {
     const text = JSON.stringify(message)
-    if (channels.length === 1) {
-      await this.publisher.publish(this.prefix + channels[0], text)
-      return
+    try {
+      if (channels.length === 1) {
+        await this.publisher.publish(this.prefix + channels[0], text)
+        return
+      }
+      const pipeline = this.publisher.pipeline()
+      for (const channel of channels) pipeline.publish(this.prefix + channel, text)
+      const results = (await pipeline.exec()) ?? []
+      const failed = results.find(([error]) => error)
+      if (failed) throw failed[0]
+    } catch (error) {
+      this.onFailure(error)
+      throw unavailable(error)
     }
-    const pipeline = this.publisher.pipeline()
-    for (const channel of channels) pipeline.publish(this.prefix + channel, text)
-    const results = (await pipeline.exec()) ?? []
-    const failed = results.find(([error]) => error)
-    if (failed) throw failed[0]
   }
 }
 

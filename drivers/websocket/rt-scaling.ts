@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import { failFastRedisOptions, redisReady, redisTarget, watchRedis, type Logger, type RedisHealth } from '../../core/index.ts'
-import { RedisChannelStore, type ReapedMember } from './redis-channel-store.ts'
+import { RedisChannelStore, type HealedChange, type LocalSubscription, type ReapedMember } from './redis-channel-store.ts'
 import { RedisRelay, type RelayMessage } from './redis-relay.ts'
 import type { RtConfig } from './rt-config.ts'
 
@@ -8,8 +8,10 @@ import type { RtConfig } from './rt-config.ts'
 export interface ScalingHooks {
   deliver(channel: string, message: RelayMessage): void
   reaped(members: ReapedMember[]): void
-  /** This process's records vanished from Redis: record them again. */
-  lost(): Promise<void>
+  /** Every subscription this process holds: what Redis is healed to after it lost or kept the wrong records. */
+  local(): LocalSubscription[]
+  /** Presence changes made while healing, to announce. */
+  healed(changes: HealedChange[]): void
 }
 
 /** The Redis side of a scaled rt server. */
@@ -23,27 +25,39 @@ export interface Scaling {
 /**
  * Connects an rt server to Redis for scaling: a publisher that fails fast
  * (commands time out after `scaling.timeout_ms`, nothing is parked while
- * Redis is down), a subscriber for the relay, the shared channel store, and
- * one log warning per outage. Redis may be down at boot: the server starts
- * anyway, and the relay and heartbeat begin once Redis is reachable.
+ * Redis is down, and a connection that stops answering is dropped and made
+ * again, so a stalled Redis costs one timeout, not one per command), a
+ * subscriber for the relay, the shared channel store, and one log warning
+ * per outage with a note when it ends. Redis may be down at boot: the server
+ * starts anyway, and the relay and heartbeat begin once Redis is reachable.
  *
  * @example
  * ```ts
- * const scaling = await startScaling(config.scaling, logger, { deliver, reaped, lost })
+ * const scaling = await startScaling(config.scaling, logger, { deliver, reaped, local, healed })
  * ```
  */
 export async function startScaling(config: RtConfig['scaling'], logger: Logger, hooks: ScalingHooks): Promise<Scaling> {
   const { Redis: IORedis } = await import('ioredis')
   const { prefix, timeout_ms: timeoutMs, heartbeat_seconds: heartbeat } = config
   const url = config.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-  const publisher = new IORedis(url, failFastRedisOptions({ timeoutMs }))
-  // A subscriber waits for messages indefinitely: no command timeout on it.
+  const publisher = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), socketTimeout: timeoutMs })
+  // A subscriber waits for messages indefinitely: no command or socket timeout on it.
   const subscriber = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), commandTimeout: undefined })
   const health = watchRedis(publisher, logger, { rt: 'scaling', redis: redisTarget(url) })
   subscriber.on('error', () => {})
-  const store = new RedisChannelStore(publisher, prefix, heartbeat * 1000, hooks.reaped, hooks.lost, (error) => health.failed(error))
-  const relay = new RedisRelay(publisher, subscriber, prefix, hooks.deliver, (channel) => logger.warn({ channel }, 'rt: ignored a relay message that is not Kiln JSON'))
-  await Promise.all([redisReady(publisher, timeoutMs), redisReady(subscriber, timeoutMs)]).catch((error: unknown) => health.failed(error))
-  await Promise.all([store.start(), relay.start()]).catch((error: unknown) => health.failed(error))
+  const failed = (error: unknown) => health.failed(error)
+  const store = new RedisChannelStore(publisher, prefix, {
+    heartbeatMs: heartbeat * 1000,
+    local: hooks.local,
+    onReaped: hooks.reaped,
+    onFailure: failed,
+    onHealed: (changes, counts) => {
+      logger.info({ rt: 'scaling', ...counts }, "rt: Redis did not match this process's subscriptions; recorded them again")
+      hooks.healed(changes)
+    },
+  })
+  const relay = new RedisRelay(publisher, subscriber, prefix, hooks.deliver, (channel) => logger.warn({ channel }, 'rt: ignored a relay message that is not Kiln JSON'), failed)
+  await Promise.all([redisReady(publisher, timeoutMs), redisReady(subscriber, timeoutMs)]).catch(failed)
+  await Promise.all([store.start(), relay.start()]).catch(failed)
   return { store, relay, health, clients: [publisher, subscriber] }
 }

@@ -1,18 +1,19 @@
-import { randomInt } from 'node:crypto'
 import type { Hooks, Peer } from 'crossws'
 import type { Redis } from 'ioredis'
-import type { Logger } from '../../core/index.ts'
-import type { RedisHealth } from '../../core/index.ts'
-import { encryptPayload, ENCRYPTED_PREFIX, verifyChannelAuth } from '../../plugins/broadcasting/index.ts'
+import { ServiceUnavailableError, type Logger, type RedisHealth } from '../../core/index.ts'
+import { encryptPayload, verifyChannelAuth } from '../../plugins/broadcasting/index.ts'
 import type { ChannelStore } from './channel-store.ts'
 import { Connection } from './connection.ts'
 import { RtError } from './error-codes.ts'
 import type { ChannelInfo, PresenceMember, RtHub } from './hub.ts'
+import { LocalSockets } from './local-sockets.ts'
 import { MemoryChannelStore } from './memory-channel-store.ts'
 import { originAllowed } from './origin.ts'
-import type { ReapedMember } from './redis-channel-store.ts'
+import type { HealedChange, ReapedMember } from './redis-channel-store.ts'
 import type { RedisRelay, RelayMessage } from './redis-relay.ts'
+import { RecentIds } from './recent-ids.ts'
 import { startScaling } from './rt-scaling.ts'
+import { isEncryptedChannel, isSealed } from './sealed-payload.ts'
 import { encode, MEMBER_ADDED, MEMBER_REMOVED, readMember } from './rt-frames.ts'
 import type { RtConfig } from './rt-config.ts'
 import type { Inbound, WireProtocol } from './wire-protocol.ts'
@@ -39,6 +40,14 @@ export interface RtCredentials {
 /** How many broadcast ids each process remembers to drop second copies. */
 const SEEN_IDS = 20_000
 
+/** How a publish travels. */
+export interface PublishOptions {
+  /** The broadcast's id: every process delivers it once, however many times it hears it. */
+  id?: string
+  /** The data on `private-encrypted-` channels is already `{nonce, ciphertext}` (the publisher sealed it, as Pusher's SDKs do): pass it on as is. */
+  sealed?: boolean
+}
+
 /**
  * Kiln's realtime server: holds this process's sockets, checks subscriptions
  * against the connection's key and secret, keeps presence rosters, forwards
@@ -55,9 +64,7 @@ const SEEN_IDS = 20_000
  * ```
  */
 export class RtServer implements RtHub {
-  private readonly connections = new Map<string, Connection>()
-  private readonly byPeer = new WeakMap<Peer, Connection>()
-  private readonly local = new Map<string, Set<Connection>>()
+  private readonly sockets = new LocalSockets()
   private store: ChannelStore = new MemoryChannelStore()
   private relay?: RedisRelay
   private redis: Redis[] = []
@@ -65,8 +72,9 @@ export class RtServer implements RtHub {
   private sweeper?: NodeJS.Timeout
   private starting?: Promise<void>
   private stopped = false
-  /** `<broadcast id>|<channel>` of recent deliveries, oldest first. */
-  private readonly seen = new Set<string>()
+  /** `<broadcast id>|<channel>` of recent deliveries. */
+  private readonly seen = new RecentIds(SEEN_IDS)
+  private plaintextRefused = false
 
   constructor(
     readonly config: RtConfig,
@@ -76,7 +84,7 @@ export class RtServer implements RtHub {
 
   /** Connections held by this process. @example `server.size` */
   get size(): number {
-    return this.connections.size
+    return this.sockets.size
   }
 
   /** Starts the keepalive sweep and, with scaling on, the Redis relay. Idempotent. */
@@ -90,36 +98,38 @@ export class RtServer implements RtHub {
     return {
       open: (peer) => this.open(peer, protocol, refuse(peer.request)),
       message: (peer, message) => {
-        const connection = this.byPeer.get(peer)
+        const connection = this.sockets.byPeer.get(peer)
         if (!connection || connection.closed) return
         connection.lastSeen = Date.now()
         if (typeof message.rawData !== 'string') return connection.fail(RtError.NotJsonObject, 'Frames must be JSON text.')
         return this.receive(connection, message.rawData)
       },
       pong: (peer) => {
-        const connection = this.byPeer.get(peer)
+        const connection = this.sockets.byPeer.get(peer)
         if (connection) connection.lastSeen = Date.now()
       },
       close: (peer) => this.drop(peer),
-      error: (peer, error) => this.logger.debug({ socket: this.byPeer.get(peer)?.socketId, err: error.message }, 'rt socket error'),
+      error: (peer, error) => this.logger.debug({ socket: this.sockets.byPeer.get(peer)?.socketId, err: error.message }, 'rt socket error'),
     }
   }
 
   /**
    * Sends an event to every socket on the channels (but `except`). On a
    * `private-encrypted-` channel the payload goes out sealed for that
-   * channel (`{nonce, ciphertext}`), as the Pusher protocol has it. `id`
-   * lets every process drop a second copy of the same broadcast.
+   * channel (`{nonce, ciphertext}`), as the Pusher protocol has it, unless
+   * the publisher sealed it already (`sealed`). The plain payload never
+   * leaves the process on such a channel.
    */
-  async publish(channels: string[], event: string, data: unknown, except?: string, id?: string): Promise<void> {
+  async publish(channels: string[], event: string, data: unknown, except?: string, options: PublishOptions = {}): Promise<void> {
     if (reservedEvent.test(event)) throw new Error(`The event name "${event}" is reserved for the realtime protocol.`)
-    const plain = channels.filter((channel) => !channel.startsWith(ENCRYPTED_PREFIX))
-    const base = { event, socket: except ?? null, ...(id ? { id } : {}) }
+    const base = { event, socket: except ?? null, ...(options.id ? { id: options.id } : {}) }
+    const plain = channels.filter((channel) => !isEncryptedChannel(channel))
+    const encrypted = channels.filter(isEncryptedChannel)
+    if (encrypted.length > 0 && options.sealed && !isSealed(data)) throw new Error(`Events on ${encrypted[0]} must be sealed by the publisher as {nonce, ciphertext}.`)
+    if (encrypted.length > 0 && !options.sealed && !this.credentials.masterKey) throw new Error(`Cannot broadcast on ${encrypted[0]}: no encryption master key is configured.`)
     if (plain.length > 0) await this.emit(plain, { ...base, data })
-    for (const channel of channels) {
-      if (!channel.startsWith(ENCRYPTED_PREFIX)) continue
-      if (!this.credentials.masterKey) throw new Error(`Cannot broadcast on ${channel}: no encryption master key is configured.`)
-      await this.emit([channel], { ...base, data: encryptPayload(channel, data, this.credentials.masterKey) })
+    for (const channel of encrypted) {
+      await this.emit([channel], { ...base, data: options.sealed ? data : encryptPayload(channel, data, this.credentials.masterKey!) })
     }
   }
 
@@ -139,20 +149,21 @@ export class RtServer implements RtHub {
   async close(): Promise<void> {
     this.stopped = true
     clearInterval(this.sweeper)
-    for (const connection of this.connections.values()) connection.peer.close(1001, 'Server shutting down')
+    for (const connection of this.sockets.byId.values()) connection.peer.close(1001, 'Server shutting down')
     await this.store.close()
     await Promise.all(this.redis.map((client) => client.quit().catch(() => client.disconnect())))
   }
 
   private async boot(): Promise<void> {
     const interval = Math.max(250, (this.config.activity_timeout * 1000) / 2)
-    this.sweeper = setInterval(() => this.sweep(), interval)
+    this.sweeper = setInterval(() => this.sockets.sweep(this.config.activity_timeout * 1000), interval)
     this.sweeper.unref()
     if (!this.config.scaling.enabled) return
     const scaling = await startScaling(this.config.scaling, this.logger, {
       deliver: (channel, message) => this.deliver(channel, message),
       reaped: (reaped) => this.announceReaped(reaped),
-      lost: () => this.rejoin(),
+      local: () => this.sockets.subscriptions(),
+      healed: (changes) => this.announceHealed(changes),
     })
     this.store = scaling.store
     this.relay = scaling.relay
@@ -160,30 +171,23 @@ export class RtServer implements RtHub {
     this.redis = scaling.clients
   }
 
-  /**
-   * After an outage long enough for the other processes to reap this one,
-   * or a FLUSHALL, the rosters in Redis no longer hold this process's
-   * subscriptions: record them again, and announce the members who are back.
-   */
-  private async rejoin(): Promise<void> {
-    for (const connection of this.connections.values()) {
-      for (const [channel, member] of connection.channels) {
-        const first = await this.store.join(channel, connection.socketId, member ?? undefined)
-        if (member && first) await this.emit([channel], { event: MEMBER_ADDED, data: member, socket: connection.socketId })
-      }
+  /** Others were told these members left while Redis lost them (or were never told they left): tell them now. */
+  private announceHealed(changes: HealedChange[]): void {
+    for (const { channel, member, socketId, joined } of changes) {
+      const message = joined ? { event: MEMBER_ADDED, data: member, socket: socketId } : { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null }
+      this.emit([channel], message).catch(() => {})
     }
-    this.logger.info({ sockets: this.connections.size }, 'rt: re-recorded this process\'s subscriptions in Redis')
   }
 
   private open(peer: Peer, protocol: WireProtocol, refusal: Refusal | undefined): void {
-    const connection = new Connection(this.newSocketId(), peer, protocol)
-    this.byPeer.set(peer, connection)
+    const connection = new Connection(this.sockets.newSocketId(), peer, protocol)
+    this.sockets.byPeer.set(peer, connection)
     if (refusal) return connection.fail(refusal.code, refusal.message)
     // Reading headers materialises a Headers object kept for the socket's life: only when origins are restricted.
     const restricted = !this.config.allowed_origins.includes('*')
     if (restricted && !originAllowed(peer.request.headers.get('origin'), this.config.allowed_origins)) return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
-    if (this.config.max_connections !== null && this.connections.size >= this.config.max_connections) return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
-    this.connections.set(connection.socketId, connection)
+    if (this.config.max_connections !== null && this.sockets.size >= this.config.max_connections) return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
+    this.sockets.add(connection)
     connection.send(protocol.established(connection.socketId, this.config.activity_timeout))
   }
 
@@ -192,7 +196,8 @@ export class RtServer implements RtHub {
     if (text.length > max || Buffer.byteLength(text) > max) return connection.fail(RtError.FrameTooLarge, `Frames are limited to ${max} bytes.`)
     const frame = connection.protocol.parse(text)
     return this.handle(connection, frame).catch((error: Error) => {
-      this.logger.error({ socket: connection.socketId, err: error.message }, 'rt: a frame could not be handled')
+      // A Redis outage is logged once, where it was noticed; anything else is a bug worth a line each.
+      if (!(error instanceof ServiceUnavailableError)) this.logger.error({ socket: connection.socketId, err: error.message }, 'rt: a frame could not be handled')
       connection.fail(RtError.TryAgain, 'The server could not handle that frame; try again.')
     })
   }
@@ -234,29 +239,32 @@ export class RtServer implements RtHub {
         if (!member) return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, 'Presence channels need channel_data with a user_id.'))
       }
     }
-    connection.channels.set(channel, member ?? null)
-    this.localSet(channel).add(connection)
-    let first: boolean
+    this.sockets.join(channel, connection, member ?? null)
+    let members: PresenceMember[] | undefined
     try {
-      first = await this.store.join(channel, connection.socketId, member)
+      const first = await this.store.join(channel, connection.socketId, member)
+      members = member ? await this.store.members(channel) : undefined
+      if (member && first && !connection.closed) await this.emit([channel], { event: MEMBER_ADDED, data: member, socket: connection.socketId })
     } catch (error) {
-      // Not recorded, so not subscribed: undo, and tell the client instead of letting it believe it is.
-      connection.channels.delete(channel)
-      this.localRemove(channel, connection)
-      this.health?.failed(error)
+      if (!(error instanceof ServiceUnavailableError)) throw error
+      // Not (fully) recorded, so not subscribed: undo, and tell the client instead of letting it believe it is.
+      // Whatever Redis did record anyway (a timeout it carried out later) is healed once it answers again.
+      this.sockets.leave(channel, connection)
+      void this.store.leave(channel, connection.socketId, member).catch(() => {})
       return connection.send(protocol.subscriptionError(channel, RtError.TryAgain, `Could not subscribe to ${channel} right now; try again shortly.`))
     }
     if (connection.closed) return
-    connection.send(protocol.subscribed(channel, member ? await this.store.members(channel) : undefined))
-    if (member && first) await this.emit([channel], { event: MEMBER_ADDED, data: member, socket: connection.socketId })
+    connection.send(protocol.subscribed(channel, members))
   }
 
   private async unsubscribe(connection: Connection, channel: string): Promise<void> {
     if (!connection.channels.has(channel)) return
     const member = connection.channels.get(channel) ?? undefined
-    connection.channels.delete(channel)
-    this.localRemove(channel, connection)
-    await this.forget(connection.socketId, channel, member)
+    this.sockets.leave(channel, connection)
+    // Unsubscribed here whatever Redis says: a departure it missed is healed once it answers again.
+    await this.forget(connection.socketId, channel, member).catch((error: unknown) => {
+      if (!(error instanceof ServiceUnavailableError)) throw error
+    })
   }
 
   private async clientEvent(connection: Connection, event: string, channel: string, data: unknown): Promise<void> {
@@ -271,14 +279,18 @@ export class RtServer implements RtHub {
   }
 
   private async drop(peer: Peer): Promise<void> {
-    const connection = this.byPeer.get(peer)
+    const connection = this.sockets.byPeer.get(peer)
     if (!connection) return
-    this.byPeer.delete(peer)
+    this.sockets.byPeer.delete(peer)
     connection.closed = true
-    if (this.connections.get(connection.socketId) === connection) this.connections.delete(connection.socketId)
+    this.sockets.remove(connection)
     for (const [channel, member] of connection.channels) {
-      this.localRemove(channel, connection)
-      if (!this.stopped) await this.forget(connection.socketId, channel, member ?? undefined).catch((error: Error) => this.logger.warn({ err: error.message, channel }, 'rt: could not record a departure'))
+      this.sockets.unindex(channel, connection)
+      if (this.stopped) continue
+      await this.forget(connection.socketId, channel, member ?? undefined).catch((error: Error) => {
+        // During an outage the departure is recorded when Redis is back (the outage itself is logged once).
+        if (!(error instanceof ServiceUnavailableError)) this.logger.warn({ err: error.message, channel }, 'rt: could not record a departure')
+      })
     }
     connection.channels.clear()
   }
@@ -301,8 +313,9 @@ export class RtServer implements RtHub {
   }
 
   private deliver(channel: string, message: RelayMessage): void {
-    if (message.id && this.seenBefore(`${message.id}|${channel}`)) return
-    const subscribers = this.local.get(channel)
+    if (message.id && !this.seen.firstTime(`${message.id}|${channel}`)) return
+    if (isEncryptedChannel(channel) && !isSealed(message.data)) return this.refusePlaintext(channel)
+    const subscribers = this.sockets.on(channel)
     if (!subscribers) return
     const encoded: Partial<Record<WireProtocol['name'], Buffer>> = {}
     for (const connection of subscribers) {
@@ -317,48 +330,10 @@ export class RtServer implements RtHub {
     }
   }
 
-  /** True when this broadcast already reached this channel here (a publish retried after it went through). */
-  private seenBefore(key: string): boolean {
-    if (this.seen.has(key)) return true
-    this.seen.add(key)
-    if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value!)
-    return false
-  }
-
-  private sweep(): void {
-    const now = Date.now()
-    const timeout = this.config.activity_timeout * 1000
-    for (const connection of this.connections.values()) {
-      const idle = now - connection.lastSeen
-      if (idle > timeout * 2) {
-        connection.closed = true
-        connection.peer.close(RtError.Inactive, 'No activity')
-        connection.peer.terminate()
-      } else if (idle > timeout) {
-        const ping = connection.protocol.ping()
-        if (ping) connection.send(ping)
-        connection.peer.ping()
-      }
-    }
-  }
-
-  private localSet(channel: string): Set<Connection> {
-    let set = this.local.get(channel)
-    if (!set) this.local.set(channel, (set = new Set()))
-    return set
-  }
-
-  private localRemove(channel: string, connection: Connection): void {
-    const set = this.local.get(channel)
-    if (!set) return
-    set.delete(connection)
-    if (set.size === 0) this.local.delete(channel)
-  }
-
-  private newSocketId(): string {
-    let id: string
-    do id = `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`
-    while (this.connections.has(id))
-    return id
+  /** A relayed message in clear on an encrypted channel (an old or foreign publisher): dropped, and said once. */
+  private refusePlaintext(channel: string): void {
+    if (this.plaintextRefused) return
+    this.plaintextRefused = true
+    this.logger.warn({ channel }, 'rt: dropped an unencrypted message on a private-encrypted- channel (its publisher must seal it as {nonce, ciphertext})')
   }
 }

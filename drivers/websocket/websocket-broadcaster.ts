@@ -30,7 +30,7 @@ export class WebsocketBroadcaster extends SigningBroadcaster {
 
   async broadcast({ channels, event, payload, socket, id }: BroadcastMessage): Promise<void> {
     await this.server.start()
-    await this.server.publish(channels, event, payload, socket, id)
+    await this.server.publish(channels, event, payload, socket, { id })
   }
 
   undeliverable(): string | undefined {
@@ -39,9 +39,9 @@ export class WebsocketBroadcaster extends SigningBroadcaster {
     return `its socket server is not running in this app (only the active connection serves /broadcasting/socket), so nobody would receive the broadcast.`
   }
 
-  /** The secret the server checks subscriptions and Pusher API calls against. @internal */
-  verificationSecret(): string {
-    return this.signingSecret()
+  /** The secrets the server checks subscriptions and Pusher API calls against: the signing one first. @internal */
+  override verificationSecrets(): string[] {
+    return super.verificationSecrets()
   }
 
   getInstance(): RtServer {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 
 /**
  * A free TCP port on loopback, for a Redis server a test owns.
@@ -74,6 +74,63 @@ export async function redisServer(t: { teardown(fn: () => unknown): void }, port
   }
   await server.start()
   return server
+}
+
+/** A TCP link to a Redis server that a test can cut, as a network partition would, while Redis keeps its data. */
+export interface RedisLink {
+  /** `redis://127.0.0.1:<port>` of the link. */
+  url: string
+  /** Drops every connection through the link and refuses new ones until {@link RedisLink.restore}. */
+  cut(): void
+  restore(): void
+}
+
+/**
+ * A TCP proxy in front of a Redis port, for one process of a cluster: cutting
+ * it isolates that process while the others (connected directly) carry on
+ * and Redis keeps every key.
+ *
+ * @example
+ * ```ts
+ * const link = await redisLink(t, redisPort)
+ * const app = await rtApp(t, { scaling: { enabled: true, url: link.url } })
+ * link.cut()
+ * link.restore()
+ * ```
+ */
+export async function redisLink(t: { teardown(fn: () => unknown): void }, redisPort: number): Promise<RedisLink> {
+  let open = true
+  const sockets = new Set<Socket>()
+  const track = (socket: Socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => socket.destroy())
+  }
+  const server = createServer((client) => {
+    track(client)
+    if (!open) return client.destroy()
+    const upstream = connect(redisPort, '127.0.0.1')
+    track(upstream)
+    client.pipe(upstream).pipe(client)
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy()
+    server.close()
+  })
+  const { port } = server.address() as { port: number }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut: () => {
+      open = false
+      for (const socket of sockets) socket.destroy()
+    },
+    restore: () => {
+      open = true
+    },
+  }
 }
 
 /**

@@ -1,37 +1,21 @@
-import { readFileSync } from 'node:fs'
 import test from 'ava'
 import { Redis } from 'ioredis'
 import { createApp } from '../../../core/index.ts'
 import kvDriver from '../../../drivers/kv/index.ts'
 import { broadcasting, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
-import { freePort, redisServer, type RedisServer } from '../kv/redis-server.ts'
+import { waitFor } from '../kv/redis-server.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { join, rtApp, type Frame, type RtApp } from './rt-fixtures.ts'
+import { join, type Frame } from './rt-fixtures.ts'
+import { logLines, rtCluster, userIds } from './scaling-fixtures.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function cluster(t: Parameters<typeof rtApp>[0]): Promise<{ redis: RedisServer; url: string; a: RtApp; b: RtApp }> {
-  const port = await freePort()
-  const redis = await redisServer(t, port)
-  const url = `redis://127.0.0.1:${port}`
-  const scaling = { enabled: true, url, prefix: 'outage:', heartbeat_seconds: 0.2, timeout_ms: 300 }
-  const logging = { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/rt.log' } } }
-  const [a, b] = await Promise.all([0, 1].map(() => rtApp(t, { scaling }, { config: logging })))
-  return { redis, url, a: a!, b: b! }
-}
-
 async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not within ${timeoutMs} ms: ${what}`)
-    await sleep(50)
-  }
+  if (!(await waitFor(check, timeoutMs))) throw new Error(`Not within ${timeoutMs} ms: ${what}`)
 }
-
-const userIds = async (rt: RtApp, channel: string) => (await rt.broadcaster.server.members(channel)).map((m) => Number(m.user_id)).sort()
 
 test.serial('presence rosters heal after FLUSHALL and after an outage that lost every key; clients end up seeing every member', async (t) => {
-  const { redis, url, a, b } = await cluster(t)
+  const { redis, url, nodes: [a, b] } = await rtCluster(t)
   const alice = await a.connect()
   const bob = await b.connect()
   await join(alice.socket, alice.id, 'presence-room', { user_id: 1 })
@@ -59,7 +43,7 @@ test.serial('presence rosters heal after FLUSHALL and after an outage that lost 
 })
 
 test.serial('a subscribe while Redis is down or stalled is refused at once with svc:error 4310 and is not half-made; the log has one warning per outage', async (t) => {
-  const { redis, a } = await cluster(t)
+  const { redis, nodes: [a] } = await rtCluster(t)
   const alice = await a.connect()
 
   await redis.stop()
@@ -83,17 +67,17 @@ test.serial('a subscribe while Redis is down or stalled is refused at once with 
   redis.resume()
 
   await a.app.close()
-  const warnings = readFileSync(`${a.app.root}/storage/logs/rt.log`, 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.level === 40 && /Redis is unreachable/.test(line.msg))
+  const warnings = logLines(a!).filter((line) => line.level === 40 && /Redis is unreachable/.test(line.msg))
   t.is(warnings.length, 2, `one warning for the outage and one for the stall: ${JSON.stringify(warnings)}`)
 })
 
 test.serial('a broadcast that arrives twice (a kv publish retried after it went through) is delivered once', async (t) => {
-  const { url, a, b } = await cluster(t)
+  const { url, nodes: [a, b] } = await rtCluster(t)
   const alice = await a.connect()
   const bob = await b.connect()
   await join(alice.socket, alice.id, 'news')
   await join(bob.socket, bob.id, 'news')
-  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), kvDriver], config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url, prefix: 'outage:' } } } } })
+  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), kvDriver], config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url, prefix: 'cluster:' } } } } })
   t.teardown(() => app.close())
   const kv = app.service<BroadcastManager>('broadcast').connection()
   const counts = [alice, bob].map(({ socket }) => {
