@@ -1,2 +1,83 @@
-// Replaced by the full client below; kept minimal so the bundle builds while the server is tested.
-export {}
+import morph from '@alpinejs/morph'
+import { alpine, type AlpineApi, type BootConfig } from './alpine.ts'
+import { CompComponent } from './component.ts'
+import { readConfig } from './config.ts'
+import { initDirectives } from './directives/index.ts'
+import { navigate } from './navigate.ts'
+import { watchNetwork } from './network.ts'
+import { closestComponent, components } from './registry.ts'
+import { errorBag } from './wire.ts'
+
+/**
+ * The component client. It loads before Alpine.js, so it hears Alpine's
+ * `alpine:init` and plugs in: every `[wire:id]` element becomes an Alpine
+ * root with its component's state in scope, every element inside one gets
+ * its `wire:*` directives, `$wire` and `$errors` are Alpine magics, and the
+ * morph plugin patches the DOM. If Alpine did not load from the CDN, Kiln's
+ * own copy is loaded instead.
+ */
+const config = readConfig(document.currentScript as HTMLScriptElement | null)
+
+function install(Alpine: AlpineApi, config: BootConfig): void {
+  Alpine.plugin(morph as unknown as (alpine: AlpineApi) => void)
+  watchNetwork()
+  Alpine.addRootSelector(() => '[wire\\:id]')
+  Alpine.interceptInit(
+    Alpine.skipDuringClone((el: Element) => {
+      if (el.hasAttribute('wire:id') && !components.has(el.getAttribute('wire:id')!)) start(Alpine, el as HTMLElement, config)
+      const component = closestComponent(el)
+      if (component) initDirectives(component, el)
+    }),
+  )
+  Alpine.magic('wire', (el) => closestComponent(el)?.$wire)
+  Alpine.magic('errors', (el) => {
+    const component = closestComponent(el)
+    return component ? errorBag(component) : {}
+  })
+}
+
+function start(Alpine: AlpineApi, el: HTMLElement, config: BootConfig): void {
+  if (!el.hasAttribute('wire:snapshot')) return
+  const component = new CompComponent(el, config)
+  components.set(component.id, component)
+  // Expressions inside the component see its state, as `count` and as `$wire.count`.
+  Alpine.addScopeToNode(el, component.data)
+  Alpine.onElRemoved(el, () => {
+    if (components.get(component.id) === component) components.delete(component.id)
+  })
+  const lazy = component.memo.lazy
+  if (lazy?.mode === 'lazy') {
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return
+      observer.disconnect()
+      void component.call('$load')
+    })
+    observer.observe(el)
+  } else if (lazy?.mode === 'defer') {
+    // The next frame after the page has painted.
+    requestAnimationFrame(() => setTimeout(() => void component.call('$load'), 0))
+  }
+}
+
+document.addEventListener('alpine:init', () => install(alpine(), config))
+
+// Links with wire:navigate anywhere in the page (a layout's menu, too).
+document.addEventListener('click', (event) => {
+  const link = (event.target as Element | null)?.closest?.('a[wire\\:navigate]')
+  const mouse = event as MouseEvent
+  if (!link || event.defaultPrevented || mouse.metaKey || mouse.ctrlKey || mouse.shiftKey || mouse.button !== 0) return
+  const href = link.getAttribute('href')
+  if (!href || link.getAttribute('target') === '_blank') return
+  event.preventDefault()
+  void navigate(href)
+})
+
+// The CDN copy of Alpine failed (offline, blocked): load Kiln's, which then starts itself.
+document.addEventListener('DOMContentLoaded', () => {
+  if (window.Alpine) return
+  const fallback = document.querySelector('script[data-comp-reactive]')?.getAttribute('data-fallback') ?? config.reactive
+  if (!fallback) return console.error('comp: Alpine.js did not load, and there is no fallback copy.')
+  const script = document.createElement('script')
+  script.src = fallback
+  document.head.append(script)
+})

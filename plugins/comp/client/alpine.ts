@@ -1,0 +1,60 @@
+/** The parts of Alpine.js the client uses (Alpine is loaded beside comp.js, not bundled). */
+export interface AlpineApi {
+  version: string
+  reactive<T extends object>(value: T): T
+  effect(fn: () => void): unknown
+  release(effect: unknown): void
+  raw<T>(value: T): T
+  bind(el: Element, bindings: Record<string, unknown>): void
+  addRootSelector(selector: () => string): void
+  interceptInit(callback: (el: Element) => void): void
+  skipDuringClone<F>(fn: F): F
+  addScopeToNode(el: Element, data: object): () => void
+  onAttributeRemoved(el: Element, name: string, callback: () => void): void
+  onElRemoved(el: Element, callback: () => void): void
+  magic(name: string, callback: (el: Element) => unknown): void
+  plugin(plugin: (alpine: AlpineApi) => void): void
+  morph(from: Element, to: string | Element, options: MorphOptions): void
+  interceptor<T>(callback: (initial: T, get: () => T, set: (value: T) => void, path: string, key: string) => T): T
+  entangle(outer: { get(): unknown; set(value: unknown): void }, inner: { get(): unknown; set(value: unknown): void }): () => void
+  initTree(el: Element): void
+  destroyTree(el: Element): void
+  nextTick(fn?: () => void): Promise<void>
+  evaluate(el: Element, expression: string, extras?: Record<string, unknown>): unknown
+}
+
+/** Options of Alpine's morph plugin. */
+export interface MorphOptions {
+  key?(el: Element): string | null | undefined
+  updating?(from: Node, to: Node, childrenOnly: () => void, skip: () => void, skipChildren: () => void): void
+  updated?(from: Node, to: Node): void
+  removing?(el: Node, skip: () => void): void
+  adding?(el: Node, skip: () => void): void
+  added?(el: Node): void
+  lookahead?: boolean
+}
+
+declare global {
+  interface Window {
+    Alpine?: AlpineApi
+    __COMP__?: BootConfig
+  }
+}
+
+/** What `@compScripts` gives the client. */
+export interface BootConfig {
+  base: string
+  endpoint: string
+  asset?: string
+  reactive?: string
+  csrf?: string
+  coalesceMs?: number
+  debug?: boolean
+  cspSafe?: boolean
+}
+
+/** The page's Alpine (it exists once `alpine:init` has fired). */
+export function alpine(): AlpineApi {
+  if (!window.Alpine) throw new Error('Alpine.js is not loaded.')
+  return window.Alpine
+}

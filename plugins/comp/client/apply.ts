@@ -1,0 +1,69 @@
+import { alpine } from './alpine.ts'
+import type { CompComponent } from './component.ts'
+import { dispatchEvent } from './registry.ts'
+import { runJs } from './wire.ts'
+import { navigate } from './navigate.ts'
+import type { UpdateResponse } from './transport.ts'
+
+/**
+ * Applies an answer to its component, in the order the page needs:
+ * state first (so bindings show the new values at once), then the HTML
+ * (morphed: attributes patched, keyed children kept by `wire:key` /
+ * `wire:id`, `wire:ignore` subtrees and child components left alone, Alpine
+ * state kept), or only the island that was asked for; then events to other
+ * components and the page, the URL's query string, scripts, redirects.
+ * `pending` are paths the user changed while the request was out: the
+ * answer does not overwrite them.
+ */
+export function applyResponse(component: CompComponent, response: UpdateResponse, pending: Set<string>): void {
+  const { effects, serverMemo } = response
+  component.memo = serverMemo as CompComponent['memo']
+  for (const [key, value] of Object.entries(serverMemo.data)) {
+    if (pending.has(key)) continue
+    if (key in effects.data || !(key in component.data)) component.data[key] = structuredClone(value)
+  }
+  component.errors.bag = { ...effects.errors }
+
+  if (effects.html !== undefined) morphInto(component, component.el, effects.html, false)
+  for (const [name, html] of Object.entries(effects.islands ?? {})) {
+    const island = component.el.querySelector(`[wire\\:island="${CSS.escape(name)}"]`)
+    if (island) morphInto(component, island as HTMLElement, `<div>${html}</div>`, true)
+  }
+  for (const dispatch of effects.dispatches) dispatchEvent(dispatch.name, dispatch.params, component, dispatch)
+  if (effects.queryString) syncQueryString(effects.queryString)
+  for (const code of effects.js ?? []) runJs(component, code)
+  if (effects.redirect) void navigate(effects.redirect, { hard: !document.querySelector('[wire\\:navigate]') })
+}
+
+/** Morphs `el` into `html`; with `childrenOnly`, `el` keeps its own attributes. */
+export function morphInto(component: CompComponent, el: HTMLElement, html: string, childrenOnly: boolean): void {
+  alpine().morph(el, html, {
+    key: (node) => node.getAttribute?.('wire:key') ?? node.getAttribute?.('wire:id') ?? undefined,
+    updating(from, to, onlyChildren, skip) {
+      if (!(from instanceof Element)) return
+      if (from === el) {
+        if (childrenOnly) onlyChildren()
+        return
+      }
+      // Another component's root: it renders itself; the new HTML holds an empty placeholder for it.
+      const id = from.getAttribute('wire:id')
+      if (id && id !== component.id) return skip()
+      if (from.hasAttribute('wire:ignore')) return skip()
+      if (from.hasAttribute('wire:ignore.self')) onlyChildren()
+      void to
+    },
+    lookahead: false,
+  })
+}
+
+/** Keeps the address bar's query string in step with the component: `null` drops a key. */
+function syncQueryString(values: Record<string, unknown>): void {
+  const url = new URL(location.href)
+  for (const [key, value] of Object.entries(values)) {
+    url.searchParams.delete(key)
+    if (value === null || value === undefined || value === '') continue
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item))
+    else url.searchParams.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value))
+  }
+  if (url.href !== location.href) history.replaceState(history.state, '', url)
+}

@@ -1,0 +1,112 @@
+import { alpine } from '../alpine.ts'
+import type { CompComponent } from '../component.ts'
+import { parseAction } from '../literal.ts'
+import { dispatchEvent } from '../registry.ts'
+import { duration, type Directive } from './parse.ts'
+
+const KEYS: Record<string, string> = { enter: 'Enter', escape: 'Escape', esc: 'Escape', tab: 'Tab', space: ' ', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', backspace: 'Backspace', delete: 'Delete' }
+
+/** The island an element sits in (actions inside it render only that island). */
+function islandOf(el: Element): string | null {
+  const island = el.closest('[wire\\:island]')
+  return island ? island.getAttribute('wire:island') : null
+}
+
+/**
+ * Runs an action expression for an element: `save`, `add(1)`, `$set('open',
+ * true)`, `$toggle('open')`, `$refresh`, `$dispatch('saved', {id: 1})`,
+ * asking `wire:confirm` first. Returns the call's promise (undefined when
+ * the user declined).
+ */
+export function runAction(component: CompComponent, el: Element, expression: string, modifiers: string[], event?: Event) {
+  const confirmText = el.getAttribute('wire:confirm')
+  if (confirmText !== null && !window.confirm(confirmText || 'Are you sure?')) return undefined
+  const { method, params } = parseAction(expression, event)
+  const options = { renderless: modifiers.includes('renderless'), island: islandOf(el), trigger: el }
+  const scrollY = window.scrollY
+  const restore = modifiers.includes('preserve-scroll') ? (result: unknown) => (window.scrollTo({ top: scrollY }), result) : (result: unknown) => result
+  switch (method) {
+    case '$set':
+      return component.set(String(params[0]), params[1], true).then(restore)
+    case '$toggle':
+      return component.set(String(params[0]), !component.get(String(params[0])), true).then(restore)
+    case '$dispatch':
+      return void dispatchEvent(String(params[0]), (params[1] as Record<string, unknown>) ?? {}, component)
+    case '$refresh':
+      return component.call('$refresh', [], options).then(restore)
+    default:
+      return component.call(method, params, options).then(restore)
+  }
+}
+
+/**
+ * `wire:click`, `wire:submit` and any `wire:<event>`: modifiers `.prevent`,
+ * `.stop`, `.self`, `.once`, `.debounce.300ms`, key names for keyboard
+ * events (`wire:keydown.enter`), `.renderless` and `.preserve-scroll`.
+ * `wire:submit` always prevents the form's own submission, and disables its
+ * buttons while the request runs.
+ */
+export function eventAction(component: CompComponent, el: Element, directive: Directive): void {
+  const { name: eventName, modifiers } = directive
+  const keys = modifiers.map((modifier) => KEYS[modifier]).filter(Boolean)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const wait = modifiers.includes('debounce') ? duration(modifiers, 250) : 0
+  const handler = (event: Event) => {
+    if (modifiers.includes('self') && event.target !== el) return
+    if (keys.length > 0 && !keys.includes((event as KeyboardEvent).key)) return
+    if (modifiers.includes('prevent') || eventName === 'submit') event.preventDefault()
+    if (modifiers.includes('stop')) event.stopPropagation()
+    const fire = () => {
+      const expression = el.getAttribute(directive.raw) ?? directive.value
+      const pending = runAction(component, el, expression, modifiers, event)
+      if (eventName === 'submit' && pending) disableWhile(el as HTMLFormElement, pending)
+    }
+    if (!wait) return fire()
+    clearTimeout(timer)
+    timer = setTimeout(fire, wait)
+  }
+  el.addEventListener(eventName, handler, { once: modifiers.includes('once') })
+}
+
+function disableWhile(form: HTMLFormElement, pending: Promise<unknown>): void {
+  const buttons = [...form.querySelectorAll<HTMLButtonElement>('button, input[type=submit]')].filter((button) => !button.disabled)
+  for (const button of buttons) button.disabled = true
+  void pending.finally(() => {
+    for (const button of buttons) button.disabled = false
+  })
+}
+
+/** `wire:init="method"`: called once, when the element starts. */
+export function initAction(component: CompComponent, el: Element, directive: Directive): void {
+  queueMicrotask(() => void runAction(component, el, directive.value, directive.modifiers))
+}
+
+/**
+ * `wire:poll` (every 2 s) or `wire:poll.5s="method"` (default `$refresh`):
+ * paused while the tab is hidden or the browser offline, and dropped while
+ * another request of the component is in flight.
+ */
+export function pollAction(component: CompComponent, el: Element, directive: Directive): void {
+  const every = duration(directive.modifiers, 2000)
+  const interval = setInterval(() => {
+    if (document.hidden || !navigator.onLine || !el.isConnected) return
+    const { method, params } = parseAction(el.getAttribute(directive.raw) || '$refresh')
+    void component.call(method, params, { poll: true, island: islandOf(el) })
+  }, every)
+  alpine().onElRemoved(el, () => clearInterval(interval))
+}
+
+/** `wire:intersect="method"`: called when the element scrolls into view; `.once`, `.half`, `.full`. */
+export function intersectAction(component: CompComponent, el: Element, directive: Directive): void {
+  const { modifiers } = directive
+  const threshold = modifiers.includes('full') ? 1 : modifiers.includes('half') ? 0.5 : 0
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting || entry.intersectionRatio < threshold) continue
+      void runAction(component, el, el.getAttribute(directive.raw) ?? directive.value, modifiers)
+      if (modifiers.includes('once')) observer.disconnect()
+    }
+  }, { threshold })
+  observer.observe(el)
+  alpine().onElRemoved(el, () => observer.disconnect())
+}

@@ -1,0 +1,29 @@
+import type { CompComponent } from '../component.ts'
+import { eventAction, initAction, intersectAction, pollAction } from './actions.ts'
+import { bindDirective, connectivityDirective, dirtyDirective, loadingDirective, refDirective, showDirective, textDirective } from './display.ts'
+import { modelDirective } from './model.ts'
+import { directivesOf, type Directive } from './parse.ts'
+import { sortDirective } from './sort.ts'
+
+type Handler = (component: CompComponent, el: Element, directive: Directive) => void
+
+const HANDLERS: Record<string, Handler> = {
+  model: modelDirective,
+  text: textDirective,
+  show: showDirective,
+  bind: bindDirective,
+  loading: loadingDirective,
+  dirty: dirtyDirective,
+  offline: connectivityDirective,
+  online: connectivityDirective,
+  ref: refDirective,
+  sort: sortDirective,
+  init: initAction,
+  poll: pollAction,
+  intersect: intersectAction,
+}
+
+/** Starts the `wire:*` directives of one element of a component (any other `wire:<event>` listens for that event). */
+export function initDirectives(component: CompComponent, el: Element): void {
+  for (const directive of directivesOf(el)) (HANDLERS[directive.name] ?? eventAction)(component, el, directive)
+}

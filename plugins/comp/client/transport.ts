@@ -1,0 +1,94 @@
+import type { BootConfig } from './alpine.ts'
+import { csrfToken } from './config.ts'
+import { showError, showExpired } from './overlay.ts'
+
+/** The body of an update request. */
+export interface UpdateRequest {
+  fingerprint: { id: string; name: string }
+  serverMemo: Record<string, unknown>
+  updates: Array<[string, unknown]>
+  calls: Array<{ method: string; params: unknown[] }>
+  island: string | null
+  renderless?: boolean
+}
+
+/** What the server answers. */
+export interface UpdateResponse {
+  effects: {
+    html?: string
+    islands?: Record<string, string>
+    data: Record<string, unknown>
+    errors: Record<string, string[]>
+    dispatches: Array<{ name: string; params: Record<string, unknown>; to?: string; self?: true }>
+    queryString?: Record<string, unknown>
+    endpoint: string
+    js?: string[]
+    redirect?: string
+    upload?: { property: string; url: string }
+  }
+  serverMemo: Record<string, unknown> & { data: Record<string, unknown>; errors: Record<string, string[]> }
+}
+
+/** A request that failed in a way already shown to the user; the component stays usable. */
+export class RequestFailed extends Error {}
+
+let refreshing: Promise<void> | undefined
+
+/**
+ * Fetches a fresh CSRF token: any page of the app sets the `XSRF-TOKEN`
+ * cookie, so the current one is asked for again (once at a time).
+ */
+async function refreshCsrf(config: BootConfig): Promise<void> {
+  refreshing ??= fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+    .then(() => {
+      const fresh = decodeURIComponent(/(?:^|;\s*)XSRF-TOKEN=([^;]+)/.exec(document.cookie)?.[1] ?? '')
+      if (fresh) {
+        config.csrf = fresh
+        document.querySelector('meta[name="csrf-token"]')?.setAttribute('content', fresh)
+      }
+    })
+    .finally(() => (refreshing = undefined))
+  return refreshing
+}
+
+/**
+ * Sends one update. The address rotates with every answer
+ * (`effects.endpoint`). A 419 (the session's CSRF token changed, say after a
+ * login in another tab) fetches a fresh token and retries once, with no
+ * dialog; only a second 419 tells the user, once per page. Other failures
+ * show the debug overlay, or go to the console in production.
+ */
+export async function send(config: BootConfig, request: UpdateRequest, signal?: AbortSignal): Promise<UpdateResponse> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response
+    try {
+      response = await fetch(config.endpoint, {
+        method: 'POST',
+        credentials: 'same-origin',
+        signal,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(csrfToken(config) ? { 'x-csrf-token': csrfToken(config)! } : {}) },
+        body: JSON.stringify(request),
+      })
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error
+      showError(config, 0, String(error))
+      throw new RequestFailed(String(error))
+    }
+    if (response.status === 419 && attempt === 0) {
+      await refreshCsrf(config)
+      continue
+    }
+    if (response.status === 419) {
+      showExpired()
+      throw new RequestFailed('The page expired.')
+    }
+    if (!response.ok) {
+      showError(config, response.status, await response.text())
+      throw new RequestFailed(`HTTP ${response.status}`)
+    }
+    const body = (await response.json()) as UpdateResponse
+    config.endpoint = body.effects.endpoint
+    document.querySelector('meta[name="comp-endpoint"]')?.setAttribute('content', body.effects.endpoint)
+    return body
+  }
+}

@@ -1,0 +1,113 @@
+import { alpine } from './alpine.ts'
+import type { CallOptions, CompComponent } from './component.ts'
+import { getPath } from './literal.ts'
+import { dispatchEvent } from './registry.ts'
+import { upload } from './upload.ts'
+
+/**
+ * `$wire`: the component from Alpine expressions. Reading a property gives
+ * its reactive value; assigning one changes it in the browser and sends it
+ * with the next request; calling anything else calls that server method and
+ * resolves when the answer has been applied. Helpers: `$set(path, value,
+ * live = true)`, `$toggle(path)`, `$refresh()`, `$commit()`, `$dispatch(name,
+ * data)`, `$island(name)` (calls scoped to an island), `$entangle(path,
+ * live)`, `$js.<action>()`, `$upload(path, files)`, `$errors`, `$el`, `$id`,
+ * `$refs`.
+ */
+export function makeWire(component: CompComponent, scope: CallOptions = {}): Record<string, unknown> {
+  const helpers: Record<string, unknown> = {
+    $set: (path: string, value: unknown, live = true) => component.set(path, value, live),
+    $toggle: (path: string, live = true) => component.set(path, !component.get(path), live),
+    $refresh: () => component.call('$refresh', [], scope),
+    $commit: () => component.commit(),
+    $dispatch: (name: string, params: Record<string, unknown> = {}) => dispatchEvent(name, params, component),
+    $dispatchSelf: (name: string, params: Record<string, unknown> = {}) => dispatchEvent(name, params, component, { self: true }),
+    $dispatchTo: (to: string, name: string, params: Record<string, unknown> = {}) => dispatchEvent(name, params, component, { to }),
+    $island: (name: string) => makeWire(component, { ...scope, island: name }),
+    $entangle: (path: string, live = false) => entangle(component, path, live),
+    $upload: (path: string, files: File | File[] | FileList, onProgress?: (progress: number) => void) => upload(component, path, files, undefined, onProgress),
+  }
+  return new Proxy({} as Record<string, unknown>, {
+    get(_target, key) {
+      if (typeof key !== 'string') return undefined
+      if (key in helpers) return helpers[key]
+      switch (key) {
+        case '$el':
+          return component.el
+        case '$id':
+          return component.id
+        case '$name':
+          return component.name
+        case '$errors':
+          return errorBag(component)
+        case '$refs':
+          return (component.el as unknown as { __compRefs?: Record<string, Element> }).__compRefs ?? {}
+        case '$js':
+          return jsActions(component)
+        case 'then':
+          // Not a thenable: `await $wire` must not call a server method named "then".
+          return undefined
+      }
+      if (key in component.data) return component.data[key]
+      return (...params: unknown[]) => component.call(key, params, scope)
+    },
+    set(_target, key, value) {
+      if (typeof key === 'string') void component.set(key, value, false)
+      return true
+    },
+    has(_target, key) {
+      return typeof key === 'string' && (key in component.data || key in helpers)
+    },
+  })
+}
+
+/**
+ * `$errors` (and `$wire.$errors`): the validation messages by field, with
+ * `has(field)`, `first(field)`, `get(field)`, `all()` and `any()`.
+ */
+export function errorBag(component: CompComponent): Record<string, unknown> {
+  const methods = {
+    has: (field: string) => (component.errors.bag[field]?.length ?? 0) > 0,
+    first: (field: string) => component.errors.bag[field]?.[0] ?? '',
+    get: (field: string) => component.errors.bag[field] ?? [],
+    all: () => component.errors.bag,
+    any: () => Object.keys(component.errors.bag).length > 0,
+  }
+  return new Proxy(methods as Record<string, unknown>, {
+    get: (target, key) => (typeof key === 'string' && key in target ? target[key] : typeof key === 'string' ? component.errors.bag[key] : undefined),
+  })
+}
+
+/** Runs JavaScript from the server with `$wire` in scope (not with `csp_safe`, which forbids evaluating code). */
+export function runJs(component: CompComponent, code: string): unknown {
+  if (component.config.cspSafe) {
+    console.warn('comp: $js actions need evaluating code, which the CSP-safe build forbids.')
+    return undefined
+  }
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function('$wire', code)(component.$wire)
+}
+
+function jsActions(component: CompComponent): Record<string, () => unknown> {
+  return new Proxy({} as Record<string, () => unknown>, {
+    get: (_target, key) => {
+      const code = typeof key === 'string' ? component.memo.js?.[key] : undefined
+      return code === undefined ? undefined : () => runJs(component, code)
+    },
+  })
+}
+
+/**
+ * `$wire.$entangle('open')` in `x-data`: an Alpine property and a component
+ * property that follow each other; with `live`, each change is sent at once.
+ */
+function entangle(component: CompComponent, path: string, live: boolean): unknown {
+  const Alpine = alpine()
+  return Alpine.interceptor((_initial, get, set) => {
+    Alpine.entangle(
+      { get: () => getPath(component.data, path), set: (value) => void component.set(path, value, live) },
+      { get, set: set as (value: unknown) => void },
+    )
+    return getPath(component.data, path)
+  })
+}
