@@ -37,11 +37,13 @@ export interface KvWireMessage {
 }
 
 /**
- * Publishes each broadcast to Redis as `{event, data, socket}` on
+ * Publishes each broadcast to Redis as `{event, data, socket, id}` on
  * `<prefix><channel>`, one pipeline per broadcast: the wire format rt
  * servers with scaling relay to their sockets. While Redis is down a
  * broadcast fails at once (no offline queue), so a queued broadcast job
- * fails and is retried; the client reconnects by itself.
+ * fails and is retried; the client reconnects by itself. A stalled Redis
+ * costs one timeout: the connection is dropped and made again. The log gets
+ * one warning per outage, not one line per failed broadcast.
  *
  * @example
  * ```ts
@@ -81,9 +83,12 @@ export class KvBroadcaster extends SigningBroadcaster {
       if (failed) throw failed[0]
     } catch (error) {
       const reason = (error as Error).message
-      // A reply error means Redis answered and refused; anything else (closed stream, timeout, retries spent) means it is out of reach.
-      const what = (error as Error).name === 'ReplyError' ? 'Redis refused the publish' : 'Redis is unreachable'
-      this.logger.error({ connection: this.name, redis: this.target(), event, channels: channels.length, err: reason }, `kv broadcast failed: ${what}`)
+      // A reply error means Redis answered and refused (a bug or a setting, logged each time); anything else
+      // (closed stream, timeout, retries spent) means it is out of reach: an outage, logged once.
+      const refused = (error as Error).name === 'ReplyError'
+      const what = refused ? 'Redis refused the publish' : 'Redis is unreachable'
+      if (refused) this.logger.error({ connection: this.name, redis: this.target(), event, channels: channels.length, err: reason }, `kv broadcast failed: ${what}`)
+      else this.lost(error as Error)
       throw new Error(`Broadcast connection "${this.name}" (kv) could not publish [${event}] to ${this.target()}: ${what} (${reason}).`)
     }
   }
@@ -103,19 +108,17 @@ export class KvBroadcaster extends SigningBroadcaster {
       const client = new IORedis(this.url(), {
         // Fail fast while Redis is down so the queued job fails and retries, instead of parking commands.
         enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
+        maxRetriesPerRequest: 0,
         commandTimeout: this.config.timeout ?? 5_000,
+        // A connection that stops answering is dropped and made again: later publishes fail at once instead of each waiting out the timeout.
+        socketTimeout: this.config.timeout ?? 5_000,
+        // A publish cut off by a dropped connection fails at once (its job retries it, with the same id) rather than being sent again behind its back.
+        autoResendUnfulfilledCommands: false,
         retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
         lazyConnect: true,
       })
-      // One warning per outage (ioredis reports every reconnect attempt), and a note when it ends.
-      const lost = (err?: Error) => {
-        if (this.down || this.closing) return
-        this.down = true
-        this.logger.warn({ connection: this.name, redis: this.target(), ...(err ? { err: err.message } : {}) }, 'kv: Redis connection lost; reconnecting')
-      }
-      client.on('error', lost)
-      client.on('close', () => lost())
+      client.on('error', (error) => this.lost(error))
+      client.on('close', () => this.lost())
       client.on('ready', () => {
         if (!this.down) return
         this.down = false
@@ -134,6 +137,13 @@ export class KvBroadcaster extends SigningBroadcaster {
     this.closing = true
     const client = await this.client
     if (client) await client.quit().catch(() => client.disconnect())
+  }
+
+  /** One warning per outage (ioredis reports every reconnect attempt, and every broadcast fails): a note when it ends. */
+  private lost(error?: Error): void {
+    if (this.down || this.closing) return
+    this.down = true
+    this.logger.warn({ connection: this.name, redis: this.target(), ...(error ? { err: error.message } : {}) }, 'kv: Redis connection lost; reconnecting')
   }
 
   private url(): string {

@@ -40,7 +40,8 @@ export async function startScaling(config: RtConfig['scaling'], logger: Logger, 
   const { Redis: IORedis } = await import('ioredis')
   const { prefix, timeout_ms: timeoutMs, heartbeat_seconds: heartbeat } = config
   const url = config.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-  const publisher = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), socketTimeout: timeoutMs })
+  // What a dropped connection cut off fails at once (and is answered 4310 or 503): it is not sent again behind the caller's back.
+  const publisher = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), socketTimeout: timeoutMs, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false })
   // A subscriber waits for messages indefinitely: no command or socket timeout on it.
   const subscriber = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), commandTimeout: undefined })
   const health = watchRedis(publisher, logger, { rt: 'scaling', redis: redisTarget(url) })

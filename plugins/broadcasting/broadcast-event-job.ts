@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { currentApp, Job } from '../../core/index.ts'
 import type { BroadcastManager } from './broadcast-manager.ts'
 
@@ -20,8 +21,8 @@ export class BroadcastEvent extends Job {
     public payload: Record<string, unknown>,
     public socket: string | null,
     public connection: string | null,
-    /** The broadcast's id, kept across retries so receivers drop a second copy. */
-    public id: string | null = null,
+    /** The broadcast's id, made once here and kept across retries, so receivers drop a second copy. */
+    public id: string | null = randomUUID(),
   ) {
     super()
   }

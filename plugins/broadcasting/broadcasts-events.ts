@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { afterCommit, currentApp, Model, QueueManager } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
 import type { BroadcastManager } from './broadcast-manager.ts'
@@ -71,7 +72,7 @@ async function broadcastModelEvent(model: Model & Broadcasting, event: Broadcast
   const app = currentApp()
   const Class = model.constructor as unknown as { broadcastsNow?: boolean; broadcastsAfterCommit?: boolean }
   if (Class.broadcastsNow) {
-    await app.service<BroadcastManager>('broadcast').send({ channels, event: name, payload })
+    await app.service<BroadcastManager>('broadcast').send({ channels, event: name, payload, id: randomUUID() })
     return
   }
   const push = () => app.service<QueueManager>('queue').push(new BroadcastEvent(channels, name, payload, null, null))

@@ -96,7 +96,7 @@ test('the default prefix is kiln:', async (t) => {
   t.true(await waitFor(() => seen.length === 1))
 })
 
-test.serial('Redis down: the broadcast fails with a clear logged error, the app keeps serving, and it recovers by itself', async (t) => {
+test.serial('Redis down: broadcasts fail with a clear error and one logged warning for the outage, the app keeps serving, and it recovers by itself', async (t) => {
   const port = await freePort()
   const password = 's3cret-pw'
   const redis = await redisServer(t, port, password)
@@ -112,6 +112,7 @@ test.serial('Redis down: the broadcast fails with a clear logged error, the app 
   const error = await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: { card: 'never-logged' } }))
   t.regex(error!.message, new RegExp(`^Broadcast connection "kv" \\(kv\\) could not publish \\[During\\] to redis://127\\.0\\.0\\.1:${port}: Redis is unreachable`))
   t.notRegex(error!.message, /never-logged|s3cret-pw/)
+  for (let i = 0; i < 3; i++) await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: {} }))
   t.is((await app.request('/ping')).status, 200, 'the app keeps serving')
 
   await redis.start()
@@ -121,25 +122,36 @@ test.serial('Redis down: the broadcast fails with a clear logged error, the app 
   t.true(await waitFor(() => after.some(({ text }) => JSON.parse(text).event === 'After')))
 
   const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
-  t.regex(log, /"level":50.*"connection":"kv".*kv broadcast failed: Redis is unreachable/)
-  t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 1, 'one warning for the outage, not one per reconnect attempt')
+  t.notRegex(log, /"level":50/, 'no error line per failed broadcast')
+  t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 1, 'one warning for the outage, not one per reconnect attempt or broadcast')
   t.regex(log, /kv: Redis connection restored/)
   t.notRegex(log, /never-logged|s3cret-pw/, 'no payload and no password in the log')
 })
 
-test.serial('Redis hung: the broadcast fails after the command timeout instead of waiting, and works once Redis answers again', async (t) => {
+test.serial('Redis hung: one broadcast waits out the timeout, the next fail at once; it works once Redis answers, and the stall and a later outage get a warning each', async (t) => {
   const port = await freePort()
   const redis = await redisServer(t, port)
   const url = `redis://127.0.0.1:${port}`
-  const app = await kvApp(t, { url, prefix: 'kv-hung:', timeout: 300 })
+  const app = await kvApp(t, { url, prefix: 'kv-hung:', timeout: 300 }, { logging: fileLog })
   const kv = kvOf(app)
   await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
   redis.pause()
   await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), { message: /could not publish \[Stuck\].*Redis is unreachable \(Command timed out\)/ })
+  // The hung connection was dropped: the next broadcast is refused without waiting for another timeout.
+  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), { message: /Redis is unreachable \((?!Command timed out)/ })
   redis.resume()
   const seen = await subscriber(t, ['kv-hung:*'], url)
-  t.true(await waitFor(() => kv.broadcast({ channels: ['news'], event: 'Again', payload: {} }).then(() => true, () => false)))
+  const works = () => waitFor(() => kv.broadcast({ channels: ['news'], event: 'Again', payload: {} }).then(() => true, () => false), 10_000)
+  t.true(await works())
   t.true(await waitFor(() => seen.some(({ text }) => JSON.parse(text).event === 'Again')))
+
+  await redis.stop()
+  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Down', payload: {} }))
+  await redis.start()
+  t.true(await works())
+  const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
+  t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 2, 'the stall and the outage')
+  t.is(log.match(/kv: Redis connection restored/g)?.length, 2)
 })
 
 test.serial('Redis down at first use: broadcasts fail until it starts, then go out; close() quits the client', async (t) => {
@@ -186,5 +198,5 @@ test.serial('Redis down: a queued broadcast fails, is retried by the queue, and 
   const { id, ...message } = JSON.parse(seen[0]!.text)
   t.deepEqual(message, { event: 'Shipped', data: { id: 7, socket: null }, socket: null })
   t.regex(id, /^[0-9a-f-]{36}$/)
-  t.regex(readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8'), /kv broadcast failed: Redis is unreachable/, 'the first attempt failed and was logged')
+  t.regex(readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8'), /kv: Redis connection lost/, 'the first attempt failed and the outage was logged')
 })

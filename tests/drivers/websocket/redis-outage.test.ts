@@ -1,8 +1,8 @@
 import test from 'ava'
 import { Redis } from 'ioredis'
-import { createApp } from '../../../core/index.ts'
+import { createApp, Model, runWithApp } from '../../../core/index.ts'
 import kvDriver from '../../../drivers/kv/index.ts'
-import { broadcasting, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting, Channel, flushBroadcasts, Notifiable, Notification, ShouldBroadcast, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
 import { waitFor } from '../kv/redis-server.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { join, type Frame } from './rt-fixtures.ts'
@@ -92,4 +92,64 @@ test.serial('a broadcast that arrives twice (a kv publish retried after it went 
   await kv.broadcast({ channels: ['news'], event: 'Once', payload: { n: 2 }, id: 'broadcast-2' })
   await eventually(() => counts.every((seen) => seen.includes(2)), 'the last broadcast arrived everywhere')
   t.deepEqual(counts, [[1, 2], [1, 2]])
+})
+
+class Shipped extends ShouldBroadcast {
+  broadcastOn() {
+    return [new Channel('alerts')]
+  }
+}
+class Operator extends Notifiable(Model) {
+  static table = 'operators'
+  override routeNotificationForBroadcast() {
+    return ['alerts']
+  }
+}
+class Paged extends Notification {
+  via() {
+    return ['broadcast']
+  }
+  toBroadcast() {
+    return { level: 'high' }
+  }
+}
+
+// Keeps Redis busy (as a slow command or script would) for ARGV[1] ms: everything sent meanwhile waits, then runs.
+const BUSY = `local function now() local t = redis.call('TIME') return t[1] * 1000000 + t[2] end
+local start = now()
+while now() - start < tonumber(ARGV[1]) * 1000 do end
+return 1`
+
+test.serial('queued broadcasts whose kv publish timed out on a busy Redis, which then published them anyway, reach each socket once after the retry (events and notifications)', async (t) => {
+  const { url, nodes: [a] } = await rtCluster(t, { nodes: 1 })
+  const alice = await a!.connect()
+  await join(alice.socket, alice.id, 'alerts')
+  const sender = await createApp({
+    root: tempApp(),
+    env: { APP_ENV: 'test' },
+    plugins: [broadcasting(), kvDriver],
+    config: {
+      queue: { default: 'memory', connections: { memory: { driver: 'memory' } } },
+      broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url, prefix: 'cluster:', timeout: 300 } } },
+    },
+  })
+  t.teardown(() => sender.close())
+  await sender.service<BroadcastManager>('broadcast').connection().broadcast({ channels: ['warm-up'], event: 'Connected', payload: {} })
+  const admin = new Redis(url)
+  t.teardown(() => admin.disconnect())
+  await admin.ping()
+
+  // Redis is busy for 1 s: the first attempts time out after 300 ms, Redis publishes them when it is free, and the jobs retry 1 s after failing.
+  const busy = admin.eval(BUSY, 0, '1000')
+  await sleep(50)
+  await runWithApp(sender, async () => {
+    await Shipped.dispatch()
+    await new Operator().notify(new Paged())
+  })
+  await busy
+  await runWithApp(sender, () => flushBroadcasts())
+  const names = () => alice.socket.frames.map((frame) => frame.event).filter((name) => name !== 'svc:subscription_succeeded').sort()
+  t.true(await waitFor(() => names().length >= 2))
+  await sleep(300)
+  t.deepEqual(names(), ['BroadcastNotificationCreated', 'Shipped'])
 })
