@@ -22,5 +22,12 @@ export interface Connection {
    * Only drivers with a synchronous client have it (sqlite).
    */
   readSync?(sql: string, parameters: readonly unknown[]): Record<string, unknown>[] | undefined
+  /**
+   * Runs a write at once without waiting for another writer's lock, or
+   * answers undefined when it cannot (the database is locked, or a
+   * transaction is open on the connection). Only drivers whose client blocks
+   * the process while it waits have it (sqlite).
+   */
+  writeNow?(sql: string, parameters: readonly unknown[]): { changes: number } | undefined
   close(): Promise<void>
 }

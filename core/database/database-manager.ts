@@ -33,8 +33,17 @@ export class DatabaseManager {
 
   /** A connection (the default when omitted). @example `await db.connection('pgsql')` */
   connection(name?: string): Promise<Connection> {
-    const pending = this.connections.connection(name)
-    if (!this.settled.has(pending)) void pending.then((connection) => this.settled.set(pending, connection), () => {})
+    const connection = name ?? this.defaultConnection()
+    const pending = this.connections.connection(connection)
+    if (!this.settled.has(pending)) {
+      void pending.then(
+        (opened) => this.settled.set(pending, opened),
+        // A connection that failed to open (a locked SQLite file) is not kept: the next use tries again.
+        () => {
+          if (this.connections.resolved().get(connection) === pending) void this.connections.purge(connection)
+        },
+      )
+    }
     return pending
   }
 

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Connection } from './connection.ts'
-import { reportBusy } from './sqlite-busy.ts'
+import { DatabaseBusyError, isBusy, reportBusy } from './sqlite-busy.ts'
 
 /**
  * The `sqlite` driver (better-sqlite3): `filename` relative to the app root,
@@ -27,15 +27,37 @@ export async function sqliteConnection(app: Application, name: string, config: {
   const filename = config.filename ?? 'database/database.sqlite'
   const path = filename === ':memory:' ? filename : resolve(app.root, filename)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const database = new Database(path, { timeout: config.busy_timeout_ms ?? 50 })
-  if (path !== ':memory:') database.pragma('journal_mode = WAL')
-  database.pragma('foreign_keys = ON')
+  const busyTimeout = config.busy_timeout_ms ?? 50
+  if (!Number.isInteger(busyTimeout) || busyTimeout < 0) throw new KilnError(`The "${name}" connection in config/database.ts: busy_timeout_ms must be a whole number of milliseconds, not ${JSON.stringify(busyTimeout)}.`)
+  const database = new Database(path, { timeout: busyTimeout })
+  try {
+    // Switching a file to WAL needs it to itself: another program's writer in rollback-journal mode makes it busy.
+    if (path !== ':memory:') database.pragma('journal_mode = WAL')
+    database.pragma('foreign_keys = ON')
+  } catch (error) {
+    database.close()
+    throw isBusy(error) ? new DatabaseBusyError(error) : error
+  }
   reportBusy(database, (error) => app.logger.warn({ connection: name, err: error.message }, 'SQLite is locked by another writer; writes get 503 until it is free'))
   cachePreparedStatements(database)
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
   // A read while another context holds a transaction open would see its uncommitted rows: those go through Kysely's mutex.
   const readSync = (sql: string, parameters: readonly unknown[]) => (database.inTransaction ? undefined : (database.prepare(sql).all(parameters) as Record<string, unknown>[]))
-  return { name, dialect: 'sqlite', kysely, readSync, close: () => kysely.destroy() }
+  const writeNow = (sql: string, parameters: readonly unknown[]) => {
+    // Inside another context's open transaction the write would join it (and be rolled back with it).
+    if (database.inTransaction) return undefined
+    // Synchronous from here to the restore, so no other statement runs without its usual busy timeout.
+    database.pragma('busy_timeout = 0')
+    try {
+      return { changes: database.prepare(sql).run(parameters).changes }
+    } catch (error) {
+      if (error instanceof DatabaseBusyError) return undefined
+      throw error
+    } finally {
+      database.pragma(`busy_timeout = ${busyTimeout}`)
+    }
+  }
+  return { name, dialect: 'sqlite', kysely, readSync, writeNow, close: () => kysely.destroy() }
 }
 
 /**

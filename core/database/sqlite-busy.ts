@@ -22,6 +22,18 @@ const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOU
 const METHODS = ['run', 'get', 'all', 'iterate'] as const
 
 /**
+ * True for better-sqlite3's "database is locked" errors.
+ *
+ * @example
+ * ```ts
+ * if (isBusy(error)) throw new DatabaseBusyError(error)
+ * ```
+ */
+export function isBusy(error: unknown): boolean {
+  return BUSY.has((error as { code?: string } | null)?.code ?? '')
+}
+
+/**
  * Makes every statement of a better-sqlite3 database turn "database is
  * locked" into a `DatabaseBusyError`, and logs one warning per busy spell
  * (the next successful statement ends it). better-sqlite3 is synchronous, so
@@ -49,7 +61,7 @@ export function reportBusy(database: Database, warn: (error: Error) => void): vo
           busy = false
           return result
         } catch (error) {
-          if (!BUSY.has((error as { code?: string }).code ?? '')) throw error
+          if (!isBusy(error)) throw error
           if (!busy) warn(error as Error)
           busy = true
           throw new DatabaseBusyError(error)

@@ -99,11 +99,17 @@ export class TokGuard implements Guard {
     this.pendingTouches.clear()
     if (batch.length === 0) return
     const at = new Date(Math.max(...batch.map(([, when]) => when)))
-    try {
-      await runWithApp(this.app, () => personalAccessTokenModel().query().whereIn('id', batch.map(([id]) => id)).update({ last_used_at: at }))
-    } catch (error) {
-      // A busy or unreachable database skips this round: last_used_at is bookkeeping, never worth a wait.
+    const skip = () => {
+      // The next use of these tokens records them again.
       for (const [id] of batch) this.lastTouched.delete(id)
+    }
+    try {
+      // Never waits for a lock: with SQLite, waiting would hold every request of the process.
+      const updated = await runWithApp(this.app, () => personalAccessTokenModel().query().whereIn('id', batch.map(([id]) => id)).tryUpdate({ last_used_at: at }))
+      if (updated === undefined) skip()
+    } catch (error) {
+      // An unreachable database skips this round too: last_used_at is bookkeeping, never worth a wait.
+      skip()
       if (!(error instanceof DatabaseBusyError)) this.app.logger.warn({ err: error instanceof Error ? error.message : String(error), tokens: batch.length }, 'Could not record last_used_at for tokens')
     }
   }

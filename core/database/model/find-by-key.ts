@@ -2,7 +2,8 @@ import type { CompiledQuery, Kysely } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
 import type { Dialect } from '../connection.ts'
 import type { DatabaseManager } from '../database-manager.ts'
-import type { Model, ModelClass } from './model.ts'
+import { transactionStorage } from '../transaction-context.ts'
+import type { KeyType, Model, ModelClass } from './model.ts'
 
 const KEY = Symbol('key')
 const compiled = new WeakMap<Kysely<any>, Map<string, CompiledQuery>>()
@@ -31,16 +32,27 @@ export async function findByKey<M extends Model>(model: ModelClass<M>, key: unkn
   const db = await model.db()
   const dialect = await model.dialect()
   const query = compile(db, model)
-  const { rows } = await db.executeQuery<Record<string, unknown>>({ ...query, parameters: bind(query, model.toDbValue(model.primaryKey, key, dialect)) })
-  return rows[0] ? model.hydrate(rows[0]) : undefined
+  try {
+    const { rows } = await db.executeQuery<Record<string, unknown>>({ ...query, parameters: bind(query, model.toDbValue(model.primaryKey, key, dialect)) })
+    return rows[0] ? model.hydrate(rows[0]) : undefined
+  } catch (error) {
+    // A key the column's type refuses (`'abc'` for a uuid column) cannot exist. Inside a transaction the failed
+    // statement has already aborted it on PostgreSQL, so there the error stands (declare `keyType` to avoid it).
+    if (NOT_A_KEY.has((error as { code?: unknown }).code as string) && !transactionStorage.getStore()) return undefined
+    throw error
+  }
 }
+
+// PostgreSQL: numeric_value_out_of_range, invalid_text_representation.
+const NOT_A_KEY = new Set(['22003', '22P02'])
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const INT32 = { min: -(2n ** 31n), max: 2n ** 31n - 1n }
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
 /**
  * True when `key` can be a value of the key column: an integer in its range
- * for integer keys. A key that cannot fit cannot exist, so it is "not found"
+ * for integer keys, a UUID (8-4-4-4-12 hex digits) for `uuid` keys. A key that cannot fit cannot exist, so it is "not found"
  * without a query; sending it would be an error on PostgreSQL (and would
  * abort a surrounding transaction).
  *
@@ -49,8 +61,9 @@ const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
  * keyFits('number', '99999999999', 'pgsql') // false: integer columns are 32-bit there
  * ```
  */
-export function keyFits(keyType: 'number' | 'bigint' | 'string', key: unknown, dialect: Dialect): boolean {
+export function keyFits(keyType: KeyType, key: unknown, dialect: Dialect): boolean {
   if (keyType === 'string') return true
+  if (keyType === 'uuid') return typeof key === 'string' && UUID.test(key)
   const text = typeof key === 'number' ? (Number.isSafeInteger(key) ? String(key) : '') : String(key)
   if (!/^-?\d{1,19}$/.test(text)) return false
   const value = BigInt(text)

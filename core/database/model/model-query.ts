@@ -1,5 +1,6 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely'
+import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely'
 import { column, operator } from './identifiers.ts'
+import { writeWithoutWaiting } from './write-without-waiting.ts'
 import type { Model, ModelClass } from './model.ts'
 
 type Where = { kind: 'where'; column: string; op: string; value: unknown } | { kind: 'in'; column: string; values: unknown[]; not: boolean } | { kind: 'null'; column: string; not: boolean }
@@ -169,11 +170,25 @@ export class ModelQuery<M extends Model> {
   async update(values: Record<string, unknown>): Promise<number> {
     const db = await this.model.db()
     const dialect = await this.model.dialect()
-    const row: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(values)) row[column(k)] = this.model.toDbValue(k, v, dialect)
-    if (this.model.timestamps && !('updated_at' in row)) row.updated_at = this.model.toDbValue('updated_at', new Date(), dialect)
-    const result = await (this.apply(db.updateTable(this.model.table).set(row) as never, dialect) as { executeTakeFirst(): Promise<unknown> }).executeTakeFirst()
-    return Number((result as { numUpdatedRows?: bigint }).numUpdatedRows ?? 0)
+    const result = await this.updateQuery(db, dialect, values).executeTakeFirst()
+    return Number(result.numUpdatedRows ?? 0)
+  }
+
+  /**
+   * Updates matching rows at once or not at all (no model events): how many,
+   * or undefined, having written nothing, when the database is busy (SQLite
+   * locked by another writer; a PostgreSQL row lock held past 100 ms). Runs
+   * outside the caller's transaction. For bookkeeping (last-used times,
+   * counters) that must never hold up a request.
+   *
+   * @example
+   * ```ts
+   * const updated = await Token.query().whereIn('id', ids).tryUpdate({ last_used_at: new Date() })
+   * if (updated === undefined) retryLater(ids)
+   * ```
+   */
+  tryUpdate(values: Record<string, unknown>): Promise<number | undefined> {
+    return writeWithoutWaiting(this.model as ModelClass<Model>, (db, dialect) => this.updateQuery(db, dialect, values))
   }
 
   /**
@@ -201,6 +216,13 @@ export class ModelQuery<M extends Model> {
   /** Creates a model with the relation's keys set. @example `await user.posts().create({ title: 'Hi' })` */
   async create(attributes: Record<string, unknown> = {}): Promise<M> {
     return this.model.create({ ...attributes, ...this.defaults })
+  }
+
+  private updateQuery(db: Kysely<any>, dialect: 'sqlite' | 'pgsql', values: Record<string, unknown>): UpdateQueryBuilder<any, any, any, UpdateResult> {
+    const row: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(values)) row[column(k)] = this.model.toDbValue(k, v, dialect)
+    if (this.model.timestamps && !('updated_at' in row)) row.updated_at = this.model.toDbValue('updated_at', new Date(), dialect)
+    return this.apply(db.updateTable(this.model.table).set(row), dialect)
   }
 
   private apply<Q extends { where: (...args: any[]) => Q }>(query: Q, dialect: 'sqlite' | 'pgsql'): Q {

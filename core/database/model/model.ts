@@ -9,6 +9,17 @@ import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, typ
 import { ModelQuery } from './model-query.ts'
 import { findByKey } from './find-by-key.ts'
 
+/**
+ * What a model's key column holds, so `find` can refuse keys that cannot be
+ * in it without asking the database.
+ *
+ * @example
+ * ```ts
+ * class Invoice extends Model { static keyType: KeyType = 'uuid' }
+ * ```
+ */
+export type KeyType = 'number' | 'bigint' | 'uuid' | 'string'
+
 /** A model class: the statics that queries use. */
 export type ModelClass<M extends Model = Model> = (new (attributes?: Record<string, unknown>) => M) & typeof Model
 
@@ -62,9 +73,10 @@ export class Model {
    * integer on PostgreSQL, 64-bit on SQLite) and `bigint` (64-bit) refuse
    * input that is not an integer in the column's range in `find`: a URL
    * segment like `1; drop` or `99999999999` finds nothing instead of failing
-   * in the database.
+   * in the database. `uuid` refuses anything but a UUID; `string` takes
+   * anything.
    */
-  static keyType: 'number' | 'bigint' | 'string' = 'number'
+  static keyType: KeyType = 'number'
   static timestamps = true
   static softDeletes = false
   static casts: Record<string, Cast> = {}
