@@ -177,9 +177,11 @@ export class ModelQuery<M extends Model> {
   /**
    * Updates matching rows at once or not at all (no model events): how many,
    * or undefined, having written nothing, when the database is busy (SQLite
-   * locked by another writer; a PostgreSQL row lock held past 100 ms). Runs
-   * outside the caller's transaction. For bookkeeping (last-used times,
-   * counters) that must never hold up a request.
+   * locked by another writer; a PostgreSQL row lock held past 100 ms). Never
+   * joins the caller's transaction: PostgreSQL writes on another connection,
+   * SQLite (one connection) skips while a transaction is open. For
+   * bookkeeping (last-used times, counters) that must never hold up a
+   * request.
    *
    * @example
    * ```ts

@@ -13,8 +13,9 @@ const LOCK_NOT_AVAILABLE = '55P03'
  * undefined (nothing written) when the database is busy. SQLite locked by
  * another writer is not waited for (better-sqlite3 would hold the whole
  * process while it waits); a PostgreSQL row lock is waited for 100 ms at
- * most. Always outside the caller's transaction: bookkeeping must neither
- * wait for nor be rolled back with the work around it.
+ * most. Never inside the caller's transaction (SQLite, with one connection,
+ * skips while one is open): bookkeeping must neither wait for nor be rolled
+ * back with the work around it.
  *
  * @example
  * ```ts
