@@ -62,12 +62,30 @@ export class BroadcastManager {
    * ```
    */
   assertDeliverable(name: string): void {
-    const configured = Object.keys(this.app.config.get<Record<string, unknown>>('broadcasting.connections', {}))
+    const configured = this.drivers.connectionNames()
     const known = `Configured connections: ${configured.join(', ')}; the active one is "${this.drivers.defaultConnection()}" (config/broadcasting.ts).`
     if (!configured.includes(name)) throw new KilnError(`Cannot broadcast via "${name}": no such connection. ${known}`)
     if (this.faked) return
     const reason = this.connection(name).undeliverable?.()
     if (reason) throw new KilnError(`Cannot broadcast via "${name}": ${reason} ${known}`)
+  }
+
+  /**
+   * Throws when the active connection (`BROADCAST_CONNECTION`) is not
+   * configured: checked at boot, so a typo stops the app, naming the
+   * configured connections, instead of failing every broadcast later.
+   *
+   * @example
+   * ```ts
+   * manager.assertActiveConnection() // KilnError: The active broadcast connection "pusher" ...
+   * ```
+   */
+  assertActiveConnection(): void {
+    const name = this.drivers.defaultConnection()
+    const configured = this.drivers.connectionNames()
+    if (!configured.includes(name)) {
+      throw new KilnError(`The active broadcast connection "${name}" (BROADCAST_CONNECTION, or "default" in config/broadcasting.ts) is not configured. Configured connections: ${configured.join(', ')}.`)
+    }
   }
 
   /** Records broadcasts instead of sending them. @example `manager.fake()` */

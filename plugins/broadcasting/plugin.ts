@@ -36,6 +36,7 @@ export function broadcasting(): Plugin {
       app.service<EventDispatcher>('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
     },
     async boot(app) {
+      app.service<BroadcastManager>('broadcast').assertActiveConnection()
       app.commands.register(channelListCommand)
       app.commands.register(makeChannelCommand)
       if (app.config.get('broadcasting.routes', true)) {

@@ -20,7 +20,7 @@ export abstract class ShouldBroadcast extends Event {
   socket?: string
   /** The queue of the broadcast job. */
   broadcastQueue?: string
-  /** The queue connection of the broadcast job (and the broadcast connection when `via()` is not used). */
+  /** The queue connection of the broadcast job (the broadcast connection is the active one, or `via()`'s). */
   broadcastConnection?: string
   /** The broadcast connection chosen with `via()`. */
   broadcastVia?: string

@@ -1,7 +1,9 @@
 import test from 'ava'
-import { Model, runWithApp } from '../../../core/index.ts'
-import { broadcast, Channel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
+import { createApp, Model, runWithApp } from '../../../core/index.ts'
+import websocketDriver from '../../../drivers/websocket/index.ts'
+import { broadcast, broadcasting, Channel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { rtApp } from '../../drivers/websocket/rt-fixtures.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
 
 class Account extends Model {
   static table = 'accounts'
@@ -67,4 +69,16 @@ test('via() with an unknown connection, or with a socket server this app does no
   const inactive = await t.throwsAsync(runWithApp(rt.app, () => broadcast(new Ping()).via('websocket').send()))
   t.regex(inactive!.message, /Cannot broadcast via "websocket": its socket server is not running in this app/)
   await t.notThrowsAsync(runWithApp(rt.app, () => broadcast(new Ping()).via('rt').send()))
+})
+
+test('an active connection that is not configured (BROADCAST_CONNECTION=websocket with only rt) stops the boot, naming the configured connections', async (t) => {
+  const error = await t.throwsAsync(
+    createApp({
+      root: tempApp(),
+      env: { APP_ENV: 'test', BROADCAST_CONNECTION: 'websocket' },
+      plugins: [broadcasting(), websocketDriver],
+      config: { broadcasting: { connections: { rt: { driver: 'rt', key: 'k', secret: 's' } } } },
+    }),
+  )
+  t.is(error!.message, 'The active broadcast connection "websocket" (BROADCAST_CONNECTION, or "default" in config/broadcasting.ts) is not configured. Configured connections: rt, log, null.')
 })
