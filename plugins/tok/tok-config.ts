@@ -20,8 +20,12 @@ export const tokConfigSchema = z.object({
   guard: z.array(z.string()).default(['web']),
   /** Default token lifetime in minutes; null means tokens never expire. */
   expiration: z.number().positive().nullable().default(null),
-  /** Prepended to new secrets so secret scanners can spot leaked tokens. */
-  token_prefix: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+  /** Prepended to new secrets so secret scanners can spot leaked tokens. At most 64 characters: longer ones are not read as a prefix. */
+  token_prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'use letters, digits, "_" and "-" only')
+    .max(64, 'at most 64 characters')
+    .default(''),
 })
 
 /** The parsed `config/tok.ts`. */

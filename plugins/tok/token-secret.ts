@@ -36,6 +36,7 @@ export function newSecret(prefix = ''): string {
  */
 export function hasValidChecksum(secret: string): boolean {
   const prefixLength = secret.length - 48
+  // 64: the longest `token_prefix` config accepts.
   if (prefixLength < 0 || prefixLength > 64 || !/^[A-Za-z0-9_-]*$/.test(secret.slice(0, prefixLength))) return false
   const entropy = secret.slice(prefixLength, prefixLength + 40)
   return /^[A-Za-z0-9]{40}$/.test(entropy) && secret.slice(prefixLength + 40) === checksum(entropy)

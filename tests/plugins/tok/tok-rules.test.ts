@@ -61,3 +61,12 @@ test('expires_at stores the real expiry: the earlier of the own expiresAt and to
   t.is(await stored(own.accessToken.id), inTenMinutes.getTime())
   t.true(Math.abs((await stored(never.accessToken.id)) - hour) < 5000, 'no expiresAt still expires with tok.expiration')
 })
+
+test('token_prefix: up to 64 characters works end to end; a longer one, which no token could pass, stops boot with a clear error', async (t) => {
+  const longest = 'p'.repeat(63) + '_'
+  const { app, user } = await seeded(t, { tok: { token_prefix: longest } })
+  const { plainTextToken } = await runWithApp(app, () => user.createToken('cli'))
+  t.is((await new TestClient(app).json('GET', '/user', undefined, { authorization: `Bearer ${plainTextToken}` })).status, 200)
+  const error = await t.throwsAsync(() => createTestApp({ root, config: { tok: { token_prefix: `${longest}x` } } }))
+  t.regex(error!.message, /config\/tok\.ts.*token_prefix/s)
+})
