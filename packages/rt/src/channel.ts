@@ -21,6 +21,8 @@ export class Channel {
   protected readonly readyHandlers = new Set<() => void>()
   /** True once the server confirmed the subscription (again after each reconnect). */
   subscribed = false
+  /** Subscriptions refused for now (4310) in a row, for the retry backoff. @internal */
+  retries = 0
 
   constructor(
     readonly name: string,
@@ -44,7 +46,7 @@ export class Channel {
     return this
   }
 
-  /** Called when the server refuses the subscription (for example, authorisation failed). */
+  /** Called when the server refuses the subscription (for example, authorisation failed; code 4310, Redis down, is retried by itself). */
   error(fn: (error: { code: number; message: string }) => void): this {
     this.errorHandlers.add(fn)
     return this

@@ -4,6 +4,8 @@ import { page } from './page.ts'
 import type { Frame, RtOptions, RtState, SocketConstructor, SocketLike } from './types.ts'
 
 const PONG_WAIT_MS = 5000
+/** The server could not handle a subscription right now (its Redis is down): try again. */
+const TRY_AGAIN = 4310
 
 /**
  * The browser (and Node) client of Kiln's realtime server.
@@ -31,6 +33,7 @@ export class Rt {
   private idleTimer?: ReturnType<typeof setTimeout>
   private pongTimer?: ReturnType<typeof setTimeout>
   private retryTimer?: ReturnType<typeof setTimeout>
+  private readonly resubscribeTimers = new Set<ReturnType<typeof setTimeout>>()
   private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = []
 
   constructor(options: RtOptions = {}) {
@@ -102,6 +105,8 @@ export class Rt {
   }
 
   private subscription(name: string, make: () => Channel): Channel {
+    // Their events arrive sealed, and this client does not open them: better an error now than ciphertext in a listener.
+    if (name.startsWith('private-encrypted-')) throw new Error(`${name} is an end-to-end encrypted channel: listen to it with pusher-js (Kiln serves the Pusher protocol on /app/{key}).`)
     let channel = this.channels.get(name)
     if (!channel) {
       this.channels.set(name, (channel = make()))
@@ -134,7 +139,10 @@ export class Rt {
     if (frame.event === 'svc:connection_established') return this.established(frame.data)
     if (frame.event === 'svc:pong') return
     if (frame.channel) {
-      this.channels.get(frame.channel)?.handle(frame)
+      const channel = this.channels.get(frame.channel)
+      channel?.handle(frame)
+      if (channel && frame.event === 'svc:error' && frame.data?.code === TRY_AGAIN) this.resubscribeLater(channel)
+      if (channel && frame.event === 'svc:subscription_succeeded') channel.retries = 0
       return
     }
     if (frame.event === 'svc:error' && frame.data?.code >= 4000 && frame.data?.code <= 4099) this.fatal = frame.data
@@ -164,6 +172,16 @@ export class Rt {
     } catch (error) {
       channel.fail({ code: 4304, message: (error as Error).message })
     }
+  }
+
+  /** A refusal with 4310 is temporary (the server's Redis is down): subscribe again after a backoff, for as long as it lasts. */
+  private resubscribeLater(channel: Channel): void {
+    const { initialDelayMs = 500, maxDelayMs = 10_000 } = typeof this.options.reconnect === 'object' ? this.options.reconnect : {}
+    const timer = setTimeout(() => {
+      this.resubscribeTimers.delete(timer)
+      if (this.state === 'connected' && this.channels.get(channel.name) === channel && !channel.subscribed) void this.subscribe(channel)
+    }, backoff(channel.retries++, initialDelayMs, maxDelayMs))
+    this.resubscribeTimers.add(timer)
   }
 
   private async authorize(channel: string, socketId: string): Promise<{ auth: string; channel_data?: string }> {
@@ -208,6 +226,8 @@ export class Rt {
     clearTimeout(this.idleTimer)
     clearTimeout(this.pongTimer)
     clearTimeout(this.retryTimer)
+    for (const timer of this.resubscribeTimers) clearTimeout(timer)
+    this.resubscribeTimers.clear()
   }
 
   private setState(state: RtState): void {

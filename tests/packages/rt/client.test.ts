@@ -4,6 +4,7 @@ import WebSocket from 'ws'
 import { Rt, backoff, type Member, type RtState, type SocketConstructor } from '@kiln/rt'
 import { buildRtBundle } from '../../../packages/rt/build.ts'
 import { KEY, rtApp, TestSocket, type RtApp } from '../../drivers/websocket/rt-fixtures.ts'
+import { rtCluster } from '../../drivers/websocket/scaling-fixtures.ts'
 import { channelAuth } from '../../../plugins/broadcasting/index.ts'
 
 const waitFor = async (check: () => boolean, ms = 5000) => {
@@ -159,6 +160,30 @@ test('disconnect() closes for good', async (t) => {
   await new Promise((resolve) => setTimeout(resolve, 200))
   t.is(alice.state, 'disconnected')
   t.is(rt.broadcaster.server.size, 0)
+})
+
+test.serial('a subscription refused while the server\'s Redis is down (4310) is tried again by itself and works once Redis is back', async (t) => {
+  const { redis, nodes: [rt] } = await rtCluster(t, { nodes: 1 })
+  const alice = client(rt!, 'alice', { reconnect: { initialDelayMs: 100, maxDelayMs: 400 } })
+  t.teardown(() => alice.disconnect())
+  await alice.connect()
+  await redis.stop()
+  const errors: number[] = []
+  const got: unknown[] = []
+  const news = alice.channel('news').error((error) => errors.push(error.code)).listen('Published', (data) => got.push(data))
+  t.true(await waitFor(() => errors.length > 0))
+  t.is(errors[0], 4310)
+  t.false(news.subscribed)
+  await redis.start()
+  t.true(await waitFor(() => news.subscribed, 15_000), 'subscribed again without the app asking')
+  await rt!.broadcaster.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
+  t.true(await waitFor(() => got.length === 1))
+  t.is(alice.state, 'connected', 'the socket itself stayed open')
+})
+
+test('an end-to-end encrypted channel is refused by name: its events would reach listeners still sealed', async (t) => {
+  const alice = new Rt({ wsUrl: 'ws://127.0.0.1:9/unused', WebSocket: WebSocket as unknown as SocketConstructor })
+  t.throws(() => alice.private('encrypted-vault.1'), { message: /private-encrypted-vault\.1 is an end-to-end encrypted channel: listen to it with pusher-js/ })
 })
 
 test('backoff grows exponentially with jitter and is capped', (t) => {
