@@ -70,6 +70,7 @@ export { Migrator, registerMigrations, type Migration, type MigrationStatus } fr
 export type { Connection, Dialect } from './database/connection.ts'
 export { increments, isSqlite } from './database/schema-helpers.ts'
 export { DatabaseBusyError } from './database/sqlite-busy.ts'
+export { DatabaseUnavailableError } from './database/pg-health.ts'
 export { Event, event, type EventClass, type EventKey, type Listener } from './events/event.ts'
 export { EventDispatcher, type DispatchHook } from './events/event-dispatcher.ts'
 export { EventFake } from './events/event-fake.ts'

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Connection } from './connection.ts'
+import { guardPool } from './pg-health.ts'
 import { DatabaseBusyError, isBusy, reportBusy } from './sqlite-busy.ts'
 
 /**
@@ -62,20 +63,30 @@ export async function sqliteConnection(app: Application, name: string, config: {
 
 /**
  * The `pgsql` driver (pg, imported only when used): `url` (or
- * `DATABASE_URL`), optional `schema` set as the search path.
+ * `DATABASE_URL`), optional `schema` set as the search path, `pool` (most
+ * connections, default 10), `connect_timeout_ms` (default 2000).
+ *
+ * While the server cannot be reached, requests that need it get 503 after
+ * at most `connect_timeout_ms` (`DatabaseUnavailableError`), with one
+ * warning in the log per outage, and are served again as soon as it is back.
  *
  * @example
  * ```ts
  * connections: { pgsql: { driver: 'pgsql', url: env.get('DATABASE_URL'), schema: 'shop' } }
  * ```
  */
-export async function pgsqlConnection(app: Application, name: string, config: { url?: string; schema?: string; pool?: number }): Promise<Connection> {
+export async function pgsqlConnection(app: Application, name: string, config: { url?: string; schema?: string; pool?: number; connect_timeout_ms?: number }): Promise<Connection> {
   const url = config.url ?? app.env.get('DATABASE_URL')
   if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`)
   const { default: pg } = await import('pg')
   if (config.schema && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.schema)) throw new KilnError(`Invalid schema name "${config.schema}".`)
-  const pool = new pg.Pool({ connectionString: url, max: config.pool ?? 10, ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}) })
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.pool ?? 10,
+    connectionTimeoutMillis: config.connect_timeout_ms ?? 2000,
+    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+  })
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool: guardPool(pool, app.logger, { connection: name }) }) })
   return { name, dialect: 'pgsql', kysely, close: () => kysely.destroy() }
 }
 

@@ -1,6 +1,7 @@
 import { HTTPError } from 'h3'
 import { FastResponse } from 'srvx'
 import { ZodError } from 'zod'
+import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { defaultMessage, HttpException } from './http-exception.ts'
 import type { HttpContext } from './http-context.ts'
 import { json } from './to-response.ts'
@@ -59,7 +60,8 @@ export function describeError(error: unknown): ErrorDescription {
 export function renderError(error: unknown, ctx: HttpContext): Response {
   const description = describeError(error)
   const { status, message, headers, body } = description
-  if (status >= 500) {
+  // A service outage (ServiceUnavailableError) is logged once by whatever watches that service, not once per request.
+  if (status >= 500 && !(error instanceof ServiceUnavailableError)) {
     const logger = ctx.app.hasService('logger') ? ctx.app.service<{ error(obj: unknown, msg?: string): void }>('logger') : undefined
     const summary = { err: error, method: ctx.request.method, path: ctx.request.path }
     if (logger) logger.error(summary, 'Unhandled error while serving a request')
