@@ -37,9 +37,18 @@ export async function sqliteConnection(app: Application, name: string, config: {
     database.pragma('foreign_keys = ON')
   } catch (error) {
     database.close()
-    throw isBusy(error) ? new DatabaseBusyError(error) : error
+    if (!isBusy(error)) throw error
+    // One warning while the file stays locked: every request tries to open it again.
+    if (!busyAtOpen(app).has(name)) app.logger.warn({ connection: name, err: (error as Error).message }, 'SQLite is locked by another writer and cannot be opened; requests get 503 until it is free')
+    busyAtOpen(app).add(name)
+    throw new DatabaseBusyError(error)
   }
-  reportBusy(database, (error) => app.logger.warn({ connection: name, err: error.message }, 'SQLite is locked by another writer; writes get 503 until it is free'))
+  busyAtOpen(app).delete(name)
+  reportBusy(
+    database,
+    (error) => app.logger.warn({ connection: name, err: error.message }, 'SQLite is locked by another writer; writes get 503 until it is free'),
+    () => app.logger.info({ connection: name }, 'SQLite takes writes again'),
+  )
   cachePreparedStatements(database)
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
   // A read while another context holds a transaction open would see its uncommitted rows: those go through Kysely's mutex.
@@ -59,6 +68,14 @@ export async function sqliteConnection(app: Application, name: string, config: {
     }
   }
   return { name, dialect: 'sqlite', kysely, readSync, writeNow, close: () => kysely.destroy() }
+}
+
+const lockedAtOpen = new WeakMap<Application, Set<string>>()
+
+function busyAtOpen(app: Application): Set<string> {
+  let names = lockedAtOpen.get(app)
+  if (!names) lockedAtOpen.set(app, (names = new Set()))
+  return names
 }
 
 /**

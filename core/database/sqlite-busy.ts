@@ -35,8 +35,9 @@ export function isBusy(error: unknown): boolean {
 
 /**
  * Makes every statement of a better-sqlite3 database turn "database is
- * locked" into a `DatabaseBusyError`, and logs one warning per busy spell
- * (the next successful statement ends it). better-sqlite3 is synchronous, so
+ * locked" into a `DatabaseBusyError`, and reports one warning per busy spell
+ * and its end (the next successful write; reads in WAL mode succeed
+ * throughout a spell, so they say nothing about it). better-sqlite3 is synchronous, so
  * the connection's busy timeout is how long the whole process may wait for
  * another writer: it is kept short, and what is still locked after it is
  * refused rather than waited for.
@@ -44,10 +45,10 @@ export function isBusy(error: unknown): boolean {
  * @example
  * ```ts
  * const database = new Database(path, { timeout: 50 })
- * reportBusy(database, (error) => logger.warn({ err: error.message }, 'SQLite is busy'))
+ * reportBusy(database, (error) => logger.warn({ err: error.message }, 'SQLite is busy'), () => logger.info({}, 'SQLite is free'))
  * ```
  */
-export function reportBusy(database: Database, warn: (error: Error) => void): void {
+export function reportBusy(database: Database, warn: (error: Error) => void, free: () => void = () => {}): void {
   let busy = false
   const prepare = database.prepare.bind(database)
   database.prepare = ((source: string) => {
@@ -58,7 +59,10 @@ export function reportBusy(database: Database, warn: (error: Error) => void): vo
       methods[method] = (...args: unknown[]) => {
         try {
           const result = original(...args)
-          busy = false
+          if (busy && !statement.readonly) {
+            busy = false
+            free()
+          }
           return result
         } catch (error) {
           if (!isBusy(error)) throw error

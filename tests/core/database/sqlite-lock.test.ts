@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
@@ -16,8 +16,8 @@ const root = fileURLToPath(new URL('../../../app-template/', import.meta.url))
 async function starterOnFile(t: { teardown(fn: () => unknown): void }, config: Record<string, unknown> = {}) {
   const file = join(mkdtempSync(join(tmpdir(), 'kiln-lock-')), 'db.sqlite')
   const env = { DB_CONNECTION: 'sqlite', DB_DATABASE: file }
-  const open = async (): Promise<Application> => {
-    const app = await createTestApp({ root, env, config })
+  const open = async (more: Record<string, unknown> = {}): Promise<Application> => {
+    const app = await createTestApp({ root, env, config: { ...config, ...more } })
     t.teardown(() => app.close())
     return app
   }
@@ -49,11 +49,14 @@ test('a file in rollback-journal mode, locked by another writer when the app fir
   other.pragma('journal_mode = DELETE')
   other.prepare('BEGIN IMMEDIATE').run()
 
-  const app = await open()
+  const log = join(dirname(file), 'app.log')
+  const app = await open({ logging: { level: 'info', channels: ['file'], file: { path: log } } })
   const user = () => app.request('/user', { headers: { accept: 'application/json', authorization: `Bearer ${token}` } })
-  const locked = await user()
-  t.is(locked.status, 503)
-  t.deepEqual(await locked.json(), { message: 'The database is busy; try again shortly.' })
+  for (let i = 0; i < 3; i++) {
+    const locked = await user()
+    t.is(locked.status, 503)
+    t.deepEqual(await locked.json(), { message: 'The database is busy; try again shortly.' })
+  }
 
   other.prepare('ROLLBACK').run()
   const free = await user()
@@ -62,6 +65,9 @@ test('a file in rollback-journal mode, locked by another writer when the app fir
   const check = new Database(file)
   t.is(check.pragma('journal_mode', { simple: true }), 'wal', 'and it is in WAL mode from then on')
   check.close()
+  await app.close()
+  const lines = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string })
+  t.deepEqual(lines.filter((line) => line.level >= 40).map((line) => line.msg), ['SQLite is locked by another writer and cannot be opened; requests get 503 until it is free'], 'one warning for the whole spell')
 })
 
 test('recording last_used_at while another writer holds the lock never stalls the server, even with a long busy timeout; it is recorded once the lock goes', async (t) => {
@@ -87,4 +93,33 @@ test('recording last_used_at while another writer holds the lock never stalls th
   t.is((await user()).status, 200)
   for (let i = 0; i < 50 && lastUsedAt(file) === null; i++) await sleep(100)
   t.not(lastUsedAt(file), null, 'a skipped write is tried again at the next use')
+})
+
+test('writes while another writer holds the lock: each a quick 503 JSON, reads still answer, and the log gets one warning for the spell', async (t) => {
+  const { app: first, file, token, open } = await starterOnFile(t)
+  await first.close()
+  const log = join(dirname(file), 'app.log')
+  const app = await open({ logging: { level: 'info', channels: ['file'], file: { path: log } } })
+  const issue = () =>
+    app.request('/tok/token', {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'test@example.com', password: 'password', device_name: 'phone' }),
+    })
+  t.is((await issue()).status, 201)
+  const other = new Database(file)
+  t.teardown(() => other.close())
+  other.prepare('BEGIN IMMEDIATE').run()
+  for (let i = 0; i < 3; i++) {
+    const refused = await issue()
+    t.is(refused.status, 503)
+    t.deepEqual(await refused.json(), { message: 'The database is busy; try again shortly.' })
+    t.is((await app.request('/user', { headers: { accept: 'application/json', authorization: `Bearer ${token}` } })).status, 200)
+  }
+  other.prepare('ROLLBACK').run()
+  t.is((await issue()).status, 201)
+  await app.close()
+  const lines = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string })
+  t.deepEqual(lines.filter((line) => line.level >= 40).map((line) => line.msg), ['SQLite is locked by another writer; writes get 503 until it is free'])
+  t.true(lines.some((line) => line.msg === 'SQLite takes writes again'))
 })
