@@ -16,7 +16,7 @@ export interface UpdateResponse {
   effects: {
     html?: string
     islands?: Record<string, string>
-    /** The properties whose value differs from what the browser sent. */
+    /** The properties whose value differs from what the browser sent, and those it updated. */
     data: Record<string, unknown>
     errors: Record<string, string[]>
     dispatches: ComponentRun['dispatches']
@@ -111,8 +111,10 @@ export async function updateComponent(manager: ComponentManager, payload: Update
   }
   const snapshot: Snapshot = await manager.snapshot(component, Class, run, children, lazy)
   const data = snapshot.serverMemo.data
+  // What the browser has is the old memo plus its own updates: a property it updated comes back whatever its value.
+  const updatedRoots = new Set(payload.updates.map(([path]) => path.split('.')[0]!))
   const dirty: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(data)) if (JSON.stringify(value) !== JSON.stringify(memo.data[key])) dirty[key] = value
+  for (const [key, value] of Object.entries(data)) if (updatedRoots.has(key) || JSON.stringify(value) !== JSON.stringify(memo.data[key])) dirty[key] = value
 
   const signer = ctx.app.service<UrlSigner>('signer')
   const queryString = manager.queryString(component, Class, data)

@@ -58,3 +58,15 @@ export function alpine(): AlpineApi {
   if (!window.Alpine) throw new Error('Alpine.js is not loaded.')
   return window.Alpine
 }
+
+/**
+ * Adds Alpine directives to an element from code, before Alpine reads its
+ * attributes (the client calls this while Alpine initialises the element).
+ * They are kept on the element, so when a morph gives it new HTML, the copy
+ * Alpine makes of the new version gets them too and the patch keeps the
+ * text and attributes they produce.
+ */
+export function bindVirtual(el: Element, bindings: Record<string, unknown>): void {
+  const holder = el as Element & { _x_virtualDirectives?: Record<string, unknown> }
+  holder._x_virtualDirectives = { ...(holder._x_virtualDirectives ?? {}), ...bindings }
+}

@@ -41,6 +41,10 @@ export function morphInto(component: CompComponent, el: HTMLElement, html: strin
     key: (node) => node.getAttribute?.('wire:key') ?? node.getAttribute?.('wire:id') ?? undefined,
     updating(from, to, onlyChildren, skip) {
       if (!(from instanceof Element)) return
+      // Bindings made from wire:* directives live on the element, not in its HTML: give them to the new version,
+      // so the clone Alpine makes of it computes the same text and attributes and the patch keeps them.
+      const virtual = (from as Element & { _x_virtualDirectives?: unknown })._x_virtualDirectives
+      if (virtual) (to as Element & { _x_virtualDirectives?: unknown })._x_virtualDirectives = virtual
       if (from === el) {
         if (childrenOnly) onlyChildren()
         return
@@ -50,7 +54,10 @@ export function morphInto(component: CompComponent, el: HTMLElement, html: strin
       if (id && id !== component.id) return skip()
       if (from.hasAttribute('wire:ignore')) return skip()
       if (from.hasAttribute('wire:ignore.self')) onlyChildren()
-      void to
+    },
+    added(node) {
+      // The root was replaced (its tag changed): the component lives on in the new element.
+      if (node instanceof HTMLElement && node.getAttribute('wire:id') === component.id) component.el = node
     },
     lookahead: false,
   })

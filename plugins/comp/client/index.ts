@@ -24,7 +24,12 @@ function install(Alpine: AlpineApi, config: BootConfig): void {
   Alpine.addRootSelector(() => '[wire\\:id]')
   Alpine.interceptInit(
     Alpine.skipDuringClone((el: Element) => {
-      if (el.hasAttribute('wire:id') && !components.has(el.getAttribute('wire:id')!)) start(Alpine, el as HTMLElement, config)
+      if (el.hasAttribute('wire:id')) {
+        const existing = components.get(el.getAttribute('wire:id')!)
+        if (!existing) start(Alpine, el as HTMLElement, config)
+        // A new root element for a known component (its root tag changed in an update): move the component onto it.
+        else if ((el as HTMLElement & { __comp?: CompComponent }).__comp !== existing) adopt(Alpine, existing, el as HTMLElement)
+      }
       const component = closestComponent(el)
       if (component) initDirectives(component, el)
     }),
@@ -40,11 +45,7 @@ function start(Alpine: AlpineApi, el: HTMLElement, config: BootConfig): void {
   if (!el.hasAttribute('wire:snapshot')) return
   const component = new CompComponent(el, config)
   components.set(component.id, component)
-  // Expressions inside the component see its state, as `count` and as `$wire.count`.
-  Alpine.addScopeToNode(el, component.data)
-  Alpine.onElRemoved(el, () => {
-    if (components.get(component.id) === component) components.delete(component.id)
-  })
+  adopt(Alpine, component, el)
   const lazy = component.memo.lazy
   if (lazy?.mode === 'lazy') {
     const observer = new IntersectionObserver((entries) => {
@@ -57,6 +58,17 @@ function start(Alpine: AlpineApi, el: HTMLElement, config: BootConfig): void {
     // The next frame after the page has painted.
     requestAnimationFrame(() => setTimeout(() => void component.call('$load'), 0))
   }
+}
+
+/** Makes `el` the component's root: its state in scope for expressions, and the component forgotten when it goes. */
+function adopt(Alpine: AlpineApi, component: CompComponent, el: HTMLElement): void {
+  component.el = el
+  ;(el as HTMLElement & { __comp?: CompComponent }).__comp = component
+  // Expressions inside the component see its state, as `count` and as `$wire.count`.
+  Alpine.addScopeToNode(el, component.data)
+  Alpine.onElRemoved(el, () => {
+    if (components.get(component.id) === component && component.el === el) components.delete(component.id)
+  })
 }
 
 document.addEventListener('alpine:init', () => install(alpine(), config))

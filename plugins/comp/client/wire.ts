@@ -103,11 +103,13 @@ function jsActions(component: CompComponent): Record<string, () => unknown> {
  */
 function entangle(component: CompComponent, path: string, live: boolean): unknown {
   const Alpine = alpine()
-  return Alpine.interceptor((_initial, get, set) => {
+  // Alpine's interceptor gives a factory; the object it makes is what x-data sees and initialises.
+  const factory = Alpine.interceptor((_initial, get, set) => {
     Alpine.entangle(
       { get: () => getPath(component.data, path), set: (value) => void component.set(path, value, live) },
       { get, set: set as (value: unknown) => void },
     )
     return getPath(component.data, path)
-  })
+  }) as unknown as (initial?: unknown) => unknown
+  return factory(getPath(component.data, path))
 }

@@ -1,16 +1,16 @@
-import { alpine } from '../alpine.ts'
+import { alpine, bindVirtual } from '../alpine.ts'
 import type { CompComponent } from '../component.ts'
 import { network } from '../network.ts'
 import { duration, targetsOf, type Directive } from './parse.ts'
 
 /** `wire:text="path"`: the element's text follows the property. */
 export function textDirective(component: CompComponent, el: Element, directive: Directive): void {
-  alpine().bind(el, { 'x-text': () => component.get(directive.value) ?? '' })
+  bindVirtual(el, { 'x-text': () => component.get(directive.value) ?? '' })
 }
 
 /** `wire:show="path"`: the element shows while the property is truthy. */
 export function showDirective(component: CompComponent, el: Element, directive: Directive): void {
-  alpine().bind(el, { 'x-show': () => Boolean(component.get(directive.value)) })
+  bindVirtual(el, { 'x-show': () => Boolean(component.get(directive.value)) })
 }
 
 /**
@@ -18,7 +18,7 @@ export function showDirective(component: CompComponent, el: Element, directive: 
  * Alpine's, evaluated with the component's state in scope and `$wire`.
  */
 export function bindDirective(_component: CompComponent, el: Element, directive: Directive): void {
-  alpine().bind(el, { [`:${directive.arg}`]: directive.value })
+  bindVirtual(el, { [`:${directive.arg}`]: directive.value })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { alpine } from '../alpine.ts'
+import { bindVirtual } from '../alpine.ts'
 import type { CompComponent } from '../component.ts'
 import { upload } from '../upload.ts'
 import { duration, type Directive } from './parse.ts'
@@ -28,7 +28,7 @@ export function modelDirective(component: CompComponent, el: Element, directive:
   const blur = modifiers.includes('blur')
   const localOnBlur = blur && !live
   const xModel = `x-model${localOnBlur ? '.blur' : ''}${modifiers.includes('number') ? '.number' : ''}${modifiers.includes('boolean') ? '.boolean' : ''}`
-  alpine().bind(el, {
+  bindVirtual(el, {
     [xModel]: () => ({
       get: () => component.get(path),
       set: (value: unknown) => void component.set(path, value, false),
