@@ -36,21 +36,30 @@ export class RedisRelay {
     private readonly onFailure: (error: unknown) => void = () => {},
   ) {}
 
-  private listening = false
+  private wired = false
   private subscribed = false
 
-  /** Subscribes to `<prefix>*`; if Redis is not reachable yet, again once it is (ioredis then keeps the subscription across reconnects). */
+  /**
+   * True while this process hears the relay: its subscriber is connected and
+   * subscribed. A socket subscribed meanwhile would miss what is published
+   * until then, so the server refuses subscriptions (4310) while it is false.
+   */
+  get listening(): boolean {
+    return this.subscribed
+  }
+
+  /** Subscribes to `<prefix>*`, now and after every reconnect of the subscriber (Redis may also be down at first). */
   async start(): Promise<void> {
-    if (!this.listening) {
-      this.listening = true
-      this.subscriber.on('ready', () => {
-        if (!this.subscribed) this.subscribe().catch(() => {})
-      })
+    if (!this.wired) {
+      this.wired = true
+      this.subscriber.on('ready', () => void this.subscribe().catch(() => {}))
+      this.subscriber.on('close', () => (this.subscribed = false))
       this.listen()
     }
     await this.subscribe()
   }
 
+  // ioredis resubscribes by itself after a reconnect, but says nothing when that is done: subscribing again (harmless) tells.
   private async subscribe(): Promise<void> {
     await this.subscriber.psubscribe(`${escapeGlob(this.prefix)}*`)
     this.subscribed = true

@@ -239,6 +239,8 @@ export class RtServer implements RtHub {
         if (!member) return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, 'Presence channels need channel_data with a user_id.'))
       }
     }
+    // Not hearing the relay yet (its Redis connection is coming back): subscribed now, the socket would miss broadcasts.
+    if (this.relay && !this.relay.listening) return connection.send(tryAgain(protocol, channel))
     this.sockets.join(channel, connection, member ?? null)
     let members: PresenceMember[] | undefined
     try {
@@ -251,7 +253,7 @@ export class RtServer implements RtHub {
       // Whatever Redis did record anyway (a timeout it carried out later) is healed once it answers again.
       this.sockets.leave(channel, connection)
       void this.store.leave(channel, connection.socketId, member).catch(() => {})
-      return connection.send(protocol.subscriptionError(channel, RtError.TryAgain, `Could not subscribe to ${channel} right now; try again shortly.`))
+      return connection.send(tryAgain(protocol, channel))
     }
     if (connection.closed) return
     connection.send(protocol.subscribed(channel, members))
@@ -336,4 +338,9 @@ export class RtServer implements RtHub {
     this.plaintextRefused = true
     this.logger.warn({ channel }, 'rt: dropped an unencrypted message on a private-encrypted- channel (its publisher must seal it as {nonce, ciphertext})')
   }
+}
+
+/** The refusal of a subscription Redis could not record right now: the client may try again (`@kiln/rt` does). */
+function tryAgain(protocol: WireProtocol, channel: string): string {
+  return protocol.subscriptionError(channel, RtError.TryAgain, `Could not subscribe to ${channel} right now; try again shortly.`)
 }

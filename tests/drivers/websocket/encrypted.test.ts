@@ -1,37 +1,19 @@
 import test from 'ava'
 import { Redis } from 'ioredis'
 import PusherSdk from 'pusher'
-import PusherJs from 'pusher-js'
-import type * as PusherTypes from 'pusher-js/types/src/core/pusher.js'
 import { createApp } from '../../../core/index.ts'
 import hostedDriver from '../../../drivers/hosted/index.ts'
 import { broadcasting, decryptPayload, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { join, KEY, rtApp } from './rt-fixtures.ts'
+import { join, KEY, pusherJs, rtApp } from './rt-fixtures.ts'
 import { logLines, rtCluster } from './scaling-fixtures.ts'
 
-const Pusher = PusherJs as unknown as new (key: string, options: object) => PusherTypes.default
 const MASTER_KEY = Buffer.alloc(32, 9).toString('base64')
 const CHANNEL = 'private-encrypted-vault.1'
 
 test('rt: a private-encrypted- channel carries only {nonce, ciphertext}; pusher-js opens it with the shared secret from /broadcasting/auth', async (t) => {
   const rt = await rtApp(t, { encryption_master_key: MASTER_KEY })
-  const client = new Pusher(KEY, {
-    cluster: 'local',
-    wsHost: '127.0.0.1',
-    wsPort: Number(new URL(rt.url).port),
-    forceTLS: false,
-    enabledTransports: ['ws'],
-    disableStats: true,
-    channelAuthorization: {
-      endpoint: '/unused',
-      transport: 'ajax',
-      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: unknown) => void) =>
-        callback(null, rt.broadcaster.signChannel(socketId, channelName)),
-    },
-  })
-  t.teardown(() => client.disconnect())
-  await new Promise<void>((resolve) => client.connection.bind('connected', () => resolve()))
+  const client = await pusherJs(t, KEY, rt.url, (socketId, channel) => rt.broadcaster.signChannel(socketId, channel))
   const channel = client.subscribe(CHANNEL)
   await new Promise((resolve, reject) => {
     channel.bind('pusher:subscription_succeeded', resolve)
@@ -53,26 +35,6 @@ test('rt: a private-encrypted- channel carries only {nonce, ciphertext}; pusher-
   t.deepEqual(decryptPayload(CHANNEL, sealed, Buffer.from(MASTER_KEY, 'base64')), { pin: 1234, note: 'plain text never leaves the app' })
 })
 
-/** pusher-js in Node against an rt server, authorised by `sign` (what /broadcasting/auth would answer). */
-async function pusherClient(t: { teardown(fn: () => unknown): void }, key: string, url: string, sign: (socketId: string, channel: string) => unknown) {
-  const client = new Pusher(key, {
-    cluster: 'local',
-    wsHost: '127.0.0.1',
-    wsPort: Number(new URL(url).port),
-    forceTLS: false,
-    enabledTransports: ['ws'],
-    disableStats: true,
-    channelAuthorization: {
-      endpoint: '/unused',
-      transport: 'ajax',
-      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: unknown) => void) => callback(null, sign(socketId, channelName)),
-    },
-  })
-  t.teardown(() => client.disconnect())
-  await new Promise<void>((resolve) => client.connection.bind('connected', () => resolve()))
-  return client
-}
-
 test('hosted → Kiln rt through the Pusher HTTP API: the SDK seals once, rt passes it on unchanged, pusher-js opens it', async (t) => {
   const credentials = { app_id: 'kiln', key: 'shared-key', secret: 'shared-secret' }
   const rt = await rtApp(t, credentials)
@@ -85,7 +47,7 @@ test('hosted → Kiln rt through the Pusher HTTP API: the SDK seals once, rt pas
   t.teardown(() => sender.close())
   const hosted = sender.service<BroadcastManager>('broadcast').connection()
   // The browser is authorised by the sending app, whose master key sealed the event.
-  const client = await pusherClient(t, credentials.key, rt.url, (socketId, channel) => hosted.signChannel(socketId, channel))
+  const client = await pusherJs(t, credentials.key, rt.url, (socketId, channel) => hosted.signChannel(socketId, channel))
   const channel = client.subscribe(CHANNEL)
   await new Promise((resolve, reject) => {
     channel.bind('pusher:subscription_succeeded', resolve)

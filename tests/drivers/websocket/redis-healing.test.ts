@@ -1,7 +1,7 @@
 import test from 'ava'
 import Pusher from 'pusher'
 import { waitFor } from '../kv/redis-server.ts'
-import { join, KEY, SECRET, type Frame, type TestSocket } from './rt-fixtures.ts'
+import { join, KEY, pusherJs, SECRET, type Frame, type TestSocket } from './rt-fixtures.ts'
 import { logLines, rtCluster, userIds } from './scaling-fixtures.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -86,4 +86,25 @@ test.serial('one warning per outage, a stall included, and one note when each en
   const lines = logLines(a!).filter((line) => line.level >= 40)
   t.deepEqual(lines.map((line) => line.msg), ['Redis is unreachable; requests that need it get 503 until it is back', 'Redis is unreachable; requests that need it get 503 until it is back'])
   t.false(JSON.stringify(logLines(a!)).includes('could not record a departure'))
+})
+
+test.serial('pusher-js: a subscription while Redis is down fails with status 503 (try again), and trying again succeeds once it is back', async (t) => {
+  const { redis, nodes: [a] } = await rtCluster(t, { nodes: 1 })
+  const client = await pusherJs(t, KEY, a!.url, (socketId, channel) => a!.broadcaster.signChannel(socketId, channel))
+  await redis.stop()
+  const channel = client.subscribe('private-orders.1')
+  const outcome = () =>
+    new Promise<{ ok: boolean; status?: number }>((resolve) => {
+      channel.unbind('pusher:subscription_succeeded').unbind('pusher:subscription_error')
+      channel.bind('pusher:subscription_succeeded', () => resolve({ ok: true }))
+      channel.bind('pusher:subscription_error', (error: { status: number }) => resolve({ ok: false, status: error.status }))
+    })
+  t.deepEqual(await outcome(), { ok: false, status: 503 })
+  await redis.start()
+  // What an app does on 503: subscribe again (pusher-js keeps a refused channel pending).
+  t.true(await waitFor(async () => {
+    const next = outcome()
+    channel.subscribe()
+    return (await next).ok
+  }, 10_000))
 })

@@ -1,9 +1,13 @@
+import PusherJs from 'pusher-js'
+import type * as PusherTypes from 'pusher-js/types/src/core/pusher.js'
 import WebSocket from 'ws'
 import { createApp, type Application, type Plugin } from '../../../core/index.ts'
 import { startServer } from '../../../core/testing/index.ts'
 import { broadcasting, BroadcastManager, channelAuth } from '../../../plugins/broadcasting/index.ts'
 import websocketDriver, { type WebsocketBroadcaster } from '../../../drivers/websocket/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
+
+const PusherJsClient = PusherJs as unknown as new (key: string, options: object) => PusherTypes.default
 
 export const KEY = 'rt-key'
 export const SECRET = 'rt-secret'
@@ -115,4 +119,27 @@ export async function rtApp(t: { teardown(fn: () => unknown): void }, options: R
       return { socket, id: await socket.ready() }
     },
   }
+}
+
+/**
+ * A pusher-js client in Node, connected to an rt server's Pusher protocol
+ * (`/app/{key}`) and authorised by `sign` (what /broadcasting/auth would answer).
+ */
+export async function pusherJs(t: { teardown(fn: () => unknown): void }, key: string, url: string, sign: (socketId: string, channel: string) => unknown): Promise<PusherTypes.default> {
+  const client = new PusherJsClient(key, {
+    cluster: 'local',
+    wsHost: '127.0.0.1',
+    wsPort: Number(new URL(url).port),
+    forceTLS: false,
+    enabledTransports: ['ws'],
+    disableStats: true,
+    channelAuthorization: {
+      endpoint: '/unused',
+      transport: 'ajax',
+      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: unknown) => void) => callback(null, sign(socketId, channelName)),
+    },
+  })
+  t.teardown(() => client.disconnect())
+  await new Promise<void>((resolve) => client.connection.bind('connected', () => resolve()))
+  return client
 }
