@@ -1,5 +1,6 @@
 import { defineConfig } from 'kiln'
 import { broadcasting } from 'kiln/broadcasting'
+import { comp } from 'kiln/comp'
 import hostedDriver from 'kiln/drivers/hosted'
 import kvDriver from 'kiln/drivers/kv'
 import logDriver from 'kiln/drivers/log'
@@ -18,5 +19,5 @@ export default defineConfig(({ env }) => ({
   key: env.get('APP_KEY'),
   url: env.get('APP_URL', 'http://127.0.0.1:3000'),
   base_path: env.get('APP_BASE_PATH', ''),
-  plugins: [tok(), broadcasting(), logDriver, nullDriver, websocketDriver, kvDriver, hostedDriver],
+  plugins: [tok(), comp(), broadcasting(), logDriver, nullDriver, websocketDriver, kvDriver, hostedDriver],
 }))

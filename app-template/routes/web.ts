@@ -2,6 +2,9 @@ import { defineRoutes, RateLimiter, view } from 'kiln'
 import { credentials } from '../app/limiters.ts'
 import { LiveController } from '../app/controllers/live-controller.ts'
 import { SessionController } from '../app/controllers/session-controller.ts'
+import Counter from '../app/components/counter.ts'
+import TodoList from '../app/components/todo-list.ts'
+import TokenManager from '../app/components/token-manager.ts'
 
 /** Browser routes: the `web` middleware group (encrypted cookies, session, CSRF). */
 export default defineRoutes((Route) => {
@@ -13,6 +16,11 @@ export default defineRoutes((Route) => {
     .name('login')
   Route.post('/login', [SessionController, 'store']).middleware(['throttle:credentials']).name('login.store')
   Route.post('/logout', [SessionController, 'destroy']).middleware(['auth']).name('logout')
+
+  // Components: full pages served by Route.comp (the layout is layouts/app).
+  Route.comp('/counter', Counter).name('counter')
+  Route.comp('/todos', TodoList).middleware(['auth']).name('todos')
+  Route.comp('/tokens', TokenManager).middleware(['auth']).name('tokens')
 
   // The live page: presence and messages over the realtime server (BROADCAST_CONNECTION=rt).
   Route.get('/live', [LiveController, 'show']).middleware(['auth']).name('live')
