@@ -2,11 +2,13 @@ import { defineConfig } from 'kiln'
 
 /**
  * Components. Every key has a default; these are the ones most apps touch.
- * `checksum_key` falls back to APP_KEY; `reactive_cdn` to jsDelivr's copy of
- * the installed Alpine.js (Kiln serves its own when the CDN cannot load).
+ * `checksum_key` falls back to APP_KEY. Alpine.js comes from Kiln itself
+ * here, so the app works with no network; set COMP_REACTIVE_CDN (a script
+ * address) to load it from a CDN instead, with Kiln's copy as the fallback.
  */
 export default defineConfig(({ env }) => ({
   checksum_key: env.get('COMP_CHECKSUM_KEY') ?? null,
+  reactive_cdn: env.get('COMP_REACTIVE_CDN') || null,
   signature_ttl_minutes: 720,
   csp_safe: env.boolean('COMP_CSP_SAFE', false),
   uploads: { store: 'tmp', max_kb: 12_288, mimes: [], max_age_minutes: 24 * 60 },

@@ -8,8 +8,11 @@ const message = z.object({ body: z.string().trim().min(1, 'Write something first
 
 /** The live page: who is here, and messages that reach the others at once. */
 export class LiveController {
-  show({ request }: HttpContext) {
-    return view('live', { title: 'Live', me: request.user<User>() })
+  show({ request, app }: HttpContext) {
+    // The page needs the in-process socket server; with another broadcaster it says how to turn it on.
+    const connection = app.config.get<string>('broadcasting.default')
+    const driver = app.config.get<string | undefined>(`broadcasting.connections.${connection}.driver`)
+    return view('live', { title: 'Live', me: request.user<User>(), realtime: driver === 'rt' || driver === 'websocket', connection })
   }
 
   async post({ request }: HttpContext) {
