@@ -35,14 +35,28 @@ export interface ReapedMember {
   member: PresenceMember
 }
 
-/** One subscription this process holds, as it is recorded in Redis. */
+/**
+ * One subscription this process holds, as it is recorded in Redis.
+ *
+ * @example
+ * ```ts
+ * const held: LocalSubscription = { channel: 'presence-chat', socketId: '1.2', member: { user_id: 7 } }
+ * ```
+ */
 export interface LocalSubscription {
   channel: string
   socketId: string
   member?: PresenceMember
 }
 
-/** A presence change the store made by itself while healing: announce it like any join or leave. */
+/**
+ * A presence change the store made by itself while healing: announce it like any join or leave.
+ *
+ * @example
+ * ```ts
+ * for (const change of changes) announce(change.joined ? 'member_added' : 'member_removed', change.channel, change.member)
+ * ```
+ */
 export interface HealedChange {
   channel: string
   member: PresenceMember
@@ -51,7 +65,14 @@ export interface HealedChange {
   joined: boolean
 }
 
-/** What the store is told about its process, and tells it back. */
+/**
+ * What the store is told about its process, and tells it back.
+ *
+ * @example
+ * ```ts
+ * new RedisChannelStore(redis, 'kiln:', { heartbeatMs: 5000, local: () => sockets.subscriptions(), onHealed: announce })
+ * ```
+ */
 export interface RedisChannelStoreOptions {
   /** How often this process beats (default 5000 ms); a process silent for 3 beats is reaped. */
   heartbeatMs?: number

@@ -6,15 +6,15 @@ import type { ChannelStore } from './channel-store.ts'
 import { Connection } from './connection.ts'
 import { RtError } from './error-codes.ts'
 import type { ChannelInfo, PresenceMember, RtHub } from './hub.ts'
+import { LocalDelivery } from './local-delivery.ts'
 import { LocalSockets } from './local-sockets.ts'
 import { MemoryChannelStore } from './memory-channel-store.ts'
 import { originAllowed } from './origin.ts'
 import type { HealedChange, ReapedMember } from './redis-channel-store.ts'
 import type { RedisRelay, RelayMessage } from './redis-relay.ts'
-import { RecentIds } from './recent-ids.ts'
 import { startScaling } from './rt-scaling.ts'
 import { isEncryptedChannel, isSealed } from './sealed-payload.ts'
-import { encode, MEMBER_ADDED, MEMBER_REMOVED, readMember } from './rt-frames.ts'
+import { MEMBER_ADDED, MEMBER_REMOVED, readMember } from './rt-frames.ts'
 import type { RtConfig } from './rt-config.ts'
 import type { Inbound, WireProtocol } from './wire-protocol.ts'
 
@@ -37,10 +37,14 @@ export interface RtCredentials {
   masterKey?: Buffer
 }
 
-/** How many broadcast ids each process remembers to drop second copies. */
-const SEEN_IDS = 20_000
-
-/** How a publish travels. */
+/**
+ * How a publish travels.
+ *
+ * @example
+ * ```ts
+ * await server.publish(['private-encrypted-vault'], 'Opened', sealedJson, undefined, { id: 'b1', sealed: true })
+ * ```
+ */
 export interface PublishOptions {
   /** The broadcast's id: every process delivers it once, however many times it hears it. */
   id?: string
@@ -65,6 +69,7 @@ export interface PublishOptions {
  */
 export class RtServer implements RtHub {
   private readonly sockets = new LocalSockets()
+  private readonly delivery: LocalDelivery
   private store: ChannelStore = new MemoryChannelStore()
   private relay?: RedisRelay
   private redis: Redis[] = []
@@ -72,15 +77,14 @@ export class RtServer implements RtHub {
   private sweeper?: NodeJS.Timeout
   private starting?: Promise<void>
   private stopped = false
-  /** `<broadcast id>|<channel>` of recent deliveries. */
-  private readonly seen = new RecentIds(SEEN_IDS)
-  private plaintextRefused = false
 
   constructor(
     readonly config: RtConfig,
     private readonly credentials: RtCredentials,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.delivery = new LocalDelivery(this.sockets, config.max_buffered_bytes, logger)
+  }
 
   /** Connections held by this process. @example `server.size` */
   get size(): number {
@@ -160,7 +164,7 @@ export class RtServer implements RtHub {
     this.sweeper.unref()
     if (!this.config.scaling.enabled) return
     const scaling = await startScaling(this.config.scaling, this.logger, {
-      deliver: (channel, message) => this.deliver(channel, message),
+      deliver: (channel, message) => this.delivery.deliver(channel, message),
       reaped: (reaped) => this.announceReaped(reaped),
       local: () => this.sockets.subscriptions(),
       healed: (changes) => this.announceHealed(changes),
@@ -311,32 +315,7 @@ export class RtServer implements RtHub {
   /** Local delivery, or through Redis when scaling (then every process delivers what it hears, this one included). */
   private async emit(channels: string[], message: RelayMessage): Promise<void> {
     if (this.relay) return this.relay.publish(channels, message)
-    for (const channel of channels) this.deliver(channel, message)
-  }
-
-  private deliver(channel: string, message: RelayMessage): void {
-    if (message.id && !this.seen.firstTime(`${message.id}|${channel}`)) return
-    if (isEncryptedChannel(channel) && !isSealed(message.data)) return this.refusePlaintext(channel)
-    const subscribers = this.sockets.on(channel)
-    if (!subscribers) return
-    const encoded: Partial<Record<WireProtocol['name'], Buffer>> = {}
-    for (const connection of subscribers) {
-      if (connection.socketId === message.socket) continue
-      const { protocol } = connection
-      connection.sendEncoded((encoded[protocol.name] ??= Buffer.from(encode(protocol, channel, message))))
-      // A client that stopped reading would otherwise grow this process's memory without bound.
-      if (connection.peer.bufferedAmount > this.config.max_buffered_bytes) {
-        connection.closed = true
-        connection.peer.terminate()
-      }
-    }
-  }
-
-  /** A relayed message in clear on an encrypted channel (an old or foreign publisher): dropped, and said once. */
-  private refusePlaintext(channel: string): void {
-    if (this.plaintextRefused) return
-    this.plaintextRefused = true
-    this.logger.warn({ channel }, 'rt: dropped an unencrypted message on a private-encrypted- channel (its publisher must seal it as {nonce, ciphertext})')
+    for (const channel of channels) this.delivery.deliver(channel, message)
   }
 }
 
