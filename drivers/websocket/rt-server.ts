@@ -155,6 +155,8 @@ export class RtServer implements RtHub {
     clearInterval(this.sweeper)
     for (const connection of this.sockets.byId.values()) connection.peer.close(1001, 'Server shutting down')
     await this.store.close()
+    // Closing on purpose is not an outage: nothing to warn about.
+    this.health?.stop()
     await Promise.all(this.redis.map((client) => client.quit().catch(() => client.disconnect())))
   }
 
