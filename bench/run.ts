@@ -3,6 +3,7 @@
  * and prints their ratio. Load comes from a separate client process, on
  * loopback only. Pass names to run a subset: `npm run bench -- kernel`.
  */
+import { compUpdate } from './comp-update.ts'
 import { kernelOverhead } from './kernel-overhead.ts'
 import { rtFanout } from './rt-fanout.ts'
 import { rtMemory } from './rt-memory.ts'
@@ -12,6 +13,7 @@ import { tokenAuth } from './token-auth.ts'
 const benches: Record<string, () => Promise<void>> = {
   kernel: kernelOverhead,
   tok: tokenAuth,
+  comp: compUpdate,
   rt: rtFanout,
   'rt-memory': rtMemory,
   'rt-scaling': rtScaling,

@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { currentScope, enterScope } from '../support/async-scope.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Application } from './application.ts'
 
-const storage = new AsyncLocalStorage<Application>()
 let lastBooted: Application | undefined
 
 /**
@@ -16,7 +15,7 @@ let lastBooted: Application | undefined
  * ```
  */
 export function runWithApp<T>(app: Application, fn: () => T): T {
-  return storage.run(app, fn)
+  return enterScope({ app }, fn)
 }
 
 /** Remembers the most recently booted app, for scripts with no request in flight. @example `setLastBootedApp(app)` */
@@ -34,12 +33,12 @@ export function setLastBootedApp(app: Application | undefined): void {
  * ```
  */
 export function currentApp(): Application {
-  const app = storage.getStore() ?? lastBooted
+  const app = (currentScope()?.app as Application | undefined) ?? lastBooted
   if (!app) throw new KilnError('No Kiln application is running.', { hint: 'Create one with createApp({ root }) first.' })
   return app
 }
 
 /** The app in scope, or undefined. @example `maybeCurrentApp()?.logger.info('x')` */
 export function maybeCurrentApp(): Application | undefined {
-  return storage.getStore() ?? lastBooted
+  return (currentScope()?.app as Application | undefined) ?? lastBooted
 }

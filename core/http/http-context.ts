@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { H3Event } from 'h3'
 import type { Application } from '../application/application.ts'
+import { currentScope, enterScope } from '../support/async-scope.ts'
 import { CookieJar } from './cookie-jar.ts'
 import { KilnRequest } from './kiln-request.ts'
 import type { RouteDefinition } from './route-definition.ts'
@@ -100,11 +100,9 @@ export function contextOf(app: Application, event: H3Event): HttpContext {
   return (holder[CONTEXT] ??= new HttpContext(app, event))
 }
 
-const requestStorage = new AsyncLocalStorage<HttpContext>()
-
 /**
- * Runs `fn` with `ctx` as the request in scope. The HTTP kernel does this
- * for every request.
+ * Runs `fn` with `ctx` as the request in scope, and its app as the current
+ * application. The HTTP kernel does this for every request.
  *
  * @example
  * ```ts
@@ -112,7 +110,7 @@ const requestStorage = new AsyncLocalStorage<HttpContext>()
  * ```
  */
 export function runWithContext<T>(ctx: HttpContext, fn: () => T): T {
-  return requestStorage.run(ctx, fn)
+  return enterScope({ app: ctx.app, request: ctx }, fn)
 }
 
 /**
@@ -124,5 +122,5 @@ export function runWithContext<T>(ctx: HttpContext, fn: () => T): T {
  * ```
  */
 export function currentHttpContext(): HttpContext | undefined {
-  return requestStorage.getStore()
+  return currentScope()?.request as HttpContext | undefined
 }

@@ -93,7 +93,7 @@ export class HttpKernel {
   private handle(event: H3Event, route: RouteDefinition): Promise<Response> {
     const ctx = contextOf(this.app, event)
     ctx.route = route
-    return runWithApp(this.app, () => runWithContext(ctx, async () => {
+    return runWithContext(ctx, async () => {
       if (!BODYLESS.has(event.req.method)) {
         try {
           ctx.request.parsed = await parseBody(event.req as unknown as Request, route.maxBodyBytes ?? this.options.bodyLimit)
@@ -104,7 +104,7 @@ export class HttpKernel {
       const response = await this.pipelineFor(route)(ctx)
       // HEAD runs the GET handler for its headers; the body is never sent.
       return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
-    }))
+    })
   }
 
   private pipelineFor(route: RouteDefinition): Pipeline {

@@ -1,6 +1,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 
 const VERSION = 1
+/** How many opened values {@link Encrypter} remembers (oldest forgotten first). */
+const OPENED_CACHE_SIZE = 2048
+/** Larger plain values are opened each time rather than kept. */
+const OPENED_CACHE_VALUE_LIMIT = 256
 
 /**
  * AES-256-GCM encryption keyed by `APP_KEY`: random 12-byte IV, 16-byte tag,
@@ -17,6 +21,15 @@ const VERSION = 1
  * ```
  */
 export class Encrypter {
+  /**
+   * Values opened recently, by associated data and sealed text. A browser
+   * sends the same sealed cookie on every request, and opening it (a new
+   * GCM decipher each time) costs more than the rest of the cookie work;
+   * only values that authenticated are kept, and never more than
+   * {@link OPENED_CACHE_SIZE}.
+   */
+  private readonly opened = new Map<string, string>()
+
   constructor(
     private readonly key: Buffer,
     private readonly previousKeys: Buffer[] = [],
@@ -36,6 +49,17 @@ export class Encrypter {
   /** Opens a sealed string; `undefined` when tampered, truncated or sealed with another key. @example `encrypter.decrypt(v)` */
   decrypt(sealed: string, associated = ''): string | undefined {
     if (typeof sealed !== 'string' || sealed.length < 40 || sealed.length > 16384) return undefined
+    const cacheKey = `${associated}\u0000${sealed}`
+    const known = this.opened.get(cacheKey)
+    if (known !== undefined) return known
+    const plain = this.open(sealed, associated)
+    if (plain === undefined || plain.length > OPENED_CACHE_VALUE_LIMIT) return plain
+    if (this.opened.size >= OPENED_CACHE_SIZE) this.opened.delete(this.opened.keys().next().value!)
+    this.opened.set(cacheKey, plain)
+    return plain
+  }
+
+  private open(sealed: string, associated: string): string | undefined {
     const bytes = Buffer.from(sealed, 'base64url')
     if (bytes.length < 29 || bytes[0] !== VERSION) return undefined
     const iv = bytes.subarray(1, 13)

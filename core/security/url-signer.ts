@@ -41,12 +41,13 @@ export class UrlSigner {
 
   /** A signed browser-facing URL for a routed path. @example `signer.sign('/unsubscribe', { params: { user: 1 } })` */
   sign(path: string, options: SignOptions = {}): string {
-    const url = new URL(path, 'http://placeholder')
+    // A plain routed path (the usual case) needs no URL parser to normalise it.
+    const url = SIMPLE_PATH.test(path) ? { pathname: path, searchParams: new URLSearchParams() } : new URL(path, 'http://placeholder')
     for (const [k, v] of Object.entries(options.params ?? {})) url.searchParams.set(k, String(v))
     url.searchParams.delete('signature')
     if (options.ttlMinutes !== undefined) url.searchParams.set('expires', String(Math.floor(Date.now() / 1000 + options.ttlMinutes * 60)))
     const browserPath = this.app.urls.to(url.pathname)
-    const origin = new URL(this.app.config.get<string>('app.url', 'http://localhost')).origin
+    const origin = options.absolute ? new URL(this.app.config.get<string>('app.url', 'http://localhost')).origin : ''
     const subject = options.absolute ? `${origin}${browserPath}${canonicalQuery(url.searchParams)}` : `${url.pathname}${canonicalQuery(url.searchParams)}`
     url.searchParams.set('signature', hmacHex(this.key, subject))
     const relative = `${browserPath}?${url.searchParams.toString()}`
@@ -80,6 +81,9 @@ export class UrlSigner {
     return safeEqual(hmacHex(this.key, subject), signature)
   }
 }
+
+/** Paths `new URL` would leave as they are: no query, dot segments, escapes or unusual characters. */
+const SIMPLE_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?$/
 
 function canonicalQuery(params: URLSearchParams): string {
   const sorted = new URLSearchParams([...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

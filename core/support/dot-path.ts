@@ -11,6 +11,11 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
  */
 export function getPath(source: unknown, path: string): unknown {
   if (!path) return source
+  if (!path.includes('.')) {
+    // The common case (`config.get('cors')`, `request.input('email')`) without splitting.
+    if (source === null || typeof source !== 'object' || FORBIDDEN_KEYS.has(path) || !Object.prototype.hasOwnProperty.call(source, path)) return undefined
+    return (source as Record<string, unknown>)[path]
+  }
   let current: unknown = source
   for (const part of path.split('.')) {
     if (current === null || typeof current !== 'object' || FORBIDDEN_KEYS.has(part)) return undefined

@@ -18,7 +18,7 @@ import Handlebars from 'handlebars'
  * ```
  */
 export async function withAsyncHelpers(render: () => string): Promise<string> {
-  const collector: Collector = { nonce: randomBytes(6).toString('hex'), pending: [] }
+  const collector: Collector = { nonce: `${PROCESS_NONCE}${(renders = (renders + 1) % Number.MAX_SAFE_INTEGER).toString(36)}`, pending: [] }
   stack.push(collector)
   let output: string
   try {
@@ -61,6 +61,9 @@ interface Collector {
 }
 
 const stack: Collector[] = []
+/** A secret per process plus a counter: placeholders no template data can guess, without random bytes per render. */
+const PROCESS_NONCE = randomBytes(9).toString('hex')
+let renders = 0
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'

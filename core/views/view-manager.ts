@@ -26,6 +26,7 @@ export class ViewManager {
   readonly preprocessors: Preprocessor[] = []
   private readonly shared: Record<string, unknown> = {}
   private readonly composers: ViewComposer[] = []
+  private readonly primed = new WeakSet<object>()
 
   constructor(app: Application) {
     this.engines = new DriverManager(app, app.config, { kind: 'view engine', file: 'views', connectionsKey: 'engines', defaultKey: 'engine' })
@@ -59,7 +60,11 @@ export class ViewManager {
   /** The default engine, with every registered helper. @example `views.engine().exists('home')` */
   engine(name?: string): ViewEngine {
     const engine = this.engines.connection(name)
-    for (const [helper, fn] of this.helpers) engine.helper?.(helper, fn)
+    // An engine resolved after helpers were added gets them once; `helper()` keeps resolved engines up to date.
+    if (!this.primed.has(engine)) {
+      for (const [helper, fn] of this.helpers) engine.helper?.(helper, fn)
+      this.primed.add(engine)
+    }
     return engine
   }
 

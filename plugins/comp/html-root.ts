@@ -55,16 +55,36 @@ export function rootElement(html: string, component: string): RootElement {
 }
 
 /**
+ * The first element's start tag, past leading whitespace and comments,
+ * without parsing the rest: what an update uses outside debug mode, where
+ * the full single-root check already ran when the component mounted.
+ * Undefined when the HTML does not start with an element.
+ */
+function leadingElement(html: string): RootElement | undefined {
+  let at = 0
+  for (;;) {
+    while (at < html.length && /\s/.test(html[at]!)) at++
+    if (!html.startsWith('<!--', at)) break
+    const end = html.indexOf('-->', at + 4)
+    if (end < 0) return undefined
+    at = end + 3
+  }
+  const match = /^<([A-Za-z][\w:.-]*)/.exec(html.slice(at, at + 64))
+  return match ? { tag: match[1]!, insertAt: at + 1 + match[1]!.length } : undefined
+}
+
+/**
  * Inserts attributes into the root element's start tag (values escaped for
- * a double-quoted attribute).
+ * a double-quoted attribute). With `check: false` only the leading start tag
+ * is looked at; by default the whole HTML must have a single root.
  *
  * @example
  * ```ts
  * withRootAttributes('<div>1</div>', 'counter', { 'wire:id': 'a1' }) // '<div wire:id="a1">1</div>'
  * ```
  */
-export function withRootAttributes(html: string, component: string, attributes: Record<string, string>): { html: string; tag: string } {
-  const { tag, insertAt } = rootElement(html, component)
+export function withRootAttributes(html: string, component: string, attributes: Record<string, string>, options: { check?: boolean } = {}): { html: string; tag: string } {
+  const { tag, insertAt } = (options.check === false && leadingElement(html)) || rootElement(html, component)
   const text = Object.entries(attributes)
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join('')

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac, randomUUID } from 'node:crypto'
 
 /**
  * A key for one purpose, derived from `APP_KEY`, so checksums and upload
@@ -14,8 +14,9 @@ export function hmacKey(appKey: Buffer, purpose: string): Buffer {
 }
 
 /**
- * A freshly signed update address: its expiry starts now, and a random
- * `n` makes each one different even within the same second.
+ * A freshly signed update address: its expiry starts now, and a random `n`
+ * makes each one different even within the same second (48 bits from the
+ * pooled UUID generator: it has to differ, not stay secret).
  *
  * @example
  * ```ts
@@ -23,5 +24,5 @@ export function hmacKey(appKey: Buffer, purpose: string): Buffer {
  * ```
  */
 export function signedEndpoint(signer: { sign(path: string, options: { ttlMinutes: number; params: Record<string, string> }): string }, endpoint: string, ttlMinutes: number): string {
-  return signer.sign(endpoint, { ttlMinutes, params: { n: randomBytes(6).toString('base64url') } })
+  return signer.sign(endpoint, { ttlMinutes, params: { n: randomUUID().slice(0, 13).replace('-', '') } })
 }

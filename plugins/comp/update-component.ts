@@ -105,7 +105,9 @@ export async function updateComponent(manager: ComponentManager, payload: Update
   if (!payload.renderless && !run.skipRender && !lazy) {
     if (payload.island) islands = { [payload.island]: await renderIsland(manager.views, scope, payload.island, true) }
     else {
-      html = withRootAttributes(await renderComponentView(manager.views, scope, name), name, { 'wire:id': run.id, 'wire:name': name }).html
+      // The single-root check ran at mount; re-running it on every update is for debug mode, where its error helps.
+      const check = manager.app.config.get<boolean>('app.debug', false)
+      html = withRootAttributes(await renderComponentView(manager.views, scope, name), name, { 'wire:id': run.id, 'wire:name': name }, { check }).html
       children = scope.children
     }
   }

@@ -1,4 +1,4 @@
-import test from 'ava'
+import test, { type ExecutionContext } from 'ava'
 import { runWithApp } from '../../core/index.ts'
 import { TestClient } from '../../core/testing/index.ts'
 import { PersonalAccessToken } from '../../plugins/tok/index.ts'
@@ -6,7 +6,7 @@ import { Todo } from '../../app-template/app/models/todo.ts'
 import { starterApp } from '../fixtures/starter-app.ts'
 import { endpointOf, next, snapshots, update, type PageSnapshot } from '../plugins/comp/comp-fixtures.ts'
 
-async function loggedIn(t: Parameters<typeof starterApp>[0]) {
+async function loggedIn(t: ExecutionContext) {
   const app = await starterApp(t, 'sqlite')
   const client = new TestClient(app)
   await client.get('/')

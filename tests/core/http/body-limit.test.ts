@@ -109,3 +109,52 @@ test('Content-Length together with Transfer-Encoding is refused with 400', async
   t.is(res.status, 400)
   t.regex((await res.json()).message, /Content-Length and Transfer-Encoding/)
 })
+
+/** Sends a request head and body pieces over a raw socket, a pause between pieces; resolves with the whole answer. */
+function rawPieces(port: number, head: string, pieces: Buffer[], end = true): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', async () => {
+      socket.write(head)
+      for (const piece of pieces) {
+        socket.write(piece)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      if (!end) socket.destroy()
+    })
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+  })
+}
+
+test('JSON and form bodies arriving in pieces over a real socket are parsed whole, a character split across two pieces included', async (t) => {
+  const { port } = await uploadApp(t)
+  const json = Buffer.from(JSON.stringify({ name: 'Zoë ✓', tags: ['a'] }))
+  const split = json.indexOf(Buffer.from('✓')) + 1
+  const chunked = [json.subarray(0, split), json.subarray(split)].map((part) => Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]))
+  const answer = await rawPieces(port, 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n', [...chunked, Buffer.from('0\r\n\r\n')])
+  t.regex(answer, /^HTTP\/1\.1 200/)
+  t.regex(answer, /\{"fields":\["name","tags"\],"files":\[\]\}/)
+  const form = Buffer.from('title=hello&tags[]=a&tags[]=b')
+  const formAnswer = await rawPieces(port, `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n`, [form.subarray(0, 7), form.subarray(7)])
+  t.regex(formAnswer, /\{"fields":\["title","tags"\],"files":\[\]\}/)
+})
+
+test('a client that goes away halfway through a JSON body leaves the server serving: no hang, no crash', async (t) => {
+  const { port } = await uploadApp(t)
+  await rawPieces(port, 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n', [Buffer.from('{"a":')], false)
+  const res = await fetch(`http://127.0.0.1:${port}/upload`, { method: 'POST', body: '{"b":1}', headers: { 'content-type': 'application/json' } })
+  t.deepEqual(await res.json(), { fields: ['b'], files: [] })
+})
+
+test('a body that hides a forbidden key behind a \\u escape is refused like a plain one', async (t) => {
+  const { port } = await uploadApp(t)
+  for (const body of ['{"__proto__":{"x":1}}', '{"a":{"\\u005f_proto__":{"x":1}}}', '{"constructor":{"prototype":{}}}']) {
+    const res = await fetch(`http://127.0.0.1:${port}/upload`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    t.is(res.status, 400, body)
+    t.regex((await res.json()).message, /is not allowed in a request body/)
+  }
+  const fine = await fetch(`http://127.0.0.1:${port}/upload`, { method: 'POST', body: '{"note":"the constructor of a prototype"}', headers: { 'content-type': 'application/json' } })
+  t.deepEqual(await fine.json(), { fields: ['note'], files: [] })
+})
