@@ -7,11 +7,11 @@ const DIST = fileURLToPath(new URL('./dist/comp.js', import.meta.url))
 const SOURCES = fileURLToPath(new URL('./client/', import.meta.url))
 
 /**
- * The client script's file, built when needed. `npm install` builds it (the
- * package's `prepare` step); when it is missing or older than its sources
- * (a clone after a pull, or while working on the client), the first boot
- * builds it with esbuild and keeps it in `plugins/comp/dist/`. An installed
- * package ships it built.
+ * The client script's file, built when needed: when it is missing or older
+ * than its sources (a fresh clone, a pull, or work on the client), the first
+ * boot builds it with esbuild and keeps it in `plugins/comp/dist/`;
+ * `npm run build:client` does the same ahead of time. A package without the
+ * client's sources must ship it built.
  *
  * @example
  * ```ts

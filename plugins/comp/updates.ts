@@ -29,8 +29,9 @@ export interface UpdateContext {
  *   take date strings, lists take lists, objects take objects; anything else
  *   is 422. Upload references become the files they stand for.
  *
- * `updating(path, value)`, then `updated(path, value)` and
- * `updated<Property>(value)` run around the change.
+ * `updating(path, value)` and `updating<Property>(value)`, then
+ * `updated(path, value)` and `updated<Property>(value)` run around the
+ * change (the property hooks for a whole property, not a path inside it).
  *
  * @example
  * ```ts
@@ -62,12 +63,18 @@ export async function applyUpdate(component: Component, path: string, value: unk
   refuseModels(current, root)
   const next = await coerce(current, value, path, context)
 
+  const suffix = `${root[0]!.toUpperCase()}${root.slice(1)}`
   await component.updating?.(path, next)
+  if (rest.length === 0) await propertyHook(component, `updating${suffix}`, next)
   container[leaf] = next
   await component.updated?.(path, next)
-  const specific = `updated${root[0]!.toUpperCase()}${root.slice(1)}`
-  const hook = (component as unknown as Record<string, unknown>)[specific]
-  if (rest.length === 0 && typeof hook === 'function') await (hook as (value: unknown) => unknown).call(component, next)
+  if (rest.length === 0) await propertyHook(component, `updated${suffix}`, next)
+}
+
+/** `updatingTitle(value)` / `updatedTitle(value)`, when the component has it. */
+async function propertyHook(component: Component, name: string, value: unknown): Promise<void> {
+  const hook = (component as unknown as Record<string, unknown>)[name]
+  if (typeof hook === 'function') await (hook as (value: unknown) => unknown).call(component, value)
 }
 
 function refuseModels(value: unknown, root: string): void {

@@ -82,6 +82,7 @@ export default class Display extends Component {
   label = 'hello'
   toggle() { this.open = !this.open }
   @js() shout() { return "$wire.label = 'HELLO'" }
+  @js() whisper() { return "$wire.label = 'psst'" }
   announce() { this.js("document.body.dataset.announced = 'yes'") }
 }
 `,
@@ -92,6 +93,7 @@ export default class Display extends Component {
   <button id="toggle" wire:click="toggle">toggle</button>
   <button id="local" x-on:click="$wire.open = !$wire.open">local</button>
   <button id="shout" x-on:click="$wire.$js.shout()">shout</button>
+  <button id="whisper" wire:click="$js.whisper">whisper</button>
   <button id="announce" wire:click="announce">announce</button>
   <div x-data="{ mirrored: $wire.$entangle('label', true) }"><input id="entangled" x-model="mirrored"></div>
   <span id="offline" wire:offline>offline</span> <span id="online" wire:online>online</span>

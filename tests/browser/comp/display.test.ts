@@ -27,6 +27,11 @@ test('$js actions run in the browser; js() from the server runs after the answer
   await open('/c/display')
   await page.click('#shout')
   await textIs(page, '#text', 'HELLO')
+  const requests: string[] = []
+  page.on('request', (request) => requests.push(request.url()))
+  await page.click('#whisper')
+  await textIs(page, '#text', 'psst')
+  t.deepEqual(requests, [], 'wire:click="$js.whisper" runs in the browser, with no request')
   await page.click('#announce')
   await page.waitForFunction(() => document.body.dataset.announced === 'yes')
   await page.fill('#entangled', 'typed here')

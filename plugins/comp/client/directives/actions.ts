@@ -2,6 +2,7 @@ import { alpine } from '../alpine.ts'
 import type { CompComponent } from '../component.ts'
 import { parseAction } from '../literal.ts'
 import { dispatchEvent } from '../registry.ts'
+import { runJs } from '../wire.ts'
 import { duration, type Directive } from './parse.ts'
 
 const KEYS: Record<string, string> = { enter: 'Enter', escape: 'Escape', esc: 'Escape', tab: 'Tab', space: ' ', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', backspace: 'Backspace', delete: 'Delete' }
@@ -15,6 +16,7 @@ function islandOf(el: Element): string | null {
 /**
  * Runs an action expression for an element: `save`, `add(1)`, `$set('open',
  * true)`, `$toggle('open')`, `$refresh`, `$dispatch('saved', {id: 1})`,
+ * `$js.clear` (a `@js()` action, run in the browser),
  * asking `wire:confirm` first. Returns the call's promise (undefined when
  * the user declined).
  */
@@ -35,6 +37,12 @@ export function runAction(component: CompComponent, el: Element, expression: str
     case '$refresh':
       return component.call('$refresh', [], options).then(restore)
     default:
+      // `$js.clear`: a @js() action runs in the browser, with no request.
+      if (method.startsWith('$js.')) {
+        const code = component.memo.js?.[method.slice(4)]
+        if (code === undefined) throw new Error(`comp: ${component.name} has no JavaScript action "${method.slice(4)}".`)
+        return void runJs(component, code)
+      }
       return component.call(method, params, options).then(restore)
   }
 }
