@@ -16,10 +16,10 @@ import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { cannon } from './autocannon.ts'
 
 const files = {
-  'app/components/counter.ts': "import { Component } from 'kiln/comp'\nexport default class Counter extends Component {\n  count = 0\n  increment() { this.count++ }\n}\n",
+  'app/components/counter.ts': "import { Component } from 'kiln-framework/comp'\nexport default class Counter extends Component {\n  count = 0\n  increment() { this.count++ }\n}\n",
   'resources/views/components/counter.hbs': '<section class="counter"><p>{{count}}</p><button wire:click="increment">+</button></section>',
   'resources/views/page.hbs': "<!doctype html><html><head>@compScripts</head><body>@comp('counter')</body></html>",
-  'routes/web.ts': "import { defineRoutes, view } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/', () => view('page')) })\n",
+  'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('page')) })\n",
 }
 
 export async function compUpdate(): Promise<void> {

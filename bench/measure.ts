@@ -1,40 +1,11 @@
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-
-/** What one load run measured. */
-export interface LoadResult {
-  requests: number
-  errors: number
-  seconds: number
-  rps: number
-}
-
-const client = fileURLToPath(new URL('./load-client.ts', import.meta.url))
+import { cannon, type CannonResult } from './autocannon.ts'
 
 /**
- * Drives `url` from a separate process for `seconds` with `concurrency`
- * keep-alive connections.
- *
- * @example
- * ```ts
- * const { rps } = await load('http://127.0.0.1:3000/health', { seconds: 3 })
- * ```
- */
-export function load(url: string, options: { seconds?: number; concurrency?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
-  const headers = Object.entries(options.headers ?? {}).map(([k, v]) => `${k}:${v}`)
-  const args = ['--import=tsx', client, url, String(options.seconds ?? 3), String(options.concurrency ?? 32), ...headers]
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`))
-      else resolve(JSON.parse(stdout) as LoadResult)
-    })
-  })
-}
-
-/**
- * Runs the pair alternately (`rounds` times each, after a warm-up) and
- * returns the best throughput of each, so background noise on a shared
- * machine hurts both sides alike.
+ * Runs a pair interleaved: a one-second warm-up of each, then `rounds`
+ * rounds (default three) of the baseline and Kiln back to back, each driven
+ * by autocannon from its own process. The ratio is the median of the
+ * rounds' ratios, so a noisy round on a shared machine moves it least; the
+ * results shown are the median round's.
  *
  * @example
  * ```ts
@@ -45,31 +16,32 @@ export async function compare(
   kilnUrl: string,
   baselineUrl: string,
   options: { seconds?: number; rounds?: number; kilnHeaders?: Record<string, string>; baselineHeaders?: Record<string, string> } = {},
-): Promise<{ kiln: LoadResult; baseline: LoadResult; ratio: number }> {
+): Promise<{ kiln: CannonResult; baseline: CannonResult; ratio: number }> {
   const seconds = options.seconds ?? 3
-  await load(kilnUrl, { seconds: 1, headers: options.kilnHeaders })
-  await load(baselineUrl, { seconds: 1, headers: options.baselineHeaders })
-  let kiln: LoadResult | undefined
-  let baseline: LoadResult | undefined
-  for (let i = 0; i < (options.rounds ?? 2); i++) {
-    const b = await load(baselineUrl, { seconds, headers: options.baselineHeaders })
-    const k = await load(kilnUrl, { seconds, headers: options.kilnHeaders })
-    if (!baseline || b.rps > baseline.rps) baseline = b
-    if (!kiln || k.rps > kiln.rps) kiln = k
+  await cannon(kilnUrl, { seconds: 1, headers: options.kilnHeaders })
+  await cannon(baselineUrl, { seconds: 1, headers: options.baselineHeaders })
+  const rounds: Array<{ kiln: CannonResult; baseline: CannonResult; ratio: number }> = []
+  for (let i = 0; i < (options.rounds ?? 3); i++) {
+    const baseline = await cannon(baselineUrl, { seconds, headers: options.baselineHeaders })
+    const kiln = await cannon(kilnUrl, { seconds, headers: options.kilnHeaders })
+    if (kiln.non2xx || kiln.errors) throw new Error(`${kilnUrl}: ${kiln.non2xx} non-2xx answers, ${kiln.errors} errors`)
+    rounds.push({ kiln, baseline, ratio: kiln.rps / baseline.rps })
   }
-  return { kiln: kiln!, baseline: baseline!, ratio: kiln!.rps / baseline!.rps }
+  return rounds.sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!
 }
 
 /**
- * Prints one bench line.
+ * Prints one bench case: requests per second, p50 and p99 latency and the
+ * server's CPU µs per request of each side, and the median ratio against its goal.
  *
  * @example
  * ```ts
  * report('P0 kernel JSON', kiln, baseline, ratio)
  * ```
  */
-export function report(name: string, kiln: LoadResult, baseline: LoadResult, ratio: number, goal?: number): void {
+export function report(name: string, kiln: CannonResult, baseline: CannonResult, ratio: number, goal?: number): void {
   const verdict = goal === undefined ? '' : ratio >= goal ? `  (goal ≥ ${goal}: met)` : `  (goal ≥ ${goal}: NOT met)`
-  console.log(`${name}: kiln ${kiln.rps} req/s, baseline ${baseline.rps} req/s, ratio ${ratio.toFixed(2)}${verdict}`)
-  if (kiln.errors || baseline.errors) console.log(`  errors: kiln ${kiln.errors}, baseline ${baseline.errors}`)
+  const side = (result: CannonResult) => `${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.cpuMicrosPerRequest} µs CPU/req`
+  console.log(`${name}: median ratio ${ratio.toFixed(2)}${verdict}\n  kiln:     ${side(kiln)}\n  baseline: ${side(baseline)}`)
+  if (baseline.errors || baseline.non2xx) console.log(`  baseline errors: ${baseline.errors}, non-2xx ${baseline.non2xx}`)
 }

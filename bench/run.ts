@@ -8,6 +8,8 @@ import { kernelOverhead } from './kernel-overhead.ts'
 import { rtFanout } from './rt-fanout.ts'
 import { rtMemory } from './rt-memory.ts'
 import { rtScaling } from './rt-scaling.ts'
+import { installedApp } from './installed-app.ts'
+import { startTime } from './start-time.ts'
 import { tokenAuth } from './token-auth.ts'
 
 const benches: Record<string, () => Promise<void>> = {
@@ -17,6 +19,8 @@ const benches: Record<string, () => Promise<void>> = {
   rt: rtFanout,
   'rt-memory': rtMemory,
   'rt-scaling': rtScaling,
+  start: startTime,
+  installed: installedApp,
 }
 
 const wanted = process.argv.slice(2)

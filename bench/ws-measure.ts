@@ -22,7 +22,7 @@ export interface SocketClients {
  * ```
  */
 export async function socketClients(url: string, count: number, mode: 'rt' | 'raw'): Promise<SocketClients> {
-  const child = fork(script, [url, String(count), mode], { execArgv: ['--import=tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(script, [url, String(count), mode], { execArgv: ['--conditions=kiln-source', '--import=tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const waiting = new Map<number, () => void>()
   const early = new Set<number>()
   let onStats: ((stats: { p50: number; p99: number; deliveries: number }) => void) | undefined

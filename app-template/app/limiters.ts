@@ -1,4 +1,4 @@
-import { Limit, type LimitDefinition } from 'kiln'
+import { Limit, type LimitDefinition } from 'kiln-framework'
 
 /**
  * Credential attempts (`POST /login`, `POST /tok/token`): 5 a minute for one

@@ -1,12 +1,12 @@
-import { defineConfig } from 'kiln'
-import { broadcasting } from 'kiln/broadcasting'
-import { comp } from 'kiln/comp'
-import hostedDriver from 'kiln/drivers/hosted'
-import kvDriver from 'kiln/drivers/kv'
-import logDriver from 'kiln/drivers/log'
-import nullDriver from 'kiln/drivers/null'
-import websocketDriver from 'kiln/drivers/websocket'
-import { tok } from 'kiln/tok'
+import { defineConfig } from 'kiln-framework'
+import { broadcasting } from 'kiln-framework/broadcasting'
+import { comp } from 'kiln-framework/comp'
+import hostedDriver from 'kiln-framework/drivers/hosted'
+import kvDriver from 'kiln-framework/drivers/kv'
+import logDriver from 'kiln-framework/drivers/log'
+import nullDriver from 'kiln-framework/drivers/null'
+import websocketDriver from 'kiln-framework/drivers/websocket'
+import { tok } from 'kiln-framework/tok'
 
 /**
  * The application itself: its name, environment, key and plugins.

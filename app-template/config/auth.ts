@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 import { User } from '../app/models/user.ts'
 
 /** Guards (how a request proves who it is) and user providers (where users come from). */

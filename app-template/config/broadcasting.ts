@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 
 /**
  * Broadcasting: BROADCAST_CONNECTION picks the active connection (`log` by
@@ -12,7 +12,8 @@ export default defineConfig(({ env }) => ({
     null: { driver: 'null' },
     websocket: { driver: 'websocket', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false },
     rt: { driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false },
-    kv: { driver: 'kv', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: env.get('BROADCAST_PREFIX', 'kiln:') },
+    // Left out, the prefix is APP_NAME as a slug (`my_app:`), the same as rt's scaling prefix.
+    kv: { driver: 'kv', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: env.get('BROADCAST_PREFIX') },
     hosted: {
       driver: 'hosted',
       app_id: env.get('PUSHER_APP_ID'),

@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 
 /**
  * Components. Every key has a default; these are the ones most apps touch.

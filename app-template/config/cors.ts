@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 
 /** CORS for an SPA on another origin that calls the API with cookies. */
 export default defineConfig(({ env }) => ({

@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 
 /** `sqlite` is the embedded default; set DB_CONNECTION=pgsql and DATABASE_URL for PostgreSQL. */
 export default defineConfig(({ env }) => ({

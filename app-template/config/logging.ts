@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 
 /** Logs to stdout and storage/logs/kiln.log; secrets are always redacted. */
 export default defineConfig(({ env }) => ({

@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln'
+import { defineConfig } from 'kiln-framework'
 
 /** Sessions: `fs` (files under storage/) by default; `memory` or `redis` with one env change. */
 export default defineConfig(({ env }) => ({
@@ -10,7 +10,10 @@ export default defineConfig(({ env }) => ({
   // With the redis store: the longest a request waits on Redis before it gets 503.
   redis_timeout_ms: 1000,
   domain: env.get('SESSION_DOMAIN'),
+  // Left out, the cookie is named after APP_NAME (`my_app_session`), so two apps on one host keep their sessions apart.
+  cookie: env.get('SESSION_COOKIE'),
   stores: {
-    redis: { driver: 'redis', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: 'kiln:sessions' },
+    // Keys start with `<APP_NAME as a slug>:sessions:` (`my_app:sessions:`) unless a `prefix` is set here.
+    redis: { driver: 'redis', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
   },
 }))

@@ -1,5 +1,5 @@
-import { defineRoutes, RateLimiter } from 'kiln'
-import { middleware } from 'kiln/tok'
+import { defineRoutes, RateLimiter } from 'kiln-framework'
+import { middleware } from 'kiln-framework/tok'
 import { TokenController } from '../app/controllers/token-controller.ts'
 import { credentials } from '../app/limiters.ts'
 

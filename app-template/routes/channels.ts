@@ -1,4 +1,4 @@
-import { defineChannels } from 'kiln/broadcasting'
+import { defineChannels } from 'kiln-framework/broadcasting'
 import { Order } from '../app/models/order.ts'
 import type { User } from '../app/models/user.ts'
 

@@ -1,4 +1,4 @@
-import { defineRoutes, RateLimiter, view } from 'kiln'
+import { defineRoutes, RateLimiter, view } from 'kiln-framework'
 import { credentials } from '../app/limiters.ts'
 import { LiveController } from '../app/controllers/live-controller.ts'
 import { SessionController } from '../app/controllers/session-controller.ts'

@@ -22,7 +22,11 @@ const pluginSchema = z.custom<Plugin>(
  */
 export const appConfigSchema = z.object({
   name: z.string().default('Kiln'),
-  env: z.enum(['production', 'development', 'test']).default('production'),
+  /** `local` (as `kiln new` writes it, and Laravel names it) means `development`. */
+  env: z
+    .enum(['production', 'development', 'local', 'test'])
+    .default('production')
+    .transform((env) => (env === 'local' ? 'development' : env)),
   debug: z.boolean().default(false),
   key: z.string().optional(),
   /** Earlier keys still decrypt and verify, so a key can be rotated. */

@@ -27,7 +27,7 @@ export interface CreateAppOptions {
  *
  * @example
  * ```ts
- * import { createApp } from 'kiln'
+ * import { createApp } from 'kiln-framework'
  *
  * const app = await createApp({ root: process.cwd() })
  * const server = await app.service<HttpServerFactory>('server').listen({ port: 3000 })

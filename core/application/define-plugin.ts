@@ -21,7 +21,7 @@ export interface Plugin {
  *
  * @example
  * ```ts
- * import { definePlugin } from 'kiln'
+ * import { definePlugin } from 'kiln-framework'
  *
  * export const hello = definePlugin({
  *   name: 'hello',

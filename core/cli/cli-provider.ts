@@ -1,12 +1,24 @@
 import { definePlugin } from '../application/define-plugin.ts'
 import { coreCommands } from './commands/index.ts'
+import { discoverCommands } from './discover-commands.ts'
+import { STUBS_DIR } from './generators/stubs.ts'
 import { Publisher } from './publisher.ts'
 
-/** The kernel's CLI provider: core commands and the `vendor:publish` registry (`app.service('publisher')`). */
+/**
+ * The kernel's CLI provider: core commands, the app's own from `app/commands/`,
+ * and the `vendor:publish` registry (`app.service('publisher')`), which offers
+ * the `make:*` stubs under the `stubs` tag.
+ */
 export const cliProvider = definePlugin({
   name: 'kiln:cli',
   register(app) {
-    app.instance(Publisher, new Publisher(), 'publisher')
+    const publisher = new Publisher()
+    publisher.publishes('stubs', [{ from: STUBS_DIR, to: 'stubs' }])
+    app.instance(Publisher, publisher, 'publisher')
     for (const command of coreCommands) app.commands.register(command)
+    // After every plugin has booted, so that an app's command of the same name wins.
+    app.booted(async () => {
+      await discoverCommands(app)
+    })
   },
 })

@@ -46,6 +46,20 @@ export interface CommandDefinition {
   needsApp?: boolean
   /** The command manages the app's lifetime itself (`serve`): the runner does not close the app after it. */
   longRunning?: boolean
+  /**
+   * Command lines shown under "Examples" in `kiln help <command>`, as typed:
+   * `'kiln migrate:rollback --step=2'` (a leading `kiln ` is added when
+   * missing). Without any, help shows the bare usage as the example.
+   */
+  examples?: string[]
+  /**
+   * The command destroys data (drops tables, overwrites rows). When the app
+   * runs with `APP_ENV=production` the runner refuses it unless `--force` is
+   * given, before `run` is called; a `--force` flag is added if the command
+   * declares none. A string says what it destroys, for the refusal message:
+   * `'drops every table'`.
+   */
+  destructive?: boolean | string
   /** Returns an exit code (default 0). Throw `CommandError` for a clean message and exit code 1. */
   run(ctx: CommandContext): void | number | Promise<void | number>
 }
@@ -60,6 +74,7 @@ export interface CommandDefinition {
  *   name: 'tok:prune-expired',
  *   description: 'Delete expired personal access tokens.',
  *   flags: { hours: { type: 'number', description: 'Hours past expiry', default: 24 } },
+ *   examples: ['kiln tok:prune-expired', 'kiln tok:prune-expired --hours=0'],
  *   async run({ flags, info }) {
  *     info(`Deleted ${await prune(Number(flags.hours))} tokens.`)
  *   },

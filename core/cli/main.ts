@@ -1,26 +1,44 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { Writable } from 'node:stream'
 import type { Application } from '../application/application.ts'
 import { createApp } from '../application/create-app.ts'
 import { runWithApp } from '../application/current-app.ts'
+import { firstLine, noAppHint } from './app-hints.ts'
+import { colorsFor } from './colors.ts'
+import { runDefinition, type CommandInput } from './command-input.ts'
 import { coreCommands } from './commands/index.ts'
 import { CommandError, type CommandContext, type CommandDefinition } from './define-command.ts'
 import { formatTable } from './format.ts'
+import { globalFlags } from './global-flags.ts'
+import { commandHelp, kilnVersion, overview } from './help.ts'
 import { nearest } from './suggest.ts'
 
-/** Where the CLI reads and writes; tests pass their own. */
+/**
+ * Where the CLI reads and writes; tests pass their own.
+ *
+ * @example
+ * ```ts
+ * const io: CliIo = { cwd: '/srv/app', env: { APP_ENV: 'test', NO_COLOR: '1' } }
+ * ```
+ */
 export interface CliIo {
   cwd?: string
+  /**
+   * Variables for the application, on top of `process.env`. When given, the
+   * CLI also reads its own switches here instead of `process.env`:
+   * `NO_COLOR`, `FORCE_COLOR`.
+   */
   env?: Record<string, string | undefined>
   stdout?: Writable
   stderr?: Writable
 }
 
 /**
- * Runs the `kiln` CLI in-process and resolves to the exit code. `bin/kiln.js`
- * calls it with `process.argv.slice(2)`.
+ * Runs the `kiln` CLI in-process and resolves to the exit code: 0 on
+ * success, 1 for a mistake on the command line, a missing or broken
+ * application, or a failed command. `bin/kiln.js` calls it with
+ * `process.argv.slice(2)`.
  *
  * @example
  * ```ts
@@ -30,156 +48,116 @@ export interface CliIo {
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout
   const stderr = io.stderr ?? process.stderr
+  const colors = colorsFor(stdout, io.env ?? process.env)
+  const errColors = colorsFor(stderr, io.env ?? process.env)
   const out = (line: string) => void stdout.write(`${line}\n`)
   const err = (line: string) => void stderr.write(`${line}\n`)
+  const fail = (message: string) => (err(errColors.red(message)), 1)
   const cwd = io.cwd ?? process.cwd()
-  const verbose = argv.includes('--verbose')
-  const rootFlag = argv.find((a) => a.startsWith('--root='))?.slice(7)
-  const args = argv.filter((a) => a !== '--verbose' && !a.startsWith('--root='))
-  const root = resolve(cwd, rootFlag ?? io.env?.KILN_ROOT ?? process.env.KILN_ROOT ?? '.')
-  const name = args[0] && !args[0].startsWith('-') ? args[0] : undefined
-  const wantsHelp = args.includes('--help') || args.includes('-h')
 
+  const flags = globalFlags(argv)
+  if (flags.root === '') return fail('--root needs a folder: --root=<dir>.')
+  if (flags.version) return (out(`Kiln ${kilnVersion()}`), 0)
+  const root = resolve(cwd, flags.root ?? io.env?.KILN_ROOT ?? process.env.KILN_ROOT ?? '.')
+  // The command is picked here, not by citty's subCommands: the list depends on whether an app is here and boots,
+  // and citty's "Unknown command" neither suggests the nearest name nor keeps colour off a pipe.
+  let [name, ...rest] = flags.rest
+  let help = flags.help
+  if (name === 'help') {
+    help = true
+    ;[name, ...rest] = rest
+  }
+  if (name?.startsWith('-')) return fail(`Unknown option "${name}". Run \`kiln --help\` for the options and commands.`)
+
+  // Commands that need no app run without booting one, so `key:generate` works where boot fails for want of a key.
+  const standalone = coreCommands.find((c) => c.name === name && c.needsApp === false)
+  const hasApp = existsSync(join(root, 'config'))
   let app: Application | undefined
   let bootError: unknown
-  const needsNoApp = name !== undefined && coreCommands.some((c) => c.name === name && c.needsApp === false)
-  if (existsSync(join(root, 'config')) && !(needsNoApp && !wantsHelp)) {
+  if (hasApp && !standalone) {
     try {
       app = await createApp({ root, env: io.env })
     } catch (error) {
       bootError = error
     }
   }
-  const commands = app ? app.commands.all() : coreCommands.filter((c) => c.needsApp === false)
-  const close = async () => app?.close().catch(() => {})
-
-  if (!name) {
-    if (bootError) err(`The application at ${root} did not boot: ${(bootError as Error).message}\nOnly commands that need no app are listed.\n`)
-    out(helpText(commands))
-    await close()
-    return wantsHelp || args.length === 0 ? (bootError ? 1 : 0) : 1
+  const bootFailure = () => `The application in ${root} did not boot: ${firstLine(bootError)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`
+  const showStack = (error: unknown) => {
+    // With --verbose: the stack, then the stack of each cause (a config file's own error hides behind "Could not load").
+    for (let e = error, prefix = ''; flags.verbose && e instanceof Error; e = e.cause, prefix = 'Caused by: ') err(errColors.dim(`${prefix}${e.stack ?? e.message}`))
   }
+  let keepOpen = false
+  try {
+    const commands = app ? app.commands.all() : coreCommands.filter((c) => c.needsApp === false)
+    if (!name) {
+      if (bootError) {
+        fail(bootFailure())
+        showStack(bootError)
+      }
+      const note = app || bootError ? undefined : `More commands (migrate, make:..., route:list, your plugins' commands) appear inside a Kiln application, and there is none in ${root} (no config/ folder). ${noAppHint(root)}`
+      out(overview(commands, colors, { version: kilnVersion(), note }))
+      return bootError ? 1 : 0
+    }
 
-  const command = commands.find((c) => c.name === name) ?? coreCommands.find((c) => c.name === name && c.needsApp === false)
-  if (!command) {
-    await close()
-    if (bootError) {
-      err(`The application at ${root} did not boot: ${(bootError as Error).message}`)
+    const command = standalone ?? commands.find((c) => c.name === name)
+    if (!command) {
+      if (bootError) {
+        const code = fail(bootFailure())
+        showStack(bootError)
+        return code
+      }
+      return fail(unknownCommand(name, commands, hasApp, root))
+    }
+    if (help) return (out(commandHelp(command, colors)), 0)
+
+    const execute = async (input: CommandInput) => {
+      refuseInProduction(command, app, Boolean(input.flags.force))
+      const ctx: CommandContext = {
+        app: app ?? noApp(root),
+        root,
+        cwd,
+        args: input.args,
+        flags: input.flags,
+        info: out,
+        warn: (line) => err(errColors.yellow(line)),
+        error: (line) => err(errColors.red(line)),
+        table: (rows) => out(formatTable(rows)),
+      }
+      const run = () => command.run(ctx)
+      const code = app ? await runWithApp(app, run) : await run()
+      return typeof code === 'number' ? code : 0
+    }
+    try {
+      const code = await runDefinition(command, rest, execute, { commandNames: commands.map((c) => c.name) })
+      // A long-running command (`serve`) closes the app itself when it stops.
+      keepOpen = Boolean(command.longRunning)
+      return code
+    } catch (error) {
+      if (error instanceof CommandError) return (err(errColors.red(error.message)), error.exitCode)
+      fail(`Error: ${firstLine(error)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`)
+      showStack(error)
       return 1
     }
-    const suggestion = nearest(name, commands.map((c) => c.name))
-    err(`Unknown command "${name}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Run \`kiln --help\` for the list.`)
-    return 1
-  }
-  if (wantsHelp) {
-    out(commandHelp(command))
-    await close()
-    return 0
-  }
-  if (!app && command.needsApp !== false) {
-    err(bootError ? `The application at ${root} did not boot: ${(bootError as Error).message}` : `No Kiln application at ${root} (no config/ folder).`)
-    return 1
-  }
-
-  let parsed: { values: Record<string, unknown>; positionals: string[] }
-  try {
-    parsed = parseFlags(command, args.slice(1))
-  } catch (error) {
-    err(`${(error as Error).message}\nRun \`kiln ${command.name} --help\` for its flags.`)
-    await close()
-    return 1
-  }
-  const missing = (command.args ?? []).find((a, i) => a.required && parsed.positionals[i] === undefined)
-  if (missing) {
-    err(`Missing argument <${missing.name}>. Usage: ${usage(command)}`)
-    await close()
-    return 1
-  }
-
-  const ctx: CommandContext = {
-    app: app ?? noApp(root),
-    root,
-    cwd,
-    args: parsed.positionals,
-    flags: parsed.values as CommandContext['flags'],
-    info: out,
-    warn: err,
-    error: err,
-    table: (rows) => out(formatTable(rows)),
-  }
-  try {
-    const run = () => command.run(ctx)
-    const code = app ? await runWithApp(app, run) : await run()
-    return typeof code === 'number' ? code : 0
-  } catch (error) {
-    if (error instanceof CommandError) {
-      err(error.message)
-      return error.exitCode
-    }
-    err(`Error: ${(error as Error)?.message ?? String(error)}`)
-    if (verbose && error instanceof Error && error.stack) err(error.stack)
-    return 1
   } finally {
-    if (!command.longRunning) await close()
+    if (!keepOpen) await app?.close().catch(() => {})
   }
 }
 
-function parseFlags(command: CommandDefinition, argv: string[]): { values: Record<string, unknown>; positionals: string[] } {
-  const options: ParseArgsConfig['options'] = {}
-  for (const [flag, def] of Object.entries(command.flags ?? {})) {
-    options[flag] = { type: def.type === 'boolean' ? 'boolean' : 'string', ...(def.short ? { short: def.short } : {}) }
-  }
-  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
-  const out: Record<string, unknown> = {}
-  for (const [flag, def] of Object.entries(command.flags ?? {})) {
-    const raw = (values as Record<string, unknown>)[flag]
-    if (raw === undefined) {
-      if (def.default !== undefined) out[flag] = def.default
-      continue
-    }
-    if (def.type === 'number') {
-      const n = Number(raw)
-      if (raw === '' || !Number.isFinite(n)) throw new Error(`--${flag} must be a number, got "${String(raw)}".`)
-      out[flag] = n
-    } else out[flag] = raw
-  }
-  return { values: out, positionals }
+function unknownCommand(name: string, commands: CommandDefinition[], hasApp: boolean, root: string): string {
+  const names = [...commands.map((c) => c.name), 'help']
+  const namespace = name.replace(/:$/, '')
+  const inNamespace = names.filter((n) => n.startsWith(`${namespace}:`))
+  if (inNamespace.length) return `Unknown command "${name}". The "${namespace}" commands are: ${inNamespace.join(', ')}.`
+  const suggestion = nearest(name, names)
+  if (suggestion) return `Unknown command "${name}". Did you mean "${suggestion}"?`
+  if (!hasApp) return `No Kiln application in ${root} (no config/ folder), so there is no "${name}" command here. ${noAppHint(root, name)}`
+  return `Unknown command "${name}". Run \`kiln --help\` for the list.`
 }
 
-function helpText(commands: CommandDefinition[]): string {
-  const groups = new Map<string, CommandDefinition[]>()
-  for (const c of commands) {
-    const ns = c.name.includes(':') ? c.name.split(':')[0]! : ''
-    groups.set(ns, [...(groups.get(ns) ?? []), c])
-  }
-  const width = Math.max(...commands.map((c) => c.name.length), 8)
-  const lines = ['Kiln', '', 'Usage: kiln <command> [flags]    kiln <command> --help', '', 'Commands:']
-  for (const ns of [...groups.keys()].sort()) {
-    if (ns) lines.push(` ${ns}`)
-    for (const c of groups.get(ns)!) lines.push(`  ${c.name.padEnd(width)}  ${c.description}`)
-  }
-  return lines.join('\n')
-}
-
-function usage(command: CommandDefinition): string {
-  const args = (command.args ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ')
-  return `kiln ${command.name}${args ? ` ${args}` : ''}${command.flags && Object.keys(command.flags).length ? ' [flags]' : ''}`
-}
-
-function commandHelp(command: CommandDefinition): string {
-  const lines = [command.description, '', `Usage: ${usage(command)}`]
-  if (command.args?.length) {
-    lines.push('', 'Arguments:')
-    for (const a of command.args) lines.push(`  ${a.name.padEnd(16)}  ${a.description}${a.required ? ' (required)' : ''}`)
-  }
-  if (command.flags && Object.keys(command.flags).length) {
-    lines.push('', 'Flags:')
-    for (const [flag, def] of Object.entries(command.flags)) {
-      const label = `${def.short ? `-${def.short}, ` : ''}--${flag}${def.type === 'boolean' ? '' : `=<${def.type}>`}`
-      lines.push(`  ${label.padEnd(22)}  ${def.description}${def.default !== undefined ? ` (default: ${String(def.default)})` : ''}`)
-    }
-  }
-  return lines.join('\n')
+function refuseInProduction(command: CommandDefinition, app: Application | undefined, force: boolean): void {
+  if (!command.destructive || force || app?.environment !== 'production') return
+  const what = typeof command.destructive === 'string' ? ` (it ${command.destructive})` : ''
+  throw new CommandError(`Refusing to run "${command.name}" in production${what}: APP_ENV is production. Add --force to run it anyway.`)
 }
 
 function noApp(root: string): Application {

@@ -16,7 +16,7 @@ export type ConfigDefinition<T> = T | ((ctx: ConfigContext) => T)
  * @example
  * ```ts
  * // config/session.ts
- * import { defineConfig } from 'kiln'
+ * import { defineConfig } from 'kiln-framework'
  * export default defineConfig(({ env }) => ({
  *   driver: env.get('SESSION_DRIVER', 'fs'),
  *   lifetime: 120,

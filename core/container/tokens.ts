@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * import { inject, injectable } from 'tsyringe'
- * import { CONFIG, type ConfigRepository } from 'kiln'
+ * import { CONFIG, type ConfigRepository } from 'kiln-framework'
  *
  * @injectable()
  * class Mailer {

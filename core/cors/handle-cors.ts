@@ -1,10 +1,12 @@
+import { appendCorsHeaders, appendCorsPreflightHeaders, isPreflightRequest, type CorsOptions } from 'h3'
 import type { Middleware } from '../http/middleware.ts'
 import type { CorsConfig } from './cors-config.ts'
 
 /**
  * CORS for the configured paths (in the `global` group, so preflights for
- * routes that only answer POST still get their 204). With credentials the
- * origin is echoed, never `*`, and `Vary: Origin` is set.
+ * routes that only answer POST still get their 204), through h3's CORS
+ * helpers (those `handleCors` is made of). With credentials the origin is echoed, never `*`, and
+ * `Vary: Origin` is set.
  *
  * @example
  * ```ts
@@ -15,37 +17,36 @@ export const handleCors: Middleware = async (ctx, next) => {
   const config = ctx.app.config.get<CorsConfig>('cors')
   const origin = ctx.request.header('origin')
   if (!origin || !pathMatches(config.paths, ctx.request.path)) return next()
-  const allowed = originAllowed(config, origin)
-  const preflight = ctx.request.method === 'OPTIONS' && ctx.request.header('access-control-request-method') !== undefined
-
-  if (preflight) {
-    const headers = new Headers({ vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' })
-    if (allowed) {
-      applyOrigin(headers, config, origin)
-      const method = ctx.request.header('access-control-request-method')!
-      headers.set('access-control-allow-methods', config.allowed_methods.includes('*') ? method : config.allowed_methods.join(', '))
-      const requested = ctx.request.header('access-control-request-headers')
-      if (requested || !config.allowed_headers.includes('*')) {
-        headers.set('access-control-allow-headers', config.allowed_headers.includes('*') ? (requested ?? '') : config.allowed_headers.join(', '))
-      }
-      if (config.max_age > 0) headers.set('access-control-max-age', String(config.max_age))
-    }
-    return new Response(null, { status: 204, headers })
+  const options = corsOptions(config)
+  if (!isPreflightRequest(ctx.event)) {
+    // On the event's response headers: h3 merges them into whatever the route returns, errors included.
+    appendCorsHeaders(ctx.event, options)
+    return next()
   }
-
-  const response = await next()
-  if (allowed) {
-    applyOrigin(response.headers, config, origin)
-    if (config.exposed_headers.length > 0) response.headers.set('access-control-expose-headers', config.exposed_headers.join(', '))
-  }
-  response.headers.append('vary', 'Origin')
-  return response
+  // A refused origin learns nothing of the policy (h3 would still list the methods and headers).
+  if (!originAllowed(config, origin)) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
+  appendCorsPreflightHeaders(ctx.event, options)
+  return new Response(null, { status: 204, headers: ctx.event.res.headers })
 }
 
-function applyOrigin(headers: Headers, config: CorsConfig, origin: string): void {
-  const wildcard = config.allowed_origins.includes('*') && !config.supports_credentials
-  headers.set('access-control-allow-origin', wildcard ? '*' : origin)
-  if (config.supports_credentials) headers.set('access-control-allow-credentials', 'true')
+// One options object per config object: the config is read once at boot and does not change.
+const optionsOf = new WeakMap<CorsConfig, CorsOptions>()
+
+function corsOptions(config: CorsConfig): CorsOptions {
+  let options = optionsOf.get(config)
+  if (!options) {
+    const any = (list: string[]) => list.includes('*')
+    options = {
+      origin: any(config.allowed_origins) && !config.supports_credentials ? '*' : (origin: string) => originAllowed(config, origin),
+      methods: any(config.allowed_methods) ? '*' : config.allowed_methods,
+      allowHeaders: any(config.allowed_headers) ? '*' : config.allowed_headers,
+      exposeHeaders: config.exposed_headers.length > 0 ? config.exposed_headers : undefined,
+      credentials: config.supports_credentials,
+      maxAge: config.max_age > 0 ? String(config.max_age) : false,
+    }
+    optionsOf.set(config, options)
+  }
+  return options
 }
 
 /**

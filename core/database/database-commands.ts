@@ -5,6 +5,8 @@ import { CommandError, defineCommand } from '../cli/define-command.ts'
 import { Migrator } from './migrator.ts'
 
 const connectionFlag = { connection: { type: 'string' as const, description: 'The database connection (default: config/database.ts default)' } }
+// Commands that drop or overwrite data are `destructive`: the runner refuses them under APP_ENV=production unless --force.
+const forceFlag = { force: { type: 'boolean' as const, description: 'Run even when APP_ENV=production' } }
 
 function failed(error: unknown): never {
   throw new CommandError((error as Error).message)
@@ -15,6 +17,7 @@ export const migrateCommand = defineCommand({
   name: 'migrate',
   description: 'Run the pending database migrations',
   flags: connectionFlag,
+  examples: ['kiln migrate', 'kiln migrate --connection=pgsql'],
   async run({ app, flags, info }) {
     const ran = await new Migrator(app, flags.connection as string | undefined).migrate().catch(failed)
     info(ran.length ? ran.map((n) => `Migrated: ${n}`).join('\n') : 'Nothing to migrate.')
@@ -26,6 +29,7 @@ export const migrateRollbackCommand = defineCommand({
   name: 'migrate:rollback',
   description: 'Roll back the last batch of migrations',
   flags: { ...connectionFlag, step: { type: 'number', description: 'How many batches', default: 1 } },
+  examples: ['kiln migrate:rollback', 'kiln migrate:rollback --step=2'],
   async run({ app, flags, info }) {
     const steps = Number(flags.step)
     if (!Number.isInteger(steps) || steps < 1) throw new CommandError('--step must be a positive integer.')
@@ -39,6 +43,7 @@ export const migrateStatusCommand = defineCommand({
   name: 'migrate:status',
   description: 'Show which migrations have run',
   flags: connectionFlag,
+  examples: ['kiln migrate:status'],
   async run({ app, flags, table, info }) {
     const rows = await new Migrator(app, flags.connection as string | undefined).status().catch(failed)
     if (rows.length === 0) info('No migrations.')
@@ -46,11 +51,29 @@ export const migrateStatusCommand = defineCommand({
   },
 })
 
+/** `kiln migrate:rollback` of every batch: undoes all migrations, newest first. */
+export const migrateResetCommand = defineCommand({
+  name: 'migrate:reset',
+  description: 'Roll back every migration',
+  flags: { ...connectionFlag, ...forceFlag },
+  destructive: 'rolls back every migration',
+  examples: ['kiln migrate:reset', 'kiln migrate:reset --force   # under APP_ENV=production'],
+  async run({ app, flags, info }) {
+    const migrator = new Migrator(app, flags.connection as string | undefined)
+    const batches = (await migrator.status().catch(failed)).map((r) => r.batch ?? 0)
+    const steps = Math.max(0, ...batches)
+    const done = steps ? await migrator.rollback({ steps }).catch(failed) : []
+    info(done.length ? done.map((n) => `Rolled back: ${n}`).join('\n') : 'Nothing to roll back.')
+  },
+})
+
 /** `kiln migrate:fresh`: drops every table and migrates from scratch. */
 export const migrateFreshCommand = defineCommand({
   name: 'migrate:fresh',
   description: 'Drop every table and run all migrations',
-  flags: { ...connectionFlag, seed: { type: 'boolean', description: 'Seed afterwards' } },
+  flags: { ...connectionFlag, seed: { type: 'boolean', description: 'Seed afterwards' }, ...forceFlag },
+  destructive: 'drops every table',
+  examples: ['kiln migrate:fresh', 'kiln migrate:fresh --seed'],
   async run(ctx) {
     const ran = await new Migrator(ctx.app, ctx.flags.connection as string | undefined).fresh().catch(failed)
     ctx.info(ran.map((n) => `Migrated: ${n}`).join('\n') || 'Nothing to migrate.')
@@ -62,6 +85,9 @@ export const migrateFreshCommand = defineCommand({
 export const dbSeedCommand = defineCommand({
   name: 'db:seed',
   description: 'Seed the database (database/seeders/index.ts)',
+  flags: forceFlag,
+  destructive: 'writes rows into the database',
+  examples: ['kiln db:seed'],
   async run({ app, info }) {
     const file = ['ts', 'js', 'mjs'].map((ext) => join(app.root, 'database/seeders', `index.${ext}`)).find((f) => existsSync(f))
     if (!file) throw new CommandError('No seeder: create database/seeders/index.ts with a default export `async (app) => { ... }`.')
@@ -72,5 +98,18 @@ export const dbSeedCommand = defineCommand({
   },
 })
 
+/** `kiln db:wipe`: drops every table (and view) of the connection, the migrations table too. */
+export const dbWipeCommand = defineCommand({
+  name: 'db:wipe',
+  description: 'Drop every table and view',
+  flags: { ...connectionFlag, ...forceFlag },
+  destructive: 'drops every table',
+  examples: ['kiln db:wipe', 'kiln db:wipe --connection=pgsql'],
+  async run({ app, flags, info }) {
+    const dropped = await new Migrator(app, flags.connection as string | undefined).wipe().catch(failed)
+    info(dropped.length ? `Dropped ${dropped.length} table${dropped.length === 1 ? '' : 's'}: ${dropped.join(', ')}.` : 'No tables to drop.')
+  },
+})
+
 /** Every database command. */
-export const databaseCommands = [migrateCommand, migrateRollbackCommand, migrateStatusCommand, migrateFreshCommand, dbSeedCommand]
+export const databaseCommands = [migrateCommand, migrateRollbackCommand, migrateStatusCommand, migrateResetCommand, migrateFreshCommand, dbSeedCommand, dbWipeCommand]

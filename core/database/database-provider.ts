@@ -1,5 +1,6 @@
 import { definePlugin } from '../application/define-plugin.ts'
 import { deepMerge } from '../support/dot-path.ts'
+import { requireDriverPackages } from '../support/optional-package.ts'
 import { databaseCommands } from './database-commands.ts'
 import { databaseConfigSchema } from './database-config.ts'
 import { DatabaseManager } from './database-manager.ts'
@@ -21,6 +22,8 @@ export const databaseProvider = definePlugin({
     }
     app.config.set('database.connections', deepMerge(defaults, app.config.get('database.connections', {})))
     if (!app.config.get('database.default')) app.config.set('database.default', app.env.get('DB_CONNECTION', 'sqlite'))
+    const active = app.config.get<string>('database.default')
+    requireDriverPackages(`database.${app.config.get<string>(`database.connections.${active}.driver`, '')}`, `The database connection "${active}"`)
     const db = new DatabaseManager(app)
     app.instance(DatabaseManager, db, 'db')
     app.terminating(() => db.close())

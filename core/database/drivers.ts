@@ -5,6 +5,7 @@ import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Connection } from './connection.ts'
 import { guardPool } from './pg-health.ts'
+import { translateQueryError, withQueryErrors } from './query-errors.ts'
 import { DatabaseBusyError, isBusy, reportBusy } from './sqlite-busy.ts'
 
 /**
@@ -50,9 +51,16 @@ export async function sqliteConnection(app: Application, name: string, config: {
     () => app.logger.info({ connection: name }, 'SQLite takes writes again'),
   )
   cachePreparedStatements(database)
-  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
+  const kysely = new Kysely<any>({ dialect: withQueryErrors(new SqliteDialect({ database })) })
   // A read while another context holds a transaction open would see its uncommitted rows: those go through Kysely's mutex.
-  const readSync = (sql: string, parameters: readonly unknown[]) => (database.inTransaction ? undefined : (database.prepare(sql).all(parameters) as Record<string, unknown>[]))
+  const readSync = (sql: string, parameters: readonly unknown[]) => {
+    if (database.inTransaction) return undefined
+    try {
+      return database.prepare(sql).all(parameters) as Record<string, unknown>[]
+    } catch (error) {
+      throw translateQueryError(error)
+    }
+  }
   const writeNow = (sql: string, parameters: readonly unknown[]) => {
     // Inside another context's open transaction the write would join it (and be rolled back with it).
     if (database.inTransaction) return undefined
@@ -62,7 +70,7 @@ export async function sqliteConnection(app: Application, name: string, config: {
       return { changes: database.prepare(sql).run(parameters).changes }
     } catch (error) {
       if (error instanceof DatabaseBusyError) return undefined
-      throw error
+      throw translateQueryError(error)
     } finally {
       database.pragma(`busy_timeout = ${busyTimeout}`)
     }
@@ -103,7 +111,7 @@ export async function pgsqlConnection(app: Application, name: string, config: { 
     connectionTimeoutMillis: config.connect_timeout_ms ?? 2000,
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   })
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool: guardPool(pool, app.logger, { connection: name }) }) })
+  const kysely = new Kysely<any>({ dialect: withQueryErrors(new PostgresDialect({ pool: guardPool(pool, app.logger, { connection: name }) })) })
   return { name, dialect: 'pgsql', kysely, close: () => kysely.destroy() }
 }
 

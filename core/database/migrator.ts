@@ -128,16 +128,30 @@ export class Migrator {
 
   /** Drops every table, then migrates. @example `await migrator.fresh()` */
   async fresh(): Promise<string[]> {
+    await this.wipe()
+    return this.migrate()
+  }
+
+  /**
+   * Drops every table and view of the connection (on PostgreSQL, those of its
+   * current schema only: other schemas in the same database are not its own).
+   * Returns the names dropped. @example `await migrator.wipe()`
+   */
+  async wipe(): Promise<string[]> {
     const db = await this.kysely()
-    const tables = await db.introspection.getTables()
     const { dialect } = await this.app.service<DatabaseManager>('db').connection(this.connection)
+    let tables = await db.introspection.getTables()
+    if (dialect === 'pgsql') {
+      const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)
+      tables = tables.filter((table) => table.schema === rows[0]?.schema)
+    }
     if (dialect === 'sqlite') await sql`PRAGMA foreign_keys = OFF`.execute(db)
     for (const table of tables) {
-      const drop = db.schema.dropTable(table.name).ifExists()
+      const drop = table.isView ? db.schema.dropView(table.name).ifExists() : db.schema.dropTable(table.name).ifExists()
       await (dialect === 'pgsql' ? drop.cascade() : drop).execute()
     }
     if (dialect === 'sqlite') await sql`PRAGMA foreign_keys = ON`.execute(db)
-    return this.migrate()
+    return tables.map((table) => table.name)
   }
 
   private async kysely(): Promise<Kysely<any>> {

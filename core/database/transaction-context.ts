@@ -32,7 +32,7 @@ export function inTransaction(): boolean {
  *
  * @example
  * ```ts
- * afterCommit(() => Mail.send(new OrderShipped(order)))
+ * afterCommit(() => OrderShipped.dispatch(order))
  * ```
  */
 export function afterCommit(fn: () => unknown): void {

@@ -1,3 +1,5 @@
+import { parse as parseCookies, serialize } from 'cookie-es'
+
 /** Options for a cookie the response sets. */
 export interface CookieOptions {
   path?: string
@@ -90,7 +92,9 @@ export class CookieJar {
 }
 
 /**
- * Parses a `Cookie` header. Malformed pairs are skipped; the first value of a name wins.
+ * Parses a `Cookie` header (cookie-es, as h3 does). Malformed pairs are
+ * skipped; the first value of a name wins; values are percent-decoded when
+ * they decode, and a value in double quotes loses them.
  *
  * @example
  * ```ts
@@ -100,24 +104,18 @@ export class CookieJar {
 export function parseCookieHeader(header: string | null): Map<string, string> {
   const out = new Map<string, string>()
   if (!header) return out
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq <= 0) continue
-    const name = part.slice(0, eq).trim()
-    if (!name || out.has(name)) continue
-    let value = part.slice(eq + 1).trim()
-    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
-    try {
-      out.set(name, decodeURIComponent(value))
-    } catch {
-      out.set(name, value)
-    }
+  const parsed = parseCookies(header)
+  for (const name in parsed) {
+    const value = parsed[name]!
+    // RFC 6265 allows a DQUOTE-wrapped cookie-value; cookie-es keeps the quotes.
+    out.set(name, value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value)
   }
   return out
 }
 
 /**
- * Serialises one `Set-Cookie` value.
+ * Serialises one `Set-Cookie` value (cookie-es). `Path` defaults to `/`;
+ * `SameSite=None` always comes with `Secure`, since browsers drop it otherwise.
  *
  * @example
  * ```ts
@@ -126,14 +124,13 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
  * ```
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new TypeError(`Invalid cookie name "${name}".`)
-  let out = `${name}=${encodeURIComponent(value)}`
-  if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
-  if (options.expires) out += `; Expires=${options.expires.toUTCString()}`
-  if (options.domain) out += `; Domain=${options.domain}`
-  out += `; Path=${options.path ?? '/'}`
-  if (options.httpOnly) out += '; HttpOnly'
-  if (options.secure) out += '; Secure'
-  if (options.sameSite) out += `; SameSite=${options.sameSite[0]!.toUpperCase()}${options.sameSite.slice(1)}`
-  return out
+  return serialize(name, value, {
+    path: options.path ?? '/',
+    ...(options.maxAge !== undefined ? { maxAge: Math.floor(options.maxAge) } : {}),
+    ...(options.expires ? { expires: options.expires } : {}),
+    ...(options.domain ? { domain: options.domain } : {}),
+    httpOnly: options.httpOnly,
+    secure: options.secure || options.sameSite === 'none',
+    sameSite: options.sameSite,
+  })
 }

@@ -2,9 +2,13 @@ import { HTTPError } from 'h3'
 import { FastResponse } from 'srvx'
 import { ZodError } from 'zod'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
+import { debugErrorPage } from './debug-error-page.ts'
+import { errorPage } from './error-page.ts'
 import { defaultMessage, HttpException } from './http-exception.ts'
 import type { HttpContext } from './http-context.ts'
 import { json } from './to-response.ts'
+
+export { errorPage, escapeHtml } from './error-page.ts'
 
 /** What an error becomes on the wire. */
 export interface ErrorDescription {
@@ -49,8 +53,11 @@ export function describeError(error: unknown): ErrorDescription {
 
 /**
  * Renders an error for this request: JSON `{ message, ... }` for API routes and
- * JSON clients, a small HTML page for browser navigations. A 500 is logged;
- * debug mode adds the exception and stack.
+ * JSON clients, a small HTML page for browser navigations. A 500 is logged.
+ * In debug mode (`APP_DEBUG=true`) a 500 shows its cause: JSON gets the
+ * error's own message, `exception` and `stack`; browsers get the debug page
+ * (stack with source lines, the request with secrets redacted). Without
+ * debug, a 500 says only "Server error.".
  *
  * @example
  * ```ts
@@ -67,48 +74,16 @@ export function renderError(error: unknown, ctx: HttpContext): Response {
     if (logger) logger.error(summary, 'Unhandled error while serving a request')
     else console.error('Unhandled error while serving', ctx.request.method, ctx.request.path, error)
   }
-  const debug = status >= 500 && ctx.app.debug && error instanceof Error
-  if (wantsJson(ctx)) {
-    const payload: Record<string, unknown> = { message, ...body }
-    if (debug) {
-      payload.exception = (error as Error).name
-      payload.stack = (error as Error).stack?.split('\n').map((l) => l.trim())
-    }
-    return json(payload, status, headers)
+  if (status >= 500 && ctx.app.debug && error instanceof Error) {
+    if (!wantsJson(ctx)) return debugErrorPage(error, ctx, status, headers)
+    return json({ message: error.message, ...body, exception: error.name, stack: error.stack?.split('\n').map((l) => l.trim()) ?? [] }, status, headers)
   }
-  return new FastResponse(errorPage(status, message, debug ? (error as Error).stack : undefined), {
-    status,
-    headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
-  })
+  if (wantsJson(ctx)) return json({ message, ...body }, status, headers)
+  return new FastResponse(errorPage(status, message), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
 }
 
 function wantsJson(ctx: HttpContext): boolean {
   const route = ctx.route
   if (route && route.allMiddleware().includes('api')) return !ctx.request.isNavigation()
   return ctx.request.expectsJson()
-}
-
-/**
- * The small HTML page browsers see for an error.
- *
- * @example
- * ```ts
- * errorPage(404, 'Not found.')
- * ```
- */
-export function errorPage(status: number, message: string, stack?: string): string {
-  const trace = stack ? `<pre>${escapeHtml(stack)}</pre>` : ''
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${status} ${escapeHtml(message)}</title><style>body{font:16px/1.5 system-ui,sans-serif;margin:4rem auto;max-width:40rem;padding:0 1rem;color:#222}h1{font-size:1.5rem}pre{overflow:auto;background:#f4f4f4;padding:1rem;font-size:12px}</style></head><body><h1>${status} · ${escapeHtml(message)}</h1>${trace}</body></html>`
-}
-
-/**
- * Escapes text for HTML.
- *
- * @example
- * ```ts
- * escapeHtml('<b>') // '&lt;b&gt;'
- * ```
- */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }

@@ -11,7 +11,7 @@ import type { RouteDefinition } from './route-definition.ts'
  *
  * @example
  * ```ts
- * declare module 'kiln' { interface HttpContextExtensions { tenant?: Tenant } }
+ * declare module 'kiln-framework' { interface HttpContextExtensions { tenant?: Tenant } }
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

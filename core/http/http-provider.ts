@@ -10,6 +10,7 @@ import { throttle, validateThrottleParams } from './throttle.ts'
 import { Router } from './router.ts'
 import { StaticAssets } from './static-assets.ts'
 import { UrlGenerator } from './url-generator.ts'
+import { requireDriverPackages } from '../support/optional-package.ts'
 
 /**
  * The kernel's HTTP provider: router, middleware registry, URL generator,
@@ -38,6 +39,8 @@ export const httpProvider = definePlugin({
     app.instance(HttpKernel, kernel, 'http')
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
     if (log) middleware.prependToGroup('global', requestLog)
+    const throttleStore = app.config.get<string>('http.throttle_store', 'memory')
+    requireDriverPackages(`storage.${app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')}`, `The throttle store "${throttleStore}"`)
     const limiters = app.instance(RateLimiters, new RateLimiters(app), 'limiters')
     app.terminating(() => limiters.close())
     middleware.alias('throttle', throttle, { validate: (params) => validateThrottleParams(params, limiters) })

@@ -1,20 +1,38 @@
+import { describeError } from './error-renderer.ts'
 import type { Middleware } from './middleware.ts'
 
+let nextId = 0
+
 /**
- * Logs each request's method, path, status and duration (development default).
- * Never logs headers or bodies, so no secret reaches the log.
+ * Logs each request once it is answered, in pino-http's shape, so log
+ * tooling built for pino-http reads it: `{ req: { id, method, url },
+ * res: { statusCode }, responseTime }` with the message `request completed`,
+ * at `info`, `warn` for 4xx and `error` for 5xx. pino-http itself wants Node's
+ * `req`/`res`, which requests made with `app.request()` do not have.
+ * Headers and bodies are never logged, so no cookie or token reaches the log.
  *
  * @example
  * ```ts
  * app.middleware.prependToGroup('global', requestLog)
+ * // {"level":30,"req":{"id":1,"method":"GET","url":"/health"},"res":{"statusCode":200},"responseTime":0.4,"msg":"request completed"}
  * ```
  */
 export const requestLog: Middleware = async (ctx, next) => {
   const started = performance.now()
-  const response = await next()
-  const ms = Math.round((performance.now() - started) * 10) / 10
-  const line = `${ctx.request.method} ${ctx.request.path} ${response.status} ${ms}ms`
-  if (ctx.app.hasService('logger')) ctx.app.service<{ info(msg: string): void }>('logger').info(line)
-  else console.log(line)
-  return response
+  const id = ++nextId
+  let status = 500
+  try {
+    const response = await next()
+    status = response.status
+    return response
+  } catch (error) {
+    status = describeError(error).status
+    throw error
+  } finally {
+    const responseTime = Math.round((performance.now() - started) * 10) / 10
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+    const entry = { req: { id, method: ctx.request.method, url: ctx.request.path }, res: { statusCode: status }, responseTime }
+    if (ctx.app.hasService('logger')) ctx.app.service<Record<typeof level, (obj: object, msg: string) => void>>('logger')[level](entry, 'request completed')
+    else console.log(JSON.stringify({ ...entry, msg: 'request completed' }))
+  }
 }

@@ -8,7 +8,7 @@ import type { UrlGenerator } from './url-generator.ts'
  *
  * @example
  * ```ts
- * import { Route, defineRoutes } from 'kiln'
+ * import { Route, defineRoutes } from 'kiln-framework'
  *
  * export default defineRoutes(() => {
  *   Route.get('/', () => 'Hello')

@@ -28,7 +28,7 @@ export type RouteMacro = (this: Router, ...args: any[]) => unknown
  *
  * @example
  * ```ts
- * declare module 'kiln' {
+ * declare module 'kiln-framework' {
  *   interface RouterMacros { redirectTo(from: string, to: string): RouteDefinition }
  * }
  * ```
@@ -68,7 +68,7 @@ export class Router {
    *
    * @example
    * ```ts
-   * declare module 'kiln' {
+   * declare module 'kiln-framework' {
    *   interface RouterMacros { redirectTo(from: string, to: string): RouteDefinition }
    * }
    * app.router.macro('redirectTo', function (from: string, to: string) {

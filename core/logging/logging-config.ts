@@ -10,6 +10,7 @@ import { z } from 'zod'
  *   level: env.get('LOG_LEVEL', 'info'),
  *   channels: ['stdout', 'file'],
  *   file: { path: 'storage/logs/kiln.log' },
+ *   pretty: env.has('LOG_PRETTY') ? env.boolean('LOG_PRETTY') : undefined,
  * }))
  * ```
  */
@@ -20,4 +21,11 @@ export const loggingConfigSchema = z.object({
   file: z.object({ path: z.string().default('storage/logs/kiln.log') }).default({ path: 'storage/logs/kiln.log' }),
   /** Extra paths to redact, in pino's syntax (`req.headers.authorization`). */
   redact: z.array(z.string()).default([]),
+  /**
+   * Human-readable stdout lines (pino-pretty) instead of JSON. Left out, they
+   * are pretty when `APP_ENV=development` and stdout is a terminal, JSON
+   * everywhere else (production, tests, log collectors reading a pipe).
+   * The file channel is JSON either way.
+   */
+  pretty: z.boolean().optional(),
 })

@@ -5,7 +5,8 @@ import { loggingConfigSchema } from './logging-config.ts'
 
 /**
  * The kernel's logging provider: `app.service('logger')` / `LOGGER`, a pino
- * logger with secrets redacted. Tests default to `silent`.
+ * logger with secrets redacted. Tests default to `silent`. Stdout is pretty
+ * in development at a terminal (or as `logging.pretty` says), JSON otherwise.
  */
 export const loggingProvider = definePlugin({
   name: 'kiln:logging',
@@ -19,6 +20,7 @@ export const loggingProvider = definePlugin({
       file: app.config.get('logging.file'),
       redact: app.config.get('logging.redact'),
       name: app.config.get('app.name'),
+      pretty: app.config.get<boolean | undefined>('logging.pretty') ?? (app.environment === 'development' && process.stdout.isTTY === true),
     })
     app.instance(LOGGER, logger, 'logger')
     app.terminating(() => new Promise<void>((done) => logger.flush(() => done())))

@@ -1,4 +1,6 @@
 import { definePlugin } from '../application/define-plugin.ts'
+import { appSlug } from '../support/app-slug.ts'
+import { requireDriverPackages } from '../support/optional-package.ts'
 import type { JobClass } from './job.ts'
 import { queueConfigSchema } from './queue-config.ts'
 import { QueueManager } from './queue-manager.ts'
@@ -9,9 +11,11 @@ export const queueProvider = definePlugin({
   name: 'kiln:queue',
   config: { file: 'queue', schema: queueConfigSchema },
   register(app) {
-    const defaults = { sync: { driver: 'sync' }, memory: { driver: 'memory' }, redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: 'kiln' } }
+    const defaults = { sync: { driver: 'sync' }, memory: { driver: 'memory' }, redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: appSlug(app.config.get('app.name')) } }
     app.config.set('queue.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('queue.connections', {}) })
     if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
+    const active = app.config.get<string>('queue.default')
+    requireDriverPackages(`queue.${app.config.get<string>(`queue.connections.${active}.driver`, '')}`, `The queue connection "${active}"`)
     const queue = new QueueManager(app)
     queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
     app.instance(QueueManager, queue, 'queue')

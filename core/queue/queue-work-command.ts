@@ -11,6 +11,7 @@ export const queueWorkCommand = defineCommand({
   name: 'queue:work',
   description: 'Work jobs from a queue connection',
   longRunning: true,
+  examples: ['kiln queue:work', 'kiln queue:work --connection=redis --queue=default,mail --concurrency=4'],
   flags: {
     connection: { type: 'string', description: 'The connection (default: config/queue.ts default)' },
     queue: { type: 'string', description: 'Comma-separated queue names', default: 'default' },

@@ -32,7 +32,8 @@ export const sessionConfigSchema = z.object({
   redis_timeout_ms: z.number().int().positive().default(1000),
   /** Drop the cookie when the browser closes. */
   expire_on_close: z.boolean().default(false),
-  cookie: z.string().regex(/^[\w.-]+$/).default('kiln_session'),
+  /** The session cookie's name; left out, the app's name as a slug plus `_session` (`my_shop_session`). */
+  cookie: z.string().regex(/^[\w.-]+$/).optional(),
   path: z.string().default('/'),
   /** Set it (e.g. `.example.com`) so that an SPA on a subdomain shares the session. */
   domain: z.string().optional(),
@@ -47,5 +48,5 @@ export const sessionConfigSchema = z.object({
   unencrypted_cookies: z.array(z.string()).default(['XSRF-TOKEN']),
 })
 
-/** The parsed `config/session.ts`. */
-export type SessionConfig = z.output<typeof sessionConfigSchema>
+/** The parsed `config/session.ts`; the session provider fills in `cookie` when it is left out. */
+export type SessionConfig = z.output<typeof sessionConfigSchema> & { cookie: string }

@@ -59,6 +59,7 @@ function storeExpiresItself(app: Application): boolean {
 export const sessionGcCommand = defineCommand({
   name: 'session:gc',
   description: 'Remove expired sessions from the session store',
+  examples: ['kiln session:gc'],
   async run({ app, info }) {
     if (storeExpiresItself(app)) {
       info('Sessions live in Redis, which expires them itself: nothing to sweep.')

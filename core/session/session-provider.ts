@@ -7,8 +7,9 @@ import { deepMerge } from '../support/dot-path.ts'
 import { sessionConfigSchema } from './session-config.ts'
 import { encryptCookies, startSession } from './session-middleware.ts'
 import { sessionGcCommand } from './session-gc.ts'
-import { createSessionStores, defaultStores } from './session-stores.ts'
+import { createSessionStores, defaultStores, sessionCookieName } from './session-stores.ts'
 import { verifyCsrfToken } from './verify-csrf-token.ts'
+import { requireDriverPackages } from '../support/optional-package.ts'
 
 /**
  * The kernel's session provider: the encrypter (`ENCRYPTER`,
@@ -26,6 +27,9 @@ export const sessionProvider = definePlugin({
 
     app.config.set('session.stores', deepMerge(defaultStores(app), app.config.get('session.stores', {})))
     if (!app.config.get('session.driver')) app.config.set('session.driver', app.env.get('SESSION_DRIVER', 'fs'))
+    if (!app.config.get('session.cookie')) app.config.set('session.cookie', sessionCookieName(app))
+    const store = app.config.get<string>('session.driver')
+    requireDriverPackages(`storage.${app.config.get<string>(`session.stores.${store}.driver`, '')}`, `The "${store}" session store`)
     const stores = createSessionStores(app)
     app.instance(Symbol.for('kiln.session.stores'), stores, 'session.stores')
     app.terminating(() => stores.purge())

@@ -1,6 +1,7 @@
 import type { Storage } from 'unstorage'
 import type { Application } from '../application/application.ts'
 import { DriverManager } from '../manager/driver-manager.ts'
+import { appSlug } from '../support/app-slug.ts'
 import { registerUnstorageDrivers } from '../storage/unstorage-drivers.ts'
 
 /**
@@ -26,6 +27,8 @@ export function createSessionStores(app: Application): DriverManager<Storage, Ap
 
 /**
  * Default store blocks, merged under whatever `config/session.ts` declares.
+ * The Redis store's keys start with the app's name (`my_shop:sessions:`), so
+ * two apps sharing one Redis never read each other's sessions.
  *
  * @example
  * ```ts
@@ -39,14 +42,24 @@ export function defaultStores(app: Application): Record<string, Record<string, u
     redis: {
       driver: 'redis',
       url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
-      prefix: `${slug(app.config.get('app.name', 'kiln'))}:sessions`,
+      prefix: `${appSlug(app.config.get('app.name'))}:sessions`,
       timeout_ms: app.config.get<number>('session.redis_timeout_ms', 1000),
     },
   }
 }
 
-function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
+/**
+ * The session cookie's name when `config/session.ts` sets none: the app's
+ * name as a slug plus `_session` (`my_shop_session`), so two apps on one
+ * host (both on `localhost`, say) keep their sessions apart.
+ *
+ * @example
+ * ```ts
+ * sessionCookieName(app) // 'kiln_session' for APP_NAME=Kiln
+ * ```
+ */
+export function sessionCookieName(app: Application): string {
+  return `${appSlug(app.config.get('app.name'))}_session`
 }
 
 /**

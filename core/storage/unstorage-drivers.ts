@@ -3,12 +3,13 @@ import { createStorage, type Driver, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import type { Application } from '../application/application.ts'
 import type { DriverManager } from '../manager/driver-manager.ts'
+import { appSlug } from '../support/app-slug.ts'
 import { ATOMIC_UPDATE, atomicHook } from './atomic-update.ts'
 
 /**
  * Registers the kernel's unstorage drivers on a manager: `memory`, `fs`
  * (`base`, relative to the app root; writes are atomic) and `redis` (`url`,
- * `prefix`, `timeout_ms`: while Redis is down, operations fail within it
+ * `prefix`, default `<app name slug>:<store name>`, `timeout_ms`: while Redis is down, operations fail within it
  * with 503 and one log line per outage; `updateItem()` on it is atomic
  * across processes). Both the
  * storage manager and the session stores use them, so a store configured for
@@ -30,7 +31,8 @@ export function registerUnstorageDrivers(manager: DriverManager<Storage, Applica
     lazyStorage(async () =>
       (await import('./redis-store-driver.ts')).failFastRedisDriver({
         url: config.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
-        prefix: config.prefix ?? 'kiln',
+        // Named after the app and the store, so apps (and stores) sharing one Redis keep their keys apart.
+        prefix: config.prefix ?? `${appSlug(app.config.get('app.name'))}:${name}`,
         timeoutMs: config.timeout_ms ?? 1000,
         store: name,
         logger: app.logger,

@@ -37,6 +37,12 @@ export interface FailFastOptions {
  * reconnecting in the background (at most a second apart), so requests fail
  * within `timeoutMs` during an outage and succeed as soon as it ends.
  *
+ * A Redis that hangs (connection open, no answers) is treated like one that
+ * is gone: `socketTimeout` drops a connection that sends nothing back within
+ * `timeoutMs`, so the outage is logged once, ioredis reconnects, and `ready`
+ * marks its end. Commands are not resent on the new connection: their
+ * callers already got their 503.
+ *
  * @example
  * ```ts
  * const redis = new Redis(url, failFastRedisOptions({ timeoutMs: 1000 }))
@@ -45,9 +51,11 @@ export interface FailFastOptions {
 export function failFastRedisOptions({ timeoutMs }: FailFastOptions) {
   return {
     enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
   }
 }

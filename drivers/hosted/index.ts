@@ -1,3 +1,4 @@
+import { requireDriverPackages } from '../../core/index.ts'
 import { defineBroadcastDriver } from '../../plugins/broadcasting/index.ts'
 import { HostedBroadcaster, type HostedConfig } from './hosted-broadcaster.ts'
 import { checkHostedConfig } from './hosted-config.ts'
@@ -15,7 +16,7 @@ export const DRIVER_NAME = 'hosted'
  *
  * @example
  * ```ts
- * import hostedDriver from 'kiln/drivers/hosted'
+ * import hostedDriver from 'kiln-framework/drivers/hosted'
  * plugins: [broadcasting(), hostedDriver]
  * // config/broadcasting.ts: hosted: { driver: 'hosted', app_id, key, secret, cluster }
  * ```
@@ -27,6 +28,8 @@ export default defineBroadcastDriver({
   boot(app) {
     const active = app.config.get<string>('broadcasting.default')
     const config = app.config.get<{ driver?: string } | undefined>(`broadcasting.connections.${active}`)
-    if (config?.driver === DRIVER_NAME) checkHostedConfig(active, config)
+    if (config?.driver !== DRIVER_NAME) return
+    requireDriverPackages('broadcasting.hosted', `The hosted broadcast connection "${active}"`)
+    checkHostedConfig(active, config)
   },
 })

@@ -1,3 +1,4 @@
+import { appSlug, requireDriverPackages } from '../../core/index.ts'
 import { defineBroadcastDriver } from '../../plugins/broadcasting/index.ts'
 import { KvBroadcaster, type KvConfig } from './kv-broadcaster.ts'
 
@@ -12,7 +13,7 @@ export const DRIVER_NAME = 'kv'
  *
  * @example
  * ```ts
- * import kvDriver from 'kiln/drivers/kv'
+ * import kvDriver from 'kiln-framework/drivers/kv'
  * plugins: [broadcasting(), kvDriver]
  * // config/broadcasting.ts
  * kv: { driver: 'kv', url: env.get('REDIS_URL'), prefix: 'shop:', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET') }
@@ -20,5 +21,12 @@ export const DRIVER_NAME = 'kv'
  */
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
-  create: (app, { name, config, appKey }) => new KvBroadcaster(name, config as KvConfig, appKey, app.logger),
+  // Left out, the prefix is the app's name (`my_shop:`), as rt's scaling prefix is: the two must match.
+  create: (app, { name, config, appKey }) =>
+    new KvBroadcaster(name, { ...(config as KvConfig), prefix: (config as KvConfig).prefix ?? `${appSlug(app.config.get('app.name'))}:` }, appKey, app.logger),
+  // ioredis is an optional package: an app whose active connection is kv must have it, and learns so at boot.
+  boot(app) {
+    const active = app.config.get<string>('broadcasting.default')
+    if (app.config.get(`broadcasting.connections.${active}.driver`) === DRIVER_NAME) requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`)
+  },
 })

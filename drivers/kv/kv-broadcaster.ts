@@ -13,7 +13,7 @@ import { encryptPayload, ENCRYPTED_PREFIX, SigningBroadcaster, type BroadcastMes
 export interface KvConfig extends BroadcasterConfig {
   /** Default: REDIS_URL, else redis://127.0.0.1:6379. */
   url?: string
-  /** Shared with rt's `scaling.prefix`; apps sharing a Redis use different ones. Default `kiln:`. */
+  /** Shared with rt's `scaling.prefix`; apps sharing a Redis use different ones. Default: the app's name as a slug, `my_shop:`. */
   prefix?: string
   /** Milliseconds a publish may wait for Redis before it fails. Default 5,000. */
   timeout?: number

@@ -32,7 +32,7 @@ export class LogBroadcaster extends SigningBroadcaster {
  *
  * @example
  * ```ts
- * import logDriver from 'kiln/drivers/log'
+ * import logDriver from 'kiln-framework/drivers/log'
  * plugins: [broadcasting(), logDriver]
  * ```
  */

@@ -20,7 +20,7 @@ export class NullBroadcaster extends SigningBroadcaster {
  *
  * @example
  * ```ts
- * import nullDriver from 'kiln/drivers/null'
+ * import nullDriver from 'kiln-framework/drivers/null'
  * plugins: [broadcasting(), nullDriver]
  * ```
  */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import type { Application } from '../../core/index.ts'
-import { defineBroadcastDriver, type BroadcastManager } from '../../plugins/broadcasting/index.ts'
+import { appSlug, requireDriverPackages, type Application } from '../../core/index.ts'
+import { defineBroadcastDriver, type BroadcastManager, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 import { registerPusherHttpApi } from './pusher-http-api.ts'
 import { pusherProtocol } from './pusher-protocol.ts'
 import { svcProtocol } from './svc-protocol.ts'
@@ -50,6 +50,7 @@ async function mount(app: Application): Promise<void> {
   const name = manager.drivers.defaultConnection()
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
   if (driver !== 'websocket' && driver !== 'rt') return
+  if (app.config.get(`broadcasting.connections.${name}.scaling.enabled`)) requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`)
   const broadcaster = manager.connection(name) as WebsocketBroadcaster
   const { server } = broadcaster
   broadcaster.mounted = true
@@ -63,6 +64,14 @@ async function mount(app: Application): Promise<void> {
   }
 }
 
+/** Left out, `scaling.prefix` is the app's name (`my_shop:`), as the kv driver's prefix is: the two must match. */
+function withScalingPrefix(app: Application, config: BroadcasterConfig): BroadcasterConfig {
+  const scaling = config.scaling as { prefix?: string } | undefined
+  // A scaling block that is not an object is left for the schema to refuse, with its message.
+  if (scaling !== undefined && (typeof scaling !== 'object' || scaling === null || scaling.prefix !== undefined)) return config
+  return { ...config, scaling: { ...scaling, prefix: `${appSlug(app.config.get('app.name'))}:` } }
+}
+
 /**
  * The `websocket` broadcast driver (alias `rt`): an in-process realtime
  * server on the app's own port. When the active connection uses it, the app
@@ -73,7 +82,7 @@ async function mount(app: Application): Promise<void> {
  * @example
  * ```ts
  * // config/app.ts
- * import websocketDriver from 'kiln/drivers/websocket'
+ * import websocketDriver from 'kiln-framework/drivers/websocket'
  * plugins: [broadcasting(), websocketDriver]
  * // config/broadcasting.ts
  * connections: { rt: { driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET') } }
@@ -82,6 +91,6 @@ async function mount(app: Application): Promise<void> {
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
   aliases: ['rt'],
-  create: (app, { name, config, appKey }) => new WebsocketBroadcaster(name, config, appKey, app.logger),
+  create: (app, { name, config, appKey }) => new WebsocketBroadcaster(name, withScalingPrefix(app, config), appKey, app.logger),
   boot: mount,
 })

@@ -41,9 +41,9 @@ export async function startScaling(config: RtConfig['scaling'], logger: Logger, 
   const { prefix, timeout_ms: timeoutMs, heartbeat_seconds: heartbeat } = config
   const url = config.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
   // What a dropped connection cut off fails at once (and is answered 4310 or 503): it is not sent again behind the caller's back.
-  const publisher = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), socketTimeout: timeoutMs, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false })
+  const publisher = new IORedis(url, failFastRedisOptions({ timeoutMs }))
   // A subscriber waits for messages indefinitely: no command or socket timeout on it.
-  const subscriber = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), commandTimeout: undefined })
+  const subscriber = new IORedis(url, { ...failFastRedisOptions({ timeoutMs }), commandTimeout: undefined, socketTimeout: undefined })
   const health = watchRedis(publisher, logger, { rt: 'scaling', redis: redisTarget(url) })
   subscriber.on('error', () => {})
   const failed = (error: unknown) => health.failed(error)

@@ -5,6 +5,7 @@ import type { BroadcastManager } from './broadcast-manager.ts'
 export const channelListCommand = defineCommand({
   name: 'channel:list',
   description: 'List the broadcast channels and who may join them',
+  examples: ['kiln channel:list'],
   run({ app, table, info }) {
     const rows = app.service<BroadcastManager>('broadcast').channels.all().map((d) => ({
       channel: d.pattern,

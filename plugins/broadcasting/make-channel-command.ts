@@ -8,6 +8,7 @@ export const makeChannelCommand = defineCommand({
   description: 'Create a broadcast channel class',
   args: [{ name: 'name', description: 'The class name, e.g. OrderChannel', required: true }],
   flags: { force: { type: 'boolean', description: 'Overwrite an existing file' } },
+  examples: ['kiln make:channel OrderChannel', 'kiln make:channel OrderChannel --force'],
   run({ app, args, flags, info }) {
     const name = args[0]!
     if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new CommandError('The channel name must be a PascalCase class name, e.g. OrderChannel.')

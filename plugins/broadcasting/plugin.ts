@@ -14,7 +14,7 @@ import { ShouldBroadcast } from './should-broadcast.ts'
 /**
  * The broadcasting plugin (area C): the broadcaster registry, channel
  * authorisation routes, `routes/channels.ts`, and broadcasts for
- * `ShouldBroadcast` events. Drivers are separate plugins (`kiln/drivers/log`...).
+ * `ShouldBroadcast` events. Drivers are separate plugins (`kiln-framework/drivers/log`...).
  *
  * @example
  * ```ts

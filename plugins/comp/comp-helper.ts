@@ -9,7 +9,7 @@ import type { ComponentClass } from './registry.ts'
  *
  * @example
  * ```ts
- * import { compHelper as comp } from 'kiln/comp'
+ * import { compHelper as comp } from 'kiln-framework/comp'
  * Route.get('/', async () => view('home', { counter: await comp('counter', { start: 5 }) }))
  * ```
  */

@@ -98,7 +98,8 @@ export abstract class Component {
   }
 
   /** The request being served. @example `this.ctx.request.user()` */
-  protected get ctx(): HttpContext {
+  // Public, not protected: mixins such as `WithPagination(Component)` export class types, which cannot name a protected member.
+  get ctx(): HttpContext {
     const ctx = runOf(this).ctx
     if (!ctx) throw new Error(`${this.constructor.name} has no request here.`)
     return ctx

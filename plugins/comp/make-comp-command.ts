@@ -29,6 +29,7 @@ export const makeCompCommand = defineCommand({
   description: 'Create a component class and its view',
   args: [{ name: 'name', description: 'The class name, e.g. TodoList or Admin/UserTable', required: true }],
   flags: { force: { type: 'boolean', description: 'Overwrite existing files' } },
+  examples: ['kiln make:comp TodoList', 'kiln make:comp Admin/UserTable'],
   run({ app, args, flags, info }) {
     const given = args[0] ?? ''
     const parts = given.split(/[/\\.]/).filter(Boolean)

@@ -29,7 +29,7 @@ const STUBS = fileURLToPath(new URL('./stubs/', import.meta.url))
  * @example
  * ```ts
  * // config/app.ts
- * import { comp } from 'kiln/comp'
+ * import { comp } from 'kiln-framework/comp'
  * plugins: [tok(), comp(), broadcasting()]
  * ```
  */

@@ -11,6 +11,7 @@ export const pruneExpiredCommand = defineCommand({
   name: 'tok:prune-expired',
   description: 'Delete personal access tokens that expired more than --hours ago',
   flags: { hours: { type: 'number', description: 'Hours past expiry before deleting', default: 24 } },
+  examples: ['kiln tok:prune-expired', 'kiln tok:prune-expired --hours=0'],
   async run({ app, flags, info, warn }) {
     const hours = Number(flags.hours)
     if (!Number.isInteger(hours) || hours < 0) throw new CommandError('--hours must be a whole number of hours, 0 or more.')

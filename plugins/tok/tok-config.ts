@@ -5,12 +5,13 @@ import { z } from 'zod'
  *
  * @example
  * ```ts
- * export default defineConfig(({ env }) => ({
- *   stateful: [...defaultStateful(env), 'spa.example.com'],
+ * export default defineConfig({
+ *   // Absent: localhost, 127.0.0.1 and APP_URL's host (with ports). Listing domains replaces those defaults.
+ *   stateful: ['localhost:3000', 'spa.example.com'],
  *   guard: ['web'],
  *   expiration: 60 * 24 * 30,
  *   token_prefix: 'kiln_',
- * }))
+ * })
  * ```
  */
 export const tokConfigSchema = z.object({

@@ -1,4 +1,4 @@
-import { Component } from 'kiln/comp'
+import { Component } from 'kiln-framework/comp'
 
 /** The smallest component: state, two actions, and a view (resources/views/components/counter.hbs). */
 export default class Counter extends Component {

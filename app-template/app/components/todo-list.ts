@@ -1,5 +1,5 @@
-import { HttpException, view } from 'kiln'
-import { Component, WithPagination } from 'kiln/comp'
+import { HttpException, view } from 'kiln-framework'
+import { Component, WithPagination } from 'kiln-framework/comp'
 import { z } from 'zod'
 import { Todo } from '../models/todo.ts'
 import type { User } from '../models/user.ts'

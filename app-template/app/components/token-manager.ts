@@ -1,7 +1,7 @@
-import { HttpException, view } from 'kiln'
-import { Component } from 'kiln/comp'
+import { HttpException, view } from 'kiln-framework'
+import { Component } from 'kiln-framework/comp'
 import { z } from 'zod'
-import { PersonalAccessToken } from 'kiln/tok'
+import { PersonalAccessToken } from 'kiln-framework/tok'
 import type { User } from '../models/user.ts'
 
 /** Abilities a token from this page may carry. */

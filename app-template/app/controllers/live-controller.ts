@@ -1,5 +1,5 @@
-import { ValidationException, view, type HttpContext } from 'kiln'
-import { broadcast } from 'kiln/broadcasting'
+import { ValidationException, view, type HttpContext } from 'kiln-framework'
+import { broadcast } from 'kiln-framework/broadcasting'
 import { z } from 'zod'
 import { MessagePosted } from '../events/message-posted.ts'
 import type { User } from '../models/user.ts'

@@ -1,4 +1,4 @@
-import { redirect, ValidationException, type HttpContext } from 'kiln'
+import { redirect, ValidationException, type HttpContext } from 'kiln-framework'
 import { z } from 'zod'
 
 const credentials = z.object({

@@ -1,4 +1,4 @@
-import { ValidationException, type HttpContext } from 'kiln'
+import { ValidationException, type HttpContext } from 'kiln-framework'
 import { z } from 'zod'
 import { User } from '../models/user.ts'
 

@@ -1,4 +1,4 @@
-import { InteractsWithSockets, PresenceChannel, ShouldBroadcastNow } from 'kiln/broadcasting'
+import { InteractsWithSockets, PresenceChannel, ShouldBroadcastNow } from 'kiln-framework/broadcasting'
 
 /**
  * A chat message on the live page, sent at once (no queue) to everyone in

@@ -1,4 +1,4 @@
-import { PrivateChannel, ShouldBroadcast } from 'kiln/broadcasting'
+import { PrivateChannel, ShouldBroadcast } from 'kiln-framework/broadcasting'
 import type { Order } from '../models/order.ts'
 
 /** Broadcast to the order's channel when it ships: `await OrderShipped.dispatch(order)`. */

@@ -1,4 +1,4 @@
-import { Model } from 'kiln'
+import { Model } from 'kiln-framework'
 
 /** An order, owned by a user: the example of a channel bound to a model. */
 export class Order extends Model {

@@ -1,4 +1,4 @@
-import { Model } from 'kiln'
+import { Model } from 'kiln-framework'
 
 /** A to-do of one user (the todos page). */
 export class Todo extends Model {

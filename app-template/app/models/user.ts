@@ -1,5 +1,5 @@
-import { Authenticatable, Model } from 'kiln'
-import { HasApiTokens } from 'kiln/tok'
+import { Authenticatable, Model } from 'kiln-framework'
+import { HasApiTokens } from 'kiln-framework/tok'
 
 /**
  * A user of the application. `HasApiTokens` adds personal access tokens,

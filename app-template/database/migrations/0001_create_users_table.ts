@@ -1,4 +1,4 @@
-import { increments } from 'kiln'
+import { increments } from 'kiln-framework'
 import { sql, type Kysely } from 'kysely'
 
 /** The users table: written with Kysely's schema builder, so SQLite and PostgreSQL both run it. */

@@ -1,4 +1,4 @@
-import { increments } from 'kiln'
+import { increments } from 'kiln-framework'
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,11 +1,22 @@
 import { User } from '../../app/models/user.ts'
 
-/** `kiln db:seed`: the demo user `test@example.com` with the password `password`. */
+/** The users `kiln db:seed` creates; every one logs in with the password `password`. */
+export const SEEDED_USERS = [
+  { name: 'Test User', email: 'test@example.com' },
+  { name: 'Maria Garcia', email: 'maria@example.com' },
+  { name: 'Sam Lee', email: 'sam@example.com' },
+] as const
+
+/**
+ * `kiln db:seed`: the demo users above, each with the password `password`.
+ * Running it again adds only the ones that are missing.
+ */
 export default async function seed(): Promise<void> {
-  const existing = await User.query().where('email', '=', 'test@example.com').first()
-  if (existing) return
-  const user = new User()
-  user.fill({ name: 'Test User', email: 'test@example.com' })
-  await user.setPassword('password')
-  await user.save()
+  for (const attributes of SEEDED_USERS) {
+    if (await User.query().where('email', '=', attributes.email).first()) continue
+    const user = new User()
+    user.fill(attributes)
+    await user.setPassword('password')
+    await user.save()
+  }
 }

@@ -12,6 +12,7 @@ export const keyGenerateCommand = defineCommand({
   name: 'key:generate',
   description: 'Set the APP_KEY in .env',
   needsApp: false,
+  examples: ['kiln key:generate', 'kiln key:generate --show', 'kiln key:generate --force   # logs everyone out'],
   flags: {
     show: { type: 'boolean', description: 'Print a key instead of writing it' },
     force: { type: 'boolean', description: 'Replace an existing key' },

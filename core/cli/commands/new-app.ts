@@ -1,31 +1,57 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { basename, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { localEnv } from '../local-env.ts'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, isAbsolute, join, parse, relative, resolve } from 'node:path'
+import { kilnPackageRoot } from '../../support/package-root.ts'
+import { localEnv, setEnvVariable } from '../local-env.ts'
 import { CommandError, defineCommand } from '../define-command.ts'
+import { appPackageJson, scanAppImports, SOURCE_CONDITION, type FrameworkManifest } from '../new/app-package.ts'
+import { askYesNo, canAsk } from '../new/ask.ts'
+import { installApp } from '../new/install-app.ts'
 
-const TEMPLATE = fileURLToPath(new URL('../../../app-template/', import.meta.url))
-const KILN_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const KILN_ROOT = kilnPackageRoot()
+const TEMPLATE = join(KILN_ROOT, 'app-template/')
 // Local state of a template that has been run (npm start): never copied into a new app.
-const SKIP = [/^\.env$/, /^storage\/.+(?<!\.gitkeep)$/, /^database\/.*\.sqlite.*$/, /^node_modules/]
+const SKIP = [/^\.env$/, /^storage\/.+(?<!\.gitkeep)$/, /^database\/.*\.sqlite.*$/, /^node_modules(\/|$)/, /^package-lock\.json$/]
+/** Where `kiln serve` listens unless told otherwise (PORT, HOST). */
+const LOCAL_URL = 'http://127.0.0.1:3000'
 
 /**
- * `kiln new <dir>`: a new application from the starter template, with a
- * `.env` for local work (a fresh `APP_KEY`, `APP_DEBUG=true`) and a `package.json` depending on Kiln.
+ * `kiln new <dir>`: a new application from the starter template, ready to
+ * boot: a `package.json` declaring every package its code imports (the
+ * framework through a `file:` path to this clone), a `.env` for local work
+ * (a fresh `APP_KEY`, `APP_DEBUG=true`, `APP_ENV=local`, SQLite in
+ * `database/database.sqlite`, the `log` broadcaster, `APP_NAME` from the
+ * folder), and, with `--install` (or a "yes" on a terminal), `npm install`,
+ * migrations and the seeded users. Without a terminal it installs nothing
+ * unless told to.
+ *
+ * @example
+ * ```sh
+ * npx kiln new ../my-app --install   # at the root of the clone
+ * ```
  */
 export const newCommand = defineCommand({
   name: 'new',
   description: 'Create a new application from the starter template',
   needsApp: false,
-  args: [{ name: 'dir', description: 'Folder to create', required: true }],
-  flags: { template: { type: 'string', description: 'Template folder (default: the bundled app-template)' } },
-  run({ args, cwd, flags, info }) {
+  args: [{ name: 'dir', description: 'Folder to create (its name is the app name)', required: true }],
+  examples: ['kiln new ../my-app', 'kiln new ../my-app --install', 'kiln new ../my-app --no-install'],
+  flags: {
+    install: { type: 'boolean', description: 'Run npm install, then migrate and seed (asked on a terminal when neither flag is given; default yes)' },
+    'no-install': { type: 'boolean', description: 'Only create the files' },
+    template: { type: 'string', description: 'Template folder (default: the bundled app-template)' },
+  },
+  async run({ args, cwd, flags, info }) {
     const dir = args[0]
     if (!dir) throw new CommandError('Usage: kiln new <dir>')
     const target = resolve(cwd, dir)
-    if (existsSync(target) && readdirSync(target).length > 0) throw new CommandError(`${target} exists and is not empty.`)
+    const shown = displayPath(cwd, target)
+    if (existsSync(target) && !statSync(target).isDirectory()) throw new CommandError(`Cannot create the app: ${shown} exists and is not a folder.`)
+    if (existsSync(target) && readdirSync(target).length > 0) throw new CommandError(`Cannot create the app: ${shown} exists and is not empty.`)
     const template = flags.template ? resolve(cwd, String(flags.template)) : TEMPLATE
-    if (!existsSync(join(template, 'config'))) throw new CommandError(`No template at ${template}.`)
+    if (!existsSync(join(template, 'config'))) throw new CommandError(`No template at ${template} (it has no config/ folder).`)
+
+    const folder = basename(target)
+    const name = packageName(folder)
     mkdirSync(target, { recursive: true })
     cpSync(template, target, {
       recursive: true,
@@ -34,26 +60,100 @@ export const newCommand = defineCommand({
         return rel === '' || !SKIP.some((re) => re.test(rel))
       },
     })
-    const example = join(target, '.env.example')
-    const env = existsSync(example) ? readFileSync(example, 'utf8') : 'APP_KEY=\n'
-    writeFileSync(join(target, '.env'), localEnv(env))
-    const name = basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, '-')
-    writeFileSync(
-      join(target, 'package.json'),
-      JSON.stringify(
-        {
-          name,
-          private: true,
-          type: 'module',
-          scripts: { dev: 'kiln serve', start: 'kiln serve', migrate: 'kiln migrate' },
-          dependencies: { kiln: `file:${relative(target, KILN_ROOT) || '.'}` },
-        },
-        null,
-        2,
-      ) + '\n',
-    )
-    writeFileSync(join(target, '.gitignore'), 'node_modules/\n.env\nstorage/*\n!storage/.gitkeep\ndatabase/*.sqlite*\n')
-    info(`Created ${name} in ${target}.\n\nNext steps:\n  cd ${relative(cwd, target) || '.'}\n  npm install\n  npx kiln serve`)
+    writeEnvFiles(target, folder)
+    const framework = JSON.parse(readFileSync(join(KILN_ROOT, 'package.json'), 'utf8')) as FrameworkManifest
+    // A clone has its sources and no build: the app's tests and type-check resolve the framework to the sources.
+    const linkedToSources = existsSync(join(KILN_ROOT, 'core/index.ts'))
+    const pkg = appPackageJson({ name, frameworkPath: frameworkPath(target), imports: scanAppImports(target), framework, linkedToSources })
+    writeFileSync(join(target, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
+    if (linkedToSources) useSourceCondition(join(target, 'tsconfig.json'))
+    titleReadme(target, folder)
+    if (!existsSync(join(target, '.gitignore'))) writeFileSync(join(target, '.gitignore'), 'node_modules/\n.env\nstorage/*\n!storage/.gitkeep\ndatabase/*.sqlite*\n')
+    info(`Created ${name} in ${target}.`)
+
+    const install = await wantsInstall(flags)
+    if (install) await installApp(target, shown, info)
+    info(nextSteps({ cwd, target, installed: install, bundledTemplate: template === TEMPLATE }))
     return 0
   },
 })
+
+/** `--install`, `--no-install` (either spelling the CLI parser gives it), else a question on a terminal, else no. */
+async function wantsInstall(flags: Record<string, string | boolean | number | undefined>): Promise<boolean> {
+  if (flags.install === true) return true
+  if (flags.install === false || flags['no-install'] === true) return false
+  if (!canAsk()) return false
+  return askYesNo('Install dependencies and set up the database now (npm install, migrate, seed)?', true)
+}
+
+/** Adds the `kiln-source` condition to the app's tsconfig, so `tsc` finds the clone's types in its sources. */
+function useSourceCondition(tsconfig: string): void {
+  if (!existsSync(tsconfig)) return
+  const config = JSON.parse(readFileSync(tsconfig, 'utf8')) as { compilerOptions?: Record<string, unknown> }
+  config.compilerOptions = { ...config.compilerOptions, customConditions: [SOURCE_CONDITION] }
+  writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`)
+}
+
+/** `.env` for local work and the app's own `.env.example`, both named after the folder and on the `log` broadcaster. */
+function writeEnvFiles(target: string, folder: string): void {
+  const examplePath = join(target, '.env.example')
+  let example = existsSync(examplePath) ? readFileSync(examplePath, 'utf8') : 'APP_NAME=\nAPP_KEY=\n'
+  example = setEnvVariable(example, 'APP_NAME', folder)
+  // `log` is the default broadcaster of a new app: broadcasts show in the log until a socket server is chosen.
+  example = setEnvVariable(example, 'BROADCAST_CONNECTION', 'log')
+  writeFileSync(examplePath, example)
+  writeFileSync(
+    join(target, '.env'),
+    localEnv(example, { APP_ENV: 'local', DB_CONNECTION: 'sqlite', DB_DATABASE: 'database/database.sqlite', BROADCAST_CONNECTION: 'log' }),
+  )
+}
+
+/** The template's README, under the app's own name. */
+function titleReadme(target: string, folder: string): void {
+  const path = join(target, 'README.md')
+  if (existsSync(path)) writeFileSync(path, readFileSync(path, 'utf8').replace(/^# .*$/m, () => `# ${folder}`))
+}
+
+/** An npm package name from a folder name: lower case, URL-safe. */
+function packageName(folder: string): string {
+  return (
+    folder
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[._-]+|-+$/g, '') || 'kiln-app'
+  )
+}
+
+/**
+ * The `file:` path from the app to this clone: relative when they share a
+ * folder below the filesystem root (`../kiln`), so both can move together;
+ * absolute otherwise (`/home/me/kiln` for an app in /tmp).
+ */
+function frameworkPath(target: string): string {
+  const rel = relative(target, KILN_ROOT)
+  const climbs = rel.split(/[\\/]/).filter((part) => part === '..').length
+  const depth = target.slice(parse(target).root.length).split(/[\\/]/).filter(Boolean).length
+  const path = rel === '' || isAbsolute(rel) || climbs >= depth ? KILN_ROOT : rel
+  return path.split('\\').join('/').replace(/\/$/, '')
+}
+
+/** A path as the user would type it from where they are: relative when that is short, else absolute. */
+function displayPath(cwd: string, target: string): string {
+  const rel = relative(cwd, target)
+  if (rel === '') return '.'
+  // Two or more levels up (an app in /tmp seen from a clone in /home) reads better as the absolute path.
+  if (isAbsolute(rel) || /^\.\.[\\/]\.\./.test(rel)) return target
+  return rel
+}
+
+/** The closing lines: the exact commands left to run, the address, and who to log in as. */
+function nextSteps(options: { cwd: string; target: string; installed: boolean; bundledTemplate: boolean }): string {
+  const shown = displayPath(options.cwd, options.target)
+  const cd = /\s/.test(shown) ? JSON.stringify(shown) : shown
+  const lines = ['', 'Next steps:']
+  if (shown !== '.') lines.push(`  cd ${cd}`)
+  if (!options.installed) lines.push('  npm install', '  npx kiln migrate', '  npx kiln db:seed')
+  lines.push('  npm run dev', '', `Then open ${LOCAL_URL}`)
+  if (options.bundledTemplate) lines.push('and log in as test@example.com (or maria@example.com, sam@example.com) with the password "password".')
+  return lines.join('\n')
+}

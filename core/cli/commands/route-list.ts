@@ -5,6 +5,7 @@ export const routeListCommand = defineCommand({
   name: 'route:list',
   description: 'List the registered routes',
   flags: { json: { type: 'boolean', description: 'Print JSON' } },
+  examples: ['kiln route:list', 'kiln route:list --json'],
   run({ app, flags, info, table }) {
     const rows = app.router.routes().map((route) => ({
       method: route.methods.filter((m) => m !== 'HEAD').join('|'),

@@ -13,6 +13,7 @@ export const vendorPublishCommand = defineCommand({
     tag: { type: 'string', description: 'The tag to publish (e.g. tok-config)' },
     force: { type: 'boolean', description: 'Overwrite existing files' },
   },
+  examples: ['kiln vendor:publish', 'kiln vendor:publish --tag=tok-config', 'kiln vendor:publish --tag=tok-config --force'],
   run({ app, flags, info, warn }) {
     const publisher = app.service<Publisher>('publisher')
     const tag = flags.tag as string | undefined

@@ -244,9 +244,9 @@ export class Model {
       if (!this.isDirty()) return (await fireModelEvent(Class, 'saved', this)) || true
       if (!(await fireModelEvent(Class, 'updating', this))) return false
       if (Class.timestamps) this.$attributes.updated_at = now
-      const values = this.dbValues(this.getDirty(), dialect)
+      const values = dbValues(this, this.getDirty(), dialect)
       await db.updateTable(Class.table).set(values).where(Class.primaryKey, '=', this.getKey() as never).execute()
-      this.syncOriginal()
+      syncOriginal(this)
       await fireModelEvent(Class, 'updated', this)
     } else {
       if (!(await fireModelEvent(Class, 'creating', this))) return false
@@ -254,11 +254,11 @@ export class Model {
         this.$attributes.created_at ??= now
         this.$attributes.updated_at ??= now
       }
-      const values = this.dbValues(this.$attributes, dialect)
+      const values = dbValues(this, this.$attributes, dialect)
       const row = await db.insertInto(Class.table).values(values).returningAll().executeTakeFirstOrThrow()
       for (const [key, value] of Object.entries(row)) this.$attributes[key] = castFromDb(Class.casts[key] ?? defaultCast(Class, key), value)
       this.$exists = true
-      this.syncOriginal()
+      syncOriginal(this)
       await fireModelEvent(Class, 'created', this)
     }
     await fireModelEvent(Class, 'saved', this)
@@ -280,8 +280,8 @@ export class Model {
     if (Class.softDeletes) {
       this.$attributes.deleted_at = new Date()
       const db = await Class.db()
-      await db.updateTable(Class.table).set(this.dbValues({ deleted_at: this.$attributes.deleted_at }, await Class.dialect())).where(Class.primaryKey, '=', this.getKey() as never).execute()
-      this.syncOriginal()
+      await db.updateTable(Class.table).set(dbValues(this, { deleted_at: this.$attributes.deleted_at }, await Class.dialect())).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      syncOriginal(this)
       await fireModelEvent(Class, 'trashed', this)
     } else {
       const db = await Class.db()
@@ -299,7 +299,7 @@ export class Model {
     this.$attributes.deleted_at = null
     const db = await Class.db()
     await db.updateTable(Class.table).set({ deleted_at: null }).where(Class.primaryKey, '=', this.getKey() as never).execute()
-    this.syncOriginal()
+    syncOriginal(this)
     await fireModelEvent(Class, 'restored', this)
     return true
   }
@@ -327,7 +327,7 @@ export class Model {
     const fresh = await Class.query().withTrashed().where(Class.primaryKey, '=', this.getKey()).first()
     if (!fresh) throw new ModelNotFoundError(Class.name, this.getKey())
     this.$attributes = { ...fresh.$attributes }
-    this.syncOriginal()
+    syncOriginal(this)
     return this
   }
 
@@ -379,15 +379,18 @@ export class Model {
     return this.constructor as ModelClass<this>
   }
 
-  private dbValues(values: Record<string, unknown>, dialect: 'sqlite' | 'pgsql'): Record<string, unknown> {
-    const out: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(values)) out[column(key)] = this.modelClass.toDbValue(key, value, dialect)
-    return out
-  }
+}
 
-  private syncOriginal(): void {
-    this.$original = { ...this.$attributes }
-  }
+// Module functions, not private methods: mixins (`HasApiTokens(Model)`) export class types, and a declaration file
+// cannot name a private member of an anonymous class.
+function dbValues(model: Model, values: Record<string, unknown>, dialect: 'sqlite' | 'pgsql'): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(values)) out[column(key)] = model.modelClass.toDbValue(key, value, dialect)
+  return out
+}
+
+function syncOriginal(model: Model): void {
+  model.$original = { ...model.$attributes }
 }
 
 const ATTRIBUTE_HANDLER: ProxyHandler<Model> = {

@@ -1,5 +1,6 @@
 import { alpine } from './alpine.ts'
 import type { CompComponent } from './component.ts'
+import type { ToggledElement } from './directives/display.ts'
 import { dispatchEvent } from './registry.ts'
 import { runJs } from './wire.ts'
 import { navigate } from './navigate.ts'
@@ -54,6 +55,9 @@ export function morphInto(component: CompComponent, el: HTMLElement, html: strin
       if (id && id !== component.id) return skip()
       if (from.hasAttribute('wire:ignore')) return skip()
       if (from.hasAttribute('wire:ignore.self')) onlyChildren()
+    },
+    updated(from) {
+      ;(from as ToggledElement).__compReapply?.()
     },
     added(node) {
       // The root was replaced (its tag changed): the component lives on in the new element.

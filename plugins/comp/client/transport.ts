@@ -1,3 +1,4 @@
+import type { UpdateResponse } from '../update-component.ts'
 import type { BootConfig } from './alpine.ts'
 import { csrfToken } from './config.ts'
 import { showError, showExpired } from './overlay.ts'
@@ -12,22 +13,8 @@ export interface UpdateRequest {
   renderless?: boolean
 }
 
-/** What the server answers. */
-export interface UpdateResponse {
-  effects: {
-    html?: string
-    islands?: Record<string, string>
-    data: Record<string, unknown>
-    errors: Record<string, string[]>
-    dispatches: Array<{ name: string; params: Record<string, unknown>; to?: string; self?: true }>
-    queryString?: Record<string, unknown>
-    endpoint: string
-    js?: string[]
-    redirect?: string
-    upload?: { property: string; url: string }
-  }
-  serverMemo: Record<string, unknown> & { data: Record<string, unknown>; errors: Record<string, string[]> }
-}
+// The answer's shape is the server's own type (erased from the bundle), so the two cannot drift apart.
+export type { UpdateResponse }
 
 /** A request that failed in a way already shown to the user; the component stays usable. */
 export class RequestFailed extends Error {}

@@ -1,4 +1,4 @@
-import { increments } from 'kiln'
+import { increments } from 'kiln-framework'
 import { sql, type Kysely } from 'kysely'
 
 /** Personal access tokens: only the SHA-256 of each secret is stored. */

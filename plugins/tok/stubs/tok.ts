@@ -1,5 +1,5 @@
-import { defineConfig } from 'kiln'
-import { currentRequestHost } from 'kiln/tok'
+import { defineConfig } from 'kiln-framework'
+import { currentRequestHost } from 'kiln-framework/tok'
 
 /** Token auth: stateful SPA domains, the session guards asked first, token lifetime. */
 export default defineConfig(({ env }) => ({

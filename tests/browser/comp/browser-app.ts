@@ -37,7 +37,7 @@ export async function browserApp(files: Record<string, string>, options: { confi
       // Chromium asks for it on every page; a 404 would show up as a console error.
       'public/favicon.ico': '',
       'resources/views/one.hbs': '{{!< layouts/app}}\n{{{comp name}}}',
-      'routes/web.ts': "import { defineRoutes, view } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name })) })\n",
+      'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name })) })\n",
       ...files,
     }),
     env: { APP_ENV: 'test', ...options.env },

@@ -7,7 +7,7 @@ const component = (name: string, source: string, view: string) => ({
 export const files: Record<string, string> = {
   ...component(
     'counter',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Counter extends Component {
   count = 0
   last = ''
@@ -39,7 +39,7 @@ export default class Counter extends Component {
   ),
   ...component(
     'form',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 import { z } from 'zod'
 export default class Form extends Component {
   static rules = z.object({ title: z.string().min(3, 'Too short.'), email: z.string().email('Bad email.').or(z.literal('')) })
@@ -75,7 +75,7 @@ export default class Form extends Component {
   ),
   ...component(
     'display',
-    `import { Component, js } from 'kiln/comp'
+    `import { Component, js } from 'kiln-framework/comp'
 export default class Display extends Component {
   open = false
   tone = 'calm'
@@ -102,7 +102,7 @@ export default class Display extends Component {
   ),
   ...component(
     'list',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class List extends Component {
   items = ['a', 'b', 'c']
   reversed = false
@@ -121,7 +121,7 @@ export default class List extends Component {
   ),
   ...component(
     'poller',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Poller extends Component {
   ticks = 0
   inits = 0
@@ -140,7 +140,7 @@ export default class Poller extends Component {
   ),
   ...component(
     'dashboard',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Dashboard extends Component {
   static islandViews = { stats: 'components/dashboard-stats' }
   visits = 0
@@ -153,7 +153,7 @@ export default class Dashboard extends Component {
   'resources/views/components/dashboard-stats.hbs': '<b id="visits">{{visits}}</b><button id="bump" wire:click="bump">bump</button><button id="bump-island" x-on:click="$wire.$island(\'stats\').bump()">island</button>',
   ...component(
     'lazy-card',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class LazyCard extends Component {
   static lazy = true
   loaded = false
@@ -164,7 +164,7 @@ export default class LazyCard extends Component {
   ),
   ...component(
     'deferred-card',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class DeferredCard extends Component {
   static defer = true
   loaded = false
@@ -175,14 +175,14 @@ export default class DeferredCard extends Component {
   ),
   ...component(
     'lazy-page',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class LazyPage extends Component {}
 `,
     `<div><div style="height: 3000px"></div>{{{comp "lazy-card"}}}{{{comp "deferred-card"}}}</div>`,
   ),
   ...component(
     'sender',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Sender extends Component {
   sent = 0
   send() { this.sent++; this.dispatch('pinged', { n: this.sent }) }
@@ -192,7 +192,7 @@ export default class Sender extends Component {
   ),
   ...component(
     'receiver',
-    `import { Component, on } from 'kiln/comp'
+    `import { Component, on } from 'kiln-framework/comp'
 export default class Receiver extends Component {
   last = 0
   @on('pinged') heard(data: { n: number }) { this.last = data.n }
@@ -202,14 +202,14 @@ export default class Receiver extends Component {
   ),
   ...component(
     'pair',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Pair extends Component {}
 `,
     `<div>{{{comp "sender"}}}{{{comp "receiver"}}}{{{comp "counter"}}}</div>`,
   ),
   ...component(
     'parent',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Parent extends Component {
   label = 'p1'
   relabel() { this.label = this.label + '!' }
@@ -219,7 +219,7 @@ export default class Parent extends Component {
   ),
   ...component(
     'search',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Search extends Component {
   static queryString = ['q']
   q = ''
@@ -229,7 +229,7 @@ export default class Search extends Component {
   ),
   ...component(
     'big',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class Big extends Component {
   blob = 'x'.repeat(300_000)
   rounds = 0
@@ -240,7 +240,7 @@ export default class Big extends Component {
   ),
   ...component(
     'uploader',
-    `import { Component, TemporaryUploadedFile } from 'kiln/comp'
+    `import { Component, TemporaryUploadedFile } from 'kiln-framework/comp'
 export default class Uploader extends Component {
   photo: TemporaryUploadedFile | null = null
   stored = ''
@@ -251,14 +251,14 @@ export default class Uploader extends Component {
   ),
   ...component(
     'nav-a',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class NavA extends Component { count = 0; increment() { this.count++ } }
 `,
     `<div><h1 id="page">A</h1><a id="to-b" href="/c/nav-b" wire:navigate>to B</a><span id="a-count">{{count}}</span><button id="a-inc" wire:click="increment">+</button></div>`,
   ),
   ...component(
     'nav-b',
-    `import { Component } from 'kiln/comp'
+    `import { Component } from 'kiln-framework/comp'
 export default class NavB extends Component { count = 0; increment() { this.count++ } }
 `,
     `<div><h1 id="page">B</h1><a id="to-a" href="/c/nav-a" wire:navigate>to A</a><a id="to-missing" href="/nowhere" wire:navigate>missing</a><span id="b-count">{{count}}</span><button id="b-inc" wire:click="increment">+</button></div>`,

@@ -79,6 +79,20 @@ test('wire:submit prevents the page submission; validation errors show in the vi
   t.is(await page.textContent('#alpine-error'), '')
 })
 
+test('wire:dirty stays hidden through a later re-render once its change went through (the morph does not undo it)', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/form')
+  await page.fill('#title', 'Hello')
+  await page.waitForSelector('#dirty', { state: 'visible' })
+  await page.dispatchEvent('#title', 'change')
+  await textIs(page, '#syncs', '1')
+  await page.waitForSelector('#dirty', { state: 'hidden' })
+  // A call that carries no property changes: the server's HTML has no inline style on the element.
+  await page.click('#submit')
+  await textIs(page, '#saved', 'Hello')
+  t.false(await page.isVisible('#dirty'))
+})
+
 test('focus and caret stay in an input while wire:model.live morphs the component around it', async (t) => {
   const { page, open } = await env.newPage(t)
   await open('/c/form')

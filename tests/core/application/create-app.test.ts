@@ -6,7 +6,7 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 test('.env is loaded, real environment variables win, and per-app overrides win over both', async (t) => {
   const root = tempApp({
     '.env': 'APP_ENV=test\nAPP_NAME=FromFile\nGREETING=file\nSHARED=file\n',
-    'config/greeting.ts': `import { defineConfig } from 'kiln'\nexport default defineConfig(({ env }) => ({ word: env.get('GREETING'), shared: env.get('SHARED') }))\n`,
+    'config/greeting.ts': `import { defineConfig } from 'kiln-framework'\nexport default defineConfig(({ env }) => ({ word: env.get('GREETING'), shared: env.get('SHARED') }))\n`,
   })
   process.env.KILN_TEST_SHARED_ONLY = 'process'
   const app = await createApp({ root, env: { SHARED: 'override' } })
@@ -70,7 +70,7 @@ test('plugins register before any boots; a plugin adds a route, a middleware ali
     },
   })
   const root = tempApp({
-    'config/app.ts': `import { defineConfig } from 'kiln'\nexport default defineConfig({ env: 'test', plugins: [] })\n`,
+    'config/app.ts': `import { defineConfig } from 'kiln-framework'\nexport default defineConfig({ env: 'test', plugins: [] })\n`,
     'resources/views/greet.hbs': '<p>{{loud name}}</p>',
   })
   const app = await createApp({ root, plugins: [first, second] })

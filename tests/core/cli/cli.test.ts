@@ -1,10 +1,11 @@
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { runCli } from '../../../core/index.ts'
+import { kilnServe } from '../../fixtures/kiln-serve.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/kiln.js', import.meta.url))
@@ -28,8 +29,8 @@ async function cli(argv: string[], cwd: string, env: Record<string, string> = { 
 }
 
 const appFiles = {
-  'config/app.ts': `import { defineConfig, definePlugin, defineCommand } from 'kiln'\nconst extra = definePlugin({ name: 'extra', boot(app) { app.commands.register(defineCommand({ name: 'extra:hello', description: 'Say hello', flags: { times: { type: 'number', description: 'How many', default: 1 } }, run: ({ flags, info }) => { info('hello x' + flags.times) } })) } })\nexport default defineConfig({ plugins: [extra] })\n`,
-  'routes/web.ts': `import { defineRoutes } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/', () => 'home').name('home') })\n`,
+  'config/app.ts': `import { defineConfig, definePlugin, defineCommand } from 'kiln-framework'\nconst extra = definePlugin({ name: 'extra', boot(app) { app.commands.register(defineCommand({ name: 'extra:hello', description: 'Say hello', flags: { times: { type: 'number', description: 'How many', default: 1 } }, run: ({ flags, info }) => { info('hello x' + flags.times) } })) } })\nexport default defineConfig({ plugins: [extra] })\n`,
+  'routes/web.ts': `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => 'home').name('home') })\n`,
 }
 
 test('--help lists kernel and plugin commands; <cmd> --help shows flags', async (t) => {
@@ -82,7 +83,7 @@ test('key:generate writes APP_KEY into .env, refuses to replace it without --for
 test('vendor:publish lists tags, copies files, and never overwrites without --force', async (t) => {
   const stub = tempApp({ 'stubs/thing.ts': 'export default { a: 1 }\n', 'stubs/migrations/0001_x.ts': 'export {}\n' })
   const root = tempApp({
-    'config/app.ts': `import { defineConfig, definePlugin } from 'kiln'\nconst p = definePlugin({ name: 'pub', boot(app) { app.service('publisher').publishes('pub-config', [{ from: ${JSON.stringify(join(stub, 'stubs/thing.ts'))}, to: 'config/thing.ts' }]); app.service('publisher').publishes('pub-migrations', [{ from: ${JSON.stringify(join(stub, 'stubs/migrations'))}, to: 'database/migrations' }]) } })\nexport default defineConfig({ plugins: [p] })\n`,
+    'config/app.ts': `import { defineConfig, definePlugin } from 'kiln-framework'\nconst p = definePlugin({ name: 'pub', boot(app) { app.service('publisher').publishes('pub-config', [{ from: ${JSON.stringify(join(stub, 'stubs/thing.ts'))}, to: 'config/thing.ts' }]); app.service('publisher').publishes('pub-migrations', [{ from: ${JSON.stringify(join(stub, 'stubs/migrations'))}, to: 'database/migrations' }]) } })\nexport default defineConfig({ plugins: [p] })\n`,
   })
   const list = await cli(['vendor:publish'], root)
   t.regex(list.stdout, /pub-config/)
@@ -136,20 +137,30 @@ test('the real bin: --help lists commands, an unknown command exits 1', async (t
 })
 
 test('the real bin: serve answers HTTP, then SIGTERM shuts it down gracefully with exit 0', async (t) => {
-  const root = tempApp(appFiles)
-  const child = spawn(process.execPath, [BIN, 'serve', '--port=0'], { cwd: root, env: { ...process.env, APP_ENV: 'test' } })
-  let output = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += String(chunk)
-      const match = /on (http:\/\/[^\s/]+)/.exec(output)
-      if (match) resolve(match[1]!)
-    })
-    child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${output}`)))
-  })
-  const res = await fetch(`${url}/`)
+  const server = await kilnServe(t, tempApp(appFiles), { APP_ENV: 'test' })
+  const res = await fetch(`${server.url}/`)
   t.is(await res.text(), 'home')
-  const exit = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  child.kill('SIGTERM')
-  t.is(await exit, 0)
+  server.kill()
+  t.is(await server.exited, 0)
+})
+
+test('the real bin: a promise a route forgot to await rejects; the server logs it once and keeps serving', async (t) => {
+  const root = tempApp({
+    ...appFiles,
+    'routes/web.ts': `import { defineRoutes } from 'kiln-framework'
+export default defineRoutes((Route) => {
+  Route.get('/', () => 'home')
+  Route.get('/forgot', () => { void Promise.reject(new Error('nobody awaited this')); return 'answered' })
+})
+`,
+    'config/logging.ts': `export default { level: 'info' }\n`,
+  })
+  const server = await kilnServe(t, root, { APP_ENV: 'test' })
+  const url = server.url
+  t.is(await (await fetch(`${url}/forgot`)).text(), 'answered')
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.is(await (await fetch(`${url}/`)).text(), 'home', `the server is gone: ${server.output()}`)
+  t.regex(server.output(), /nobody awaited this/)
+  server.kill()
+  t.is(await server.exited, 0)
 })

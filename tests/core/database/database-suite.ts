@@ -37,7 +37,7 @@ export class Comment extends Model {
 }
 
 const migration = `
-import { increments } from 'kiln'
+import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('authors').addColumn('id', ...increments(db))
     .addColumn('name', 'varchar(255)', (c) => c.notNull()).addColumn('email', 'varchar(255)').addColumn('secret', 'varchar(255)')

@@ -28,7 +28,7 @@ export async function down(db) {
 `
 
 const routes = `
-import { defineRoutes, Model } from 'kiln'
+import { defineRoutes, Model } from 'kiln-framework'
 class Invoice extends Model {
   static table = 'invoices'
   static keyType = 'uuid'

@@ -5,7 +5,7 @@ import test from 'ava'
 import { DatabaseManager, definePlugin, registerMigrations, runCli, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
-const create = (table: string) => `import { increments } from 'kiln'
+const create = (table: string) => `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('${table}').addColumn('id', ...increments(db)).execute() }
 export async function down(db) { await db.schema.dropTable('${table}').execute() }
 `
@@ -74,7 +74,7 @@ test('plugins ship migrations: registered folders run, a published copy with the
     },
   })
   const root = appRoot({
-    'config/app.ts': `import { defineConfig } from 'kiln'\nimport { plugin } from './plugin.ts'\nexport default defineConfig({ plugins: [plugin] })\n`,
+    'config/app.ts': `import { defineConfig } from 'kiln-framework'\nimport { plugin } from './plugin.ts'\nexport default defineConfig({ plugins: [plugin] })\n`,
     'config/plugin.ts': `export const plugin = (globalThis as any).__thingsPlugin\nexport default {}\n`,
   })
   ;(globalThis as Record<string, unknown>).__thingsPlugin = plugin

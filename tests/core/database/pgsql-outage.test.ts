@@ -43,7 +43,7 @@ async function pgProxy(t: { teardown(fn: () => unknown): void }) {
 }
 
 const migration = `
-import { increments } from 'kiln'
+import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('authors').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('email', 'varchar(255)')
     .addColumn('secret', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()

@@ -5,7 +5,7 @@ import test from 'ava'
 import { createApp, runCli, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
-const sessionRoutes = `import { defineRoutes } from 'kiln'
+const sessionRoutes = `import { defineRoutes } from 'kiln-framework'
 export default defineRoutes((Route) => { Route.get('/touch', ({ session }) => { session.put('n', 1); return { ok: true } }) })
 `
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -47,7 +47,7 @@ test('a lottery of [0, 100] never sweeps; sessions past their lifetime do not lo
 })
 
 test('kiln session:gc removes expired sessions and says how many', async (t) => {
-  const root = tempApp({ 'routes/web.ts': sessionRoutes, 'config/session.ts': "import { defineConfig } from 'kiln'\nexport default defineConfig({ driver: 'fs', lifetime: 0.01, lottery: [0, 100] })\n" })
+  const root = tempApp({ 'routes/web.ts': sessionRoutes, 'config/session.ts': "import { defineConfig } from 'kiln-framework'\nexport default defineConfig({ driver: 'fs', lifetime: 0.01, lottery: [0, 100] })\n" })
   const app = await sessionApp(t, {}, root)
   for (let i = 0; i < 3; i++) await app.request('/touch')
   await app.close()

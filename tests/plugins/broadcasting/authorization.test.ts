@@ -11,13 +11,13 @@ const KEY = '278d425bdf160c739803'
 const SECRET = '7ad3773142a6692b25b8'
 const MASTER = Buffer.alloc(32, 9).toString('base64')
 
-const migration = `import { increments } from 'kiln'
+const migration = `import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('authors').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('email', 'varchar(255)').addColumn('secret', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
   await db.schema.createTable('posts').addColumn('id', ...increments(db)).addColumn('author_id', 'integer').addColumn('title', 'varchar(255)').addColumn('meta', 'text').addColumn('published', 'boolean').addColumn('views', 'integer').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').addColumn('deleted_at', 'timestamp').execute()
 }`
 
-const channels = `import { defineChannels } from 'kiln/broadcasting'
+const channels = `import { defineChannels } from 'kiln-framework/broadcasting'
 export default defineChannels((Broadcast) => {
   const g = globalThis as any
   Broadcast.channel('orders.{order}', (user, order) => user.id === order.author_id, { bind: { order: g.__Post } })

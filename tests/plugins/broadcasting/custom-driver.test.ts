@@ -18,7 +18,7 @@ test('a custom driver, written and wired the way an app does it (a plugin in con
   const root = tempApp({
     'app/broadcasters/file-broadcaster.ts': `import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { defineBroadcastDriver, SigningBroadcaster } from 'kiln/broadcasting'
+import { defineBroadcastDriver, SigningBroadcaster } from 'kiln-framework/broadcasting'
 
 class FileBroadcaster extends SigningBroadcaster {
   constructor(name, config, appKey, root) { super(name, config, appKey); this.root = root }
@@ -29,12 +29,12 @@ class FileBroadcaster extends SigningBroadcaster {
 export const DRIVER_NAME = 'file'
 export default defineBroadcastDriver({ name: DRIVER_NAME, create: (app, { name, config, appKey }) => new FileBroadcaster(name, config, appKey, app.root) })
 `,
-    'config/app.ts': `import { defineConfig } from 'kiln'
-import { broadcasting } from 'kiln/broadcasting'
+    'config/app.ts': `import { defineConfig } from 'kiln-framework'
+import { broadcasting } from 'kiln-framework/broadcasting'
 import fileDriver from '../app/broadcasters/file-broadcaster.ts'
 export default defineConfig({ env: 'test', plugins: [broadcasting(), fileDriver] })
 `,
-    'config/broadcasting.ts': `import { defineConfig } from 'kiln'
+    'config/broadcasting.ts': `import { defineConfig } from 'kiln-framework'
 export default defineConfig(({ env }) => ({ default: env.get('BROADCAST_CONNECTION', 'audit'), connections: { audit: { driver: 'file', file: 'broadcasts.jsonl' } } }))
 `,
   })

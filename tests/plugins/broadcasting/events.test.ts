@@ -54,7 +54,7 @@ class Quiet extends ShouldBroadcast {
   }
 }
 
-const migration = `import { increments } from 'kiln'
+const migration = `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('authors').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('email', 'varchar(255)').addColumn('secret', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute() }`
 
 async function makeApp(t: ExecutionContext): Promise<Application> {

@@ -47,7 +47,7 @@ class InvoicePaid extends Notification {
   }
 }
 
-const migration = `import { increments } from 'kiln'
+const migration = `import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('articles').addColumn('id', ...increments(db)).addColumn('title', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').addColumn('deleted_at', 'timestamp').execute()
   await db.schema.createTable('members').addColumn('id', ...increments(db)).addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()

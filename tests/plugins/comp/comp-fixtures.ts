@@ -63,7 +63,7 @@ export function next(snapshot: PageSnapshot, body: { serverMemo: PageSnapshot['s
 
 /** A counter: the component most tests use. */
 export const counterFiles = {
-  'app/components/counter.ts': `import { Component } from 'kiln/comp'
+  'app/components/counter.ts': `import { Component } from 'kiln-framework/comp'
 export default class Counter extends Component {
   count = 0
   step = 1
@@ -75,5 +75,5 @@ export default class Counter extends Component {
 `,
   'resources/views/components/counter.hbs': '<div class="counter"><span>{{count}}</span><button wire:click="increment">+</button></div>',
   'resources/views/home.hbs': "{{!< layouts/app}}\n<h1>Home</h1>@comp('counter', start=5)",
-  'routes/web.ts': "import { defineRoutes, view } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
+  'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
 }

@@ -1,19 +1,19 @@
 /** Components and views exercising every server feature, for tests/plugins/comp/features.test.ts. */
 export const featureFiles: Record<string, string> = {
-  'routes/web.ts': `import { defineRoutes, view } from 'kiln'
+  'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
 export default defineRoutes((Route) => {
   Route.get('/page/{name}', ({ params, request }) => view('page', { name: params.name, title: 'Page' }))
 })
 `,
   'resources/views/page.hbs': '{{!< layouts/app}}\n{{{comp name}}}',
-  'database/migrations/0001_notes.ts': `import { increments } from 'kiln'
+  'database/migrations/0001_notes.ts': `import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('notes').addColumn('id', ...increments(db)).addColumn('title', 'varchar(255)').addColumn('secret', 'varchar(255)')
     .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
 }
 export async function down(db) { await db.schema.dropTable('notes').execute() }
 `,
-  'app/models/note.ts': `import { Model } from 'kiln'
+  'app/models/note.ts': `import { Model } from 'kiln-framework'
 export class Note extends Model {
   static table = 'notes'
   static fillable = ['title', 'secret']
@@ -22,7 +22,7 @@ export class Note extends Model {
   declare title: string
 }
 `,
-  'app/components/todo-form.ts': `import { Component, on, computed, locked } from 'kiln/comp'
+  'app/components/todo-form.ts': `import { Component, on, computed, locked } from 'kiln-framework/comp'
 import { z } from 'zod'
 export default class TodoForm extends Component {
   static rules = z.object({ title: z.string().min(3, 'The title must be at least 3 characters.'), priority: z.number().int().min(1).max(5) })
@@ -44,7 +44,7 @@ export default class TodoForm extends Component {
 }
 `,
   'resources/views/components/todo-form.hbs': '<form wire:submit="save"><input wire:model="title"><p class="error">{{error "title"}}</p><p class="remaining">{{remaining}} left</p><ul>{{#each items}}<li>{{this}}</li>{{/each}}</ul></form>',
-  'app/components/search.ts': `import { Component } from 'kiln/comp'
+  'app/components/search.ts': `import { Component } from 'kiln-framework/comp'
 export default class Search extends Component {
   static queryString = ['q', 'sort']
   q = ''
@@ -53,7 +53,7 @@ export default class Search extends Component {
   render() { return '<div>{{q}}/{{sort}}/{{limit}}</div>' }
 }
 `,
-  'app/components/note-card.ts': `import { Component } from 'kiln/comp'
+  'app/components/note-card.ts': `import { Component } from 'kiln-framework/comp'
 import { Note } from '../models/note.ts'
 export default class NoteCard extends Component {
   note: Note | null = null
@@ -74,7 +74,7 @@ export default class NoteCard extends Component {
   render() { return '<div>{{note.title}} {{notes.length}}</div>' }
 }
 `,
-  'app/components/dashboard.ts': `import { Component } from 'kiln/comp'
+  'app/components/dashboard.ts': `import { Component } from 'kiln-framework/comp'
 export default class Dashboard extends Component {
   static islandViews = { stats: 'components/dashboard-stats' }
   visits = 1
@@ -84,7 +84,7 @@ export default class Dashboard extends Component {
 `,
   'resources/views/components/dashboard.hbs': '<section><h2>{{title}}</h2>{{{island "stats"}}}</section>',
   'resources/views/components/dashboard-stats.hbs': '<b>{{visits}} visits</b>',
-  'app/components/lazy-card.ts': `import { Component } from 'kiln/comp'
+  'app/components/lazy-card.ts': `import { Component } from 'kiln-framework/comp'
 export default class LazyCard extends Component {
   static lazy = true
   static lazyPlaceholder = 'components/loading'
@@ -94,7 +94,7 @@ export default class LazyCard extends Component {
   render() { return '<article>{{title}} {{loads}}</article>' }
 }
 `,
-  'app/components/deferred-card.ts': `import { Component } from 'kiln/comp'
+  'app/components/deferred-card.ts': `import { Component } from 'kiln-framework/comp'
 export default class DeferredCard extends Component {
   static defer = true
   ready = false
@@ -103,7 +103,7 @@ export default class DeferredCard extends Component {
 }
 `,
   'resources/views/components/loading.hbs': '<div class="placeholder">Loading…</div>',
-  'app/components/parent-list.ts': `import { Component } from 'kiln/comp'
+  'app/components/parent-list.ts': `import { Component } from 'kiln-framework/comp'
 export default class ParentList extends Component {
   rows = ['a', 'b']
   renders = 0
@@ -112,13 +112,13 @@ export default class ParentList extends Component {
   render() { return '<ul>{{#each rows}}<li>{{{comp "child-item" label=this key=this}}}</li>{{/each}}</ul>' }
 }
 `,
-  'app/components/child-item.ts': `import { Component } from 'kiln/comp'
+  'app/components/child-item.ts': `import { Component } from 'kiln-framework/comp'
 export default class ChildItem extends Component {
   label = ''
   render() { return '<span>child {{label}}</span>' }
 }
 `,
-  'app/components/js-actions.ts': `import { Component, js } from 'kiln/comp'
+  'app/components/js-actions.ts': `import { Component, js } from 'kiln-framework/comp'
 export default class JsActions extends Component {
   query = 'x'
   @js() clear() { return "$wire.query = ''" }
@@ -127,7 +127,7 @@ export default class JsActions extends Component {
   render() { return '<div>{{query}}</div>' }
 }
 `,
-  'app/components/two-roots.ts': `import { Component } from 'kiln/comp'
+  'app/components/two-roots.ts': `import { Component } from 'kiln-framework/comp'
 export default class TwoRoots extends Component {
   render() { return '<div>one</div><div>two</div>' }
 }

@@ -3,7 +3,7 @@ import { testComponent } from '../../../plugins/comp/index.ts'
 import { compApp } from './comp-fixtures.ts'
 
 const files = {
-  'app/components/journal.ts': `import { Component } from 'kiln/comp'
+  'app/components/journal.ts': `import { Component } from 'kiln-framework/comp'
 export default class Journal extends Component {
   title = ''
   address = { city: '' }

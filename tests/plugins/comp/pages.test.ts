@@ -8,7 +8,7 @@ import { compApp, next, page, snapshots, update, counterFiles } from './comp-fix
 
 const pageFiles = {
   ...counterFiles,
-  'routes/web.ts': `import { defineRoutes, view } from 'kiln'
+  'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
 import Counter from '../app/components/counter.ts'
 export default defineRoutes((Route) => {
   Route.get('/', () => view('home', { title: 'Home' }))
@@ -82,7 +82,7 @@ test('csp_safe: no inline script, the config as JSON, and the CSP build of Alpin
 test('uploads: $upload answers a signed address; files are checked and kept; the reference becomes a TemporaryUploadedFile; store() moves it', async (t) => {
   const files = {
     ...counterFiles,
-    'app/components/avatar.ts': `import { Component, TemporaryUploadedFile, uploadRule } from 'kiln/comp'
+    'app/components/avatar.ts': `import { Component, TemporaryUploadedFile, uploadRule } from 'kiln-framework/comp'
 import { z } from 'zod'
 export default class Avatar extends Component {
   static rules = z.object({ photo: uploadRule({ maxKb: 1, mimes: ['image/*'] }) })
@@ -97,7 +97,7 @@ export default class Avatar extends Component {
 }
 `,
     'resources/views/avatar.hbs': "{{!< layouts/app}}\n@comp('avatar')",
-    'routes/web.ts': "import { defineRoutes, view } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
+    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
   }
   const { app, client } = await compApp(t, files, { comp: { uploads: { store: 'tmp', max_kb: 2, mimes: ['image/*', 'text/plain'], max_age_minutes: 60 } }, storage: { default: 'local', stores: { local: { driver: 'fs', base: 'storage/app' }, tmp: { driver: 'fs', base: 'storage/tmp' } } } })
   const { snapshot: avatar, endpoint } = await page(client, '/avatar')
@@ -132,13 +132,13 @@ export default class Avatar extends Component {
 
 test('pagination: WithPagination pages a model query, keeps ?page= in the URL, and renders links that call gotoPage', async (t) => {
   const files = {
-    'database/migrations/0001_items.ts': `import { increments } from 'kiln'
+    'database/migrations/0001_items.ts': `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('items').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute() }
 export async function down(db) { await db.schema.dropTable('items').execute() }
 `,
-    'app/models/item.ts': "import { Model } from 'kiln'\nexport class Item extends Model { static table = 'items'; static fillable = ['name']; declare name: string }\n",
-    'app/components/item-list.ts': `import { view } from 'kiln'
-import { Component, WithPagination } from 'kiln/comp'
+    'app/models/item.ts': "import { Model } from 'kiln-framework'\nexport class Item extends Model { static table = 'items'; static fillable = ['name']; declare name: string }\n",
+    'app/components/item-list.ts': `import { view } from 'kiln-framework'
+import { Component, WithPagination } from 'kiln-framework/comp'
 import { Item } from '../models/item.ts'
 export default class ItemList extends WithPagination(Component) {
   async render() { return view('components/item-list', { items: await this.paginate(Item.query().orderBy('id'), 2) }) }
@@ -146,7 +146,7 @@ export default class ItemList extends WithPagination(Component) {
 `,
     'resources/views/components/item-list.hbs': '<div><ul>{{#each items.data}}<li>{{name}}</li>{{/each}}</ul>{{{paginationLinks items}}}</div>',
     'resources/views/list.hbs': "{{!< layouts/app}}\n@comp('item-list')",
-    'routes/web.ts': "import { defineRoutes, view } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/list', () => view('list')) })\n",
+    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/list', () => view('list')) })\n",
   }
   const { app, client } = await compApp(t, files)
   await refreshDatabase(app)
@@ -170,7 +170,7 @@ export default class ItemList extends WithPagination(Component) {
 })
 
 test('kiln make:comp writes a component and its view that render', async (t) => {
-  const { app } = await compApp(t, { 'config/app.ts': "import { defineConfig } from 'kiln'\nimport { comp } from 'kiln/comp'\nexport default defineConfig({ plugins: [comp()] })\n" })
+  const { app } = await compApp(t, { 'config/app.ts': "import { defineConfig } from 'kiln-framework'\nimport { comp } from 'kiln-framework/comp'\nexport default defineConfig({ plugins: [comp()] })\n" })
   let out = ''
   const stdout = new Writable({ write: (chunk, _e, done) => ((out += String(chunk)), done()) })
   t.is(await runCli(['make:comp', 'Admin/UserTable'], { cwd: app.root, env: { APP_ENV: 'test' }, stdout, stderr: stdout }), 0, out)

@@ -25,8 +25,8 @@ for (const alias of ['abilities', 'ability']) {
     const error = await t.throwsAsync(() =>
       createTestApp({
         root: tempApp({
-          'config/app.ts': "import { defineConfig } from 'kiln'\nimport { tok } from 'kiln/tok'\nexport default defineConfig({ plugins: [tok()] })\n",
-          'routes/api.ts': `import { defineRoutes } from 'kiln'\nexport default defineRoutes((Route) => { Route.get('/orders', () => []).middleware(['auth:tok', '${alias}']) })\n`,
+          'config/app.ts': "import { defineConfig } from 'kiln-framework'\nimport { tok } from 'kiln-framework/tok'\nexport default defineConfig({ plugins: [tok()] })\n",
+          'routes/api.ts': `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/orders', () => []).middleware(['auth:tok', '${alias}']) })\n`,
         }),
       }),
     )

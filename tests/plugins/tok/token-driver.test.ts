@@ -14,7 +14,7 @@ class Member extends Model {
   declare name: string
 }
 
-const migration = `import { increments } from 'kiln'
+const migration = `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('members').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('api_token', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute() }`
 
 async function makeApp(t: ExecutionContext, hash: boolean, dialect: 'sqlite' | 'pgsql' = 'sqlite') {

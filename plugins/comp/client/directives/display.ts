@@ -34,7 +34,9 @@ function toggled(el: Element, directive: Directive, active: () => boolean): void
   const delay = modifiers.includes('delay') ? duration(modifiers.filter((m) => m !== 'delay'), 200) : 0
   const display = html.style.display === 'none' ? '' : html.style.display
   let timer: ReturnType<typeof setTimeout> | undefined
+  let applied = false
   const apply = (on: boolean) => {
+    applied = on
     const visible = remove ? !on : on
     if (mode === 'class') for (const name of value.split(/\s+/).filter(Boolean)) html.classList.toggle(name, remove ? !on : on)
     else if (mode === 'attr') (remove ? !on : on) ? html.setAttribute(value || 'disabled', '') : html.removeAttribute(value || 'disabled')
@@ -48,7 +50,12 @@ function toggled(el: Element, directive: Directive, active: () => boolean): void
     else apply(on)
   })
   Alpine.onElRemoved(el, () => Alpine.release(effect))
+  // A morph gives the element the server's attributes, which know nothing of this state: it is put back after each one.
+  ;(el as ToggledElement).__compReapply = () => apply(applied)
 }
+
+/** An element whose display a wire:* state controls: the morph calls `__compReapply` after patching it. */
+export type ToggledElement = Element & { __compReapply?: () => void }
 
 /** `wire:loading`: while the component's request runs (only for `wire:target` actions or properties, when given). */
 export function loadingDirective(component: CompComponent, el: Element, directive: Directive): void {

@@ -1,0 +1,18 @@
+import { defineConfig } from 'kiln-framework'
+
+/**
+ * Key-value stores (`Storage.store('cache')`): files under storage/ by
+ * default, Redis with one env change. A Redis store's keys start with
+ * APP_NAME as a slug and the store's name (`my_app:cache:`).
+ */
+export default defineConfig(({ env }) => ({
+  default: 'local',
+  stores: {
+    local: { driver: 'fs', base: 'storage/app' },
+    // Component uploads wait here until the component stores them (config/comp.ts `uploads.store`).
+    tmp: { driver: 'fs', base: 'storage/tmp' },
+    memory: { driver: 'memory' },
+    // CACHE_STORE: memory | fs | redis. Each driver reads its own keys and ignores the others.
+    cache: { driver: env.get('CACHE_STORE', 'memory'), base: 'storage/framework/cache', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
+  },
+}))

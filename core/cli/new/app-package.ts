@@ -1,0 +1,168 @@
+import { builtinModules } from 'node:module'
+import { readdirSync, readFileSync } from 'node:fs'
+import { isAbsolute, join, relative, sep } from 'node:path'
+
+/**
+ * The framework's own package name: a new app depends on it through a `file:` path to the clone.
+ *
+ * @example
+ * ```ts
+ * pkg.dependencies[FRAMEWORK_PACKAGE] // 'file:../kiln'
+ * ```
+ */
+export const FRAMEWORK_PACKAGE = 'kiln-framework'
+
+/** The export condition under which `kiln-framework` resolves to the TypeScript sources of a clone, not to its build. */
+export const SOURCE_CONDITION = 'kiln-source'
+
+/** What every new app needs to run its tests and type-check, whatever its code imports. */
+const TOOLING = ['ava', 'tsx', 'typescript', '@types/node']
+
+/**
+ * The framework's package.json, as far as a new app's needs go.
+ *
+ * @example
+ * ```ts
+ * const framework = JSON.parse(readFileSync(join(KILN_ROOT, 'package.json'), 'utf8')) as FrameworkManifest
+ * ```
+ */
+export interface FrameworkManifest {
+  version?: string
+  engines?: Record<string, string>
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  peerDependencies?: Record<string, string>
+  /** npm's list of packages whose install scripts may run. */
+  allowScripts?: Record<string, boolean>
+}
+
+// Top-level static imports and re-exports (their clause cannot hold `(`, `=`, `;` or a quote, so a match never runs
+// past its own statement), side-effect imports, and dynamic imports with a literal specifier.
+const IMPORT_PATTERNS = [
+  /^(?:import|export)\s+(?:type\s+)?[\w*{}\s,$]+?\s+from\s+['"]([^'"\n]+)['"]/gm,
+  /^import\s+['"]([^'"\n]+)['"]/gm,
+  /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g,
+]
+
+/**
+ * The npm packages a TypeScript source imports: bare specifiers reduced to
+ * their package name (`kysely`, `@scope/pkg`), without Node's built-ins and
+ * relative paths.
+ *
+ * @example
+ * ```ts
+ * importedPackages("import { z } from 'zod'\nimport { sql } from 'kysely/helpers'\nimport { join } from 'node:path'") // ['zod', 'kysely']
+ * ```
+ */
+export function importedPackages(source: string): string[] {
+  const found = new Set<string>()
+  for (const pattern of IMPORT_PATTERNS) {
+    for (const match of source.matchAll(pattern)) {
+      const name = packageName(match[1]!)
+      if (name) found.add(name)
+    }
+  }
+  return [...found]
+}
+
+function packageName(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('#') || isAbsolute(specifier)) return undefined
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) return undefined
+  const parts = specifier.split('/')
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+}
+
+/**
+ * The packages an app's code imports, scanning its `.ts` files: those of
+ * `tests/` alone are development dependencies.
+ *
+ * @example
+ * ```ts
+ * scanAppImports('/srv/my-app') // { runtime: ['kiln-framework', 'zod', 'kysely'], dev: ['ava'] }
+ * ```
+ */
+export function scanAppImports(root: string): { runtime: string[]; dev: string[] } {
+  const runtime = new Set<string>()
+  const dev = new Set<string>()
+  for (const file of sourceFiles(root)) {
+    const inTests = relative(root, file).split(sep)[0] === 'tests'
+    for (const name of importedPackages(readFileSync(file, 'utf8'))) (inTests ? dev : runtime).add(name)
+  }
+  return { runtime: [...runtime].sort(), dev: [...dev].filter((name) => !runtime.has(name)).sort() }
+}
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'storage' || entry.name.startsWith('.')) continue
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) files.push(...sourceFiles(path))
+    else if (/\.(?:ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push(path)
+  }
+  return files
+}
+
+/**
+ * The `package.json` of a new app: the framework through `file:<clone>`,
+ * every other package its code imports at the framework's own version range
+ * (so the app and the framework agree on zod, kysely...), ava, tsx and
+ * TypeScript for `npm test` and `npm run typecheck`, and the scripts
+ * `dev`, `start`, `migrate`, `seed`, `test` and `typecheck`.
+ *
+ * @example
+ * ```ts
+ * appPackageJson({ name: 'my-app', frameworkPath: '../kiln', imports: scanAppImports(dir), framework: manifest })
+ * ```
+ */
+export function appPackageJson(options: {
+  name: string
+  /** How the app's package.json reaches the clone: `../kiln` or `/home/me/kiln`. */
+  frameworkPath: string
+  imports: { runtime: string[]; dev: string[] }
+  framework: FrameworkManifest
+  /**
+   * `true`: Kiln is a clone running from its TypeScript sources, and the app's tests resolve `kiln-framework` to them
+   * (the `kiln-source` condition). `false`: Kiln is an installed package, and the app depends on its version, not a path.
+   */
+  linkedToSources?: boolean
+}): Record<string, unknown> {
+  const { framework, imports } = options
+  const range = (name: string) =>
+    framework.dependencies?.[name] ?? framework.devDependencies?.[name] ?? framework.peerDependencies?.[name] ?? 'latest'
+  // From a clone, the app links to it; from an installed Kiln (no sources), it depends on the same version from the registry.
+  const frameworkSpec = options.linkedToSources === false && framework.version ? `^${framework.version}` : `file:${options.frameworkPath}`
+  const dependencies: Record<string, string> = { [FRAMEWORK_PACKAGE]: frameworkSpec }
+  for (const name of imports.runtime) if (name !== FRAMEWORK_PACKAGE) dependencies[name] = range(name)
+  const devDependencies: Record<string, string> = {}
+  for (const name of [...imports.dev, ...TOOLING].sort()) if (!(name in dependencies) && name !== FRAMEWORK_PACKAGE) devDependencies[name] = range(name)
+  return {
+    name: options.name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    ...(framework.engines?.node ? { engines: { node: framework.engines.node } } : {}),
+    scripts: {
+      dev: 'kiln dev',
+      start: 'kiln serve',
+      migrate: 'kiln migrate',
+      seed: 'kiln db:seed',
+      test: 'ava',
+      typecheck: 'tsc --noEmit',
+    },
+    dependencies: sortKeys(dependencies),
+    devDependencies,
+    // The same install scripts the framework allows (esbuild's, under tsx), so npm installs without a warning.
+    ...(framework.allowScripts ? { allowScripts: framework.allowScripts } : {}),
+    ava: {
+      files: ['tests/**/*.test.ts'],
+      extensions: { ts: 'module' },
+      nodeArguments: [...(options.linkedToSources ? [`--conditions=${SOURCE_CONDITION}`] : []), '--import=tsx'],
+      // Node 20 cannot load tsx into ava's worker threads: each test file runs in its own process instead.
+      workerThreads: false,
+    },
+  }
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)))
+}

@@ -1,0 +1,40 @@
+/**
+ * Builds what the npm package ships: the compiled JavaScript and declaration
+ * files of `core/`, `plugins/` and `drivers/` in `dist/`, beside the files
+ * that code reads by relative path (the component client bundle, the
+ * realtime browser bundle, plugin views, stubs and migrations).
+ *
+ * Run it with `npm run build`; `npm pack` and `npm publish` run it first.
+ * The clone itself never needs it: it runs from the TypeScript sources.
+ */
+import { execFileSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { buildClient } from '../plugins/comp/client/build.ts'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const DIST = join(ROOT, 'dist')
+
+rmSync(DIST, { recursive: true, force: true })
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' })
+
+// The component client ships built: a package has no client sources to build it from on first boot.
+copy(await buildClient(), join(DIST, 'plugins/comp/dist/comp.js'))
+rmSync(join(DIST, 'plugins/comp/client'), { recursive: true, force: true })
+copy(join(ROOT, 'packages/rt/dist/rt.js'), join(DIST, 'packages/rt/dist/rt.js'))
+// Plugin files read by path, not imported: views and stubs (a stub such as tok's config stays TypeScript, for the app).
+for (const plugin of readdirSync(join(ROOT, 'plugins'))) {
+  for (const folder of ['views', 'stubs']) {
+    const from = join(ROOT, 'plugins', plugin, folder)
+    if (existsSync(from)) copy(from, join(DIST, 'plugins', plugin, folder))
+  }
+}
+console.log(`Built ${DIST}`)
+
+function copy(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true })
+  cpSync(from, to, { recursive: true })
+}

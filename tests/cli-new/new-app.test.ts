@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { parseEnv } from 'node:util'
+import test from 'ava'
+import { BIN, cleanEnv, run } from './run.ts'
+
+const framework = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>
+  devDependencies: Record<string, string>
+}
+const KILN_ROOT = realpathSync(new URL('../../', import.meta.url)).replace(/\/$/, '')
+
+function tempParent(t: { teardown(fn: () => unknown): void }): string {
+  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'kiln-new-')))
+  t.teardown(() => rmSync(parent, { recursive: true, force: true }))
+  return parent
+}
+
+test('kiln new with no terminal and no flag creates a bootable app without installing, and prints every command left to run', async (t) => {
+  const parent = tempParent(t)
+  const made = await run(process.execPath, [BIN, 'new', 'My Shop'], { cwd: parent })
+  t.is(made.code, 0, made.stderr)
+  const root = join(parent, 'My Shop')
+  t.false(existsSync(join(root, 'node_modules')), 'nothing installed without a terminal to ask on')
+  t.is(
+    made.stdout.slice(made.stdout.indexOf('Next steps:')),
+    [
+      'Next steps:',
+      '  cd "My Shop"',
+      '  npm install',
+      '  npx kiln migrate',
+      '  npx kiln db:seed',
+      '  npm run dev',
+      '',
+      'Then open http://127.0.0.1:3000',
+      'and log in as test@example.com (or maria@example.com, sam@example.com) with the password "password".',
+      '',
+    ].join('\n'),
+  )
+
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  t.is(pkg.name, 'my-shop')
+  t.is(pkg.type, 'module')
+  // Every package the starter's code imports, at the framework's own ranges; the framework itself from this clone.
+  // Absolute, unless the clone and the app share a folder below the filesystem root (a clone in /tmp, as CI may have).
+  const shared = relative(root, KILN_ROOT).split('/').filter((part) => part === '..').length < root.split('/').filter(Boolean).length
+  const path = shared ? relative(realpathSync(root), KILN_ROOT) : KILN_ROOT
+  t.deepEqual(pkg.dependencies, { 'kiln-framework': `file:${path}`, kysely: framework.dependencies.kysely, zod: framework.dependencies.zod })
+  t.deepEqual(pkg.devDependencies, {
+    '@types/node': framework.devDependencies['@types/node'],
+    ava: framework.devDependencies.ava,
+    tsx: framework.devDependencies.tsx,
+    typescript: framework.devDependencies.typescript,
+  })
+  t.like(pkg.scripts, { dev: 'kiln dev', start: 'kiln serve', migrate: 'kiln migrate', test: 'ava' })
+  t.like(pkg.ava, { files: ['tests/**/*.test.ts'], extensions: { ts: 'module' }, nodeArguments: ['--conditions=kiln-source', '--import=tsx'] })
+  // Linked to a clone, the app type-checks and tests against the framework's sources.
+  t.deepEqual(JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).compilerOptions.customConditions, ['kiln-source'])
+  for (const file of ['tsconfig.json', 'README.md', 'config/storage.ts', 'public/app.css', 'public/favicon.ico', 'tests/example.test.ts', '.gitignore']) {
+    t.true(existsSync(join(root, file)), file)
+  }
+  t.regex(readFileSync(join(root, 'README.md'), 'utf8'), /^# My Shop$/m)
+
+  const env = parseEnv(readFileSync(join(root, '.env'), 'utf8'))
+  t.like(env, { APP_NAME: 'My Shop', APP_ENV: 'local', APP_DEBUG: 'true', DB_CONNECTION: 'sqlite', DB_DATABASE: 'database/database.sqlite', BROADCAST_CONNECTION: 'log' })
+  t.regex(env.APP_KEY ?? '', /^base64:[A-Za-z0-9+/]{43}=$/)
+  const example = parseEnv(readFileSync(join(root, '.env.example'), 'utf8'))
+  t.is(example.APP_KEY, '', 'the committed example holds no key')
+  t.is(example.APP_DEBUG, 'false')
+})
+
+test('two apps get different keys, and an app beside the clone reaches it by a relative file: path', async (t) => {
+  const parent = tempParent(t)
+  t.is((await run(process.execPath, [BIN, 'new', 'one', '--no-install'], { cwd: parent })).code, 0)
+  t.is((await run(process.execPath, [BIN, 'new', 'two', '--no-install'], { cwd: parent })).code, 0)
+  const key = (name: string) => parseEnv(readFileSync(join(parent, name, '.env'), 'utf8')).APP_KEY
+  t.not(key('one'), key('two'))
+
+  const sibling = join(KILN_ROOT, '..', `kiln-new-sibling-${process.pid}`)
+  t.teardown(() => rmSync(sibling, { recursive: true, force: true }))
+  const made = await run(process.execPath, [BIN, 'new', sibling, '--no-install'], { cwd: KILN_ROOT })
+  t.is(made.code, 0, made.stderr)
+  const dependency = JSON.parse(readFileSync(join(sibling, 'package.json'), 'utf8')).dependencies['kiln-framework']
+  t.is(dependency, `file:../${KILN_ROOT.split('/').pop()}`)
+  t.regex(made.stdout, new RegExp(`\\n  cd \\.\\./kiln-new-sibling-${process.pid}\\n`))
+})
+
+test('kiln new into a folder that is not empty: one line on stderr, exit code 1, nothing written', async (t) => {
+  const parent = tempParent(t)
+  t.is((await run(process.execPath, [BIN, 'new', 'my-app', '--no-install'], { cwd: parent })).code, 0)
+  const again = await run(process.execPath, [BIN, 'new', 'my-app', '--install'], { cwd: parent })
+  t.is(again.code, 1)
+  t.is(again.stderr, 'Cannot create the app: my-app exists and is not empty.\n')
+  t.is(again.stdout, '')
+  t.false(existsSync(join(parent, 'my-app', 'node_modules')))
+
+  writeFileSync(join(parent, 'notes.txt'), 'x')
+  const file = await run(process.execPath, [BIN, 'new', 'notes.txt'], { cwd: parent })
+  t.is(file.code, 1)
+  t.is(file.stderr, 'Cannot create the app: notes.txt exists and is not a folder.\n')
+
+  // An empty folder is fine.
+  mkdirSync(join(parent, 'empty'))
+  t.is((await run(process.execPath, [BIN, 'new', 'empty', '--no-install'], { cwd: parent })).code, 0)
+})
+
+test('a failing npm install ends with one line naming it and exit code 1; the created app stays', async (t) => {
+  const parent = tempParent(t)
+  mkdirSync(join(parent, 'cache'))
+  // A registry that refuses connections and an empty cache: npm cannot fetch anything.
+  const env = cleanEnv({ npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(parent, 'cache'), npm_config_fetch_retries: '0', npm_config_offline: 'false' })
+  const made = await run(process.execPath, [BIN, 'new', 'my-app', '--install'], { cwd: parent, env })
+  t.is(made.code, 1)
+  const last = made.stderr.trimEnd().split('\n').at(-1)
+  t.is(last, 'npm install failed (exit code 1) in my-app: the app is created; fix the error above, then run npm install, npx kiln migrate and npx kiln db:seed there.')
+  t.notRegex(made.stderr, /^\s+at .*kiln/m, 'no stack from Kiln')
+  t.true(existsSync(join(parent, 'my-app', 'package.json')))
+})
