@@ -140,11 +140,16 @@ export class Migrator {
   async wipe(): Promise<string[]> {
     const db = await this.kysely()
     const { dialect } = await this.app.service<DatabaseManager>('db').connection(this.connection)
-    let tables = await db.introspection.getTables()
-    if (dialect === 'pgsql') {
-      const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)
-      tables = tables.filter((table) => table.schema === rows[0]?.schema)
-    }
+    // On PostgreSQL the catalog is read for the current schema only: Kysely's introspection reads every schema's
+    // columns, and a relation another session drops meanwhile makes that read fail ("could not find relation").
+    const tables: Array<{ name: string; isView: boolean }> =
+      dialect === 'pgsql'
+        ? (
+            await sql<{ name: string; is_view: boolean }>`select c.relname as name, c.relkind = 'v' as is_view
+              from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+              where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v') order by c.relname`.execute(db)
+          ).rows.map((row) => ({ name: row.name, isView: row.is_view }))
+        : await db.introspection.getTables()
     if (dialect === 'sqlite') await sql`PRAGMA foreign_keys = OFF`.execute(db)
     for (const table of tables) {
       const drop = table.isView ? db.schema.dropView(table.name).ifExists() : db.schema.dropTable(table.name).ifExists()

@@ -72,7 +72,8 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
     t.is(wiped.code, 0, wiped.stderr)
     t.regex(wiped.stdout, /^Dropped 3 tables: /)
     t.deepEqual(await relations(), [])
-    t.is((await cli(['db:wipe'], root)).stdout, 'No tables to drop.\n')
+    const empty = await cli(['db:wipe'], root)
+    t.is(empty.stdout, 'No tables to drop.\n', empty.stderr)
     const again = await cli(['migrate'], root)
     t.is(again.stdout, 'Migrated: 0001_a\nMigrated: 0002_a_ids\n')
   })
@@ -90,3 +91,29 @@ test('pgsql: db:wipe and migrate:fresh leave the other schemas of the database a
   t.deepEqual((await client!.query(`select id from ${other}.a`)).rows, [{ id: 7 }])
 })
 
+test('pgsql: db:wipe reads only its own schema, so other sessions dropping schemas meanwhile do not make it fail', async (t) => {
+  const { root, client } = await databaseApp(t, 'pgsql', { 'database/migrations/0001_a.ts': create('a') })
+  // Another session creates and drops whole schemas the whole time, as parallel test suites and other apps do.
+  const churn = new pg.Client(DATABASE_URL)
+  await churn.connect()
+  let stop = false
+  const churning = (async () => {
+    for (let i = 0; !stop; i++) {
+      const other = `kiln_churn_${randomBytes(4).toString('hex')}_${i}`
+      await churn.query(`CREATE SCHEMA ${other}; CREATE TABLE ${other}.t (id int, b text); CREATE VIEW ${other}.v AS SELECT * FROM ${other}.t`)
+      await churn.query(`DROP SCHEMA ${other} CASCADE`)
+    }
+  })()
+  try {
+    for (let round = 0; round < 40; round++) {
+      t.is((await cli(['migrate'], root)).code, 0)
+      const wiped = await cli(['db:wipe'], root)
+      t.is(wiped.stdout, 'Dropped 2 tables: a, migrations.\n', wiped.stderr)
+    }
+  } finally {
+    stop = true
+    await churning
+    await churn.end()
+  }
+  t.truthy(client)
+})
