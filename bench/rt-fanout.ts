@@ -12,7 +12,7 @@ import { createApp } from '../core/index.ts'
 import websocketDriver, { type WebsocketBroadcaster } from '../drivers/websocket/index.ts'
 import { broadcasting, type BroadcastManager } from '../plugins/broadcasting/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
-import { fanOut, socketClients } from './ws-measure.ts'
+import { fanOut, histogramLines, socketClients } from './ws-measure.ts'
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 5000)
 const EVENTS = 30
@@ -41,7 +41,7 @@ export async function rtFanout(): Promise<void> {
     // One client process per side: on a 2-core machine a second one competes with the server for the CPU.
     const kilnClients = [await socketClients(`${kilnServer.url.replace('http', 'ws')}/broadcasting/socket`, SOCKETS, 'rt')]
     const rawClients = [await socketClients(raw.url, SOCKETS, 'raw')]
-    let best = { kiln: { perSecond: 0, p50: 0, p99: Infinity }, raw: { perSecond: 0, p50: 0, p99: Infinity } }
+    let best = { kiln: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] }, raw: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] } }
     let id = 0
     // Warm both paths, then alternate so machine noise hits both alike.
     await fanOut(kilnClients, SOCKETS, 5, (data) => rt.broadcast({ channels: ['bench'], event: 'Tick', payload: data }), (id += 5) - 5)
@@ -58,6 +58,7 @@ export async function rtFanout(): Promise<void> {
       `P2 rt fan-out to ${SOCKETS} sockets: kiln ${best.kiln.perSecond} deliveries/s (p50 ${best.kiln.p50.toFixed(1)} ms, p99 ${best.kiln.p99.toFixed(1)} ms), ` +
         `raw crossws ${best.raw.perSecond} deliveries/s (p50 ${best.raw.p50.toFixed(1)} ms, p99 ${best.raw.p99.toFixed(1)} ms), ratio ${ratio.toFixed(2)}  (goal ≥ 0.8 and p99 ≤ 50 ms: ${verdict})`,
     )
+    console.log(`  latency from publish to receipt, kiln:\n${histogramLines(best.kiln.histogram).join('\n')}\n  raw crossws:\n${histogramLines(best.raw.histogram).join('\n')}`)
     await Promise.all([...kilnClients, ...rawClients].map((c) => c.exit()))
   } finally {
     await raw.close()

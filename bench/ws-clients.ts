@@ -5,7 +5,7 @@
  * wall clock at receipt minus the `sent` stamp in the payload; both processes
  * read the same clock (performance.timeOrigin + now).
  *
- * Messages from the parent: `{ type: 'stats' }` → `{ type: 'stats', p50, p99, deliveries }`, `{ type: 'exit' }`.
+ * Messages from the parent: `{ type: 'stats' }` → `{ type: 'stats', p50, p99, deliveries, histogram }`, `{ type: 'exit' }`.
  * Messages to the parent: `{ type: 'ready', rss }`, `{ type: 'done', id }` when every socket got event `id`.
  */
 import WebSocket from 'ws'
@@ -17,6 +17,7 @@ const stamp = /"id":(\d+),"sent":([\d.]+)/
 const received = new Map<number, number>()
 let latencies: number[] = []
 const sockets: WebSocket[] = []
+const EDGES = [5, 10, 20, 30, 40, 50, 75, 100, Infinity]
 
 function open(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -59,7 +60,10 @@ process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     const sorted = latencies.sort((a, b) => a - b)
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-    process.send!({ type: 'stats', p50: at(0.5), p99: at(0.99), deliveries: sorted.length })
+    // Counts of deliveries per latency bucket (upper edges in ms, the last open-ended).
+    const histogram = EDGES.map(() => 0)
+    for (const latency of sorted) histogram[EDGES.findIndex((edge) => latency <= edge)]!++
+    process.send!({ type: 'stats', p50: at(0.5), p99: at(0.99), deliveries: sorted.length, histogram })
     latencies = []
   } else if (message.type === 'exit') {
     for (const socket of sockets) socket.terminate()

@@ -17,6 +17,7 @@ import { deepMerge, getPath } from '../support/dot-path.ts'
 export class ConfigRepository {
   private readonly values: Record<string, unknown> = Object.create(null)
   private readonly schemas = new Map<string, z.ZodType>()
+  private readonly memo = new Map<string, unknown>()
 
   constructor(raw: Record<string, unknown> = {}) {
     for (const [file, value] of Object.entries(raw)) this.values[file] = value
@@ -39,6 +40,7 @@ export class ConfigRepository {
       throw new ConfigError(`config/${file}.ts`, issue.path.join('.'), issue.message)
     }
     this.values[file] = result.data
+    this.memo.clear()
     return result.data
   }
 
@@ -57,7 +59,12 @@ export class ConfigRepository {
    * ```
    */
   get<T = unknown>(key: string, fallback?: T): T {
-    const value = getPath(this.values, key)
+    // Remembered per key until the next `set`: hot paths read the same keys on every request.
+    let value = this.memo.get(key)
+    if (value === undefined && !this.memo.has(key)) {
+      value = getPath(this.values, key)
+      if (this.memo.size < 1000) this.memo.set(key, value)
+    }
     return (value === undefined ? fallback : value) as T
   }
 
@@ -79,6 +86,7 @@ export class ConfigRepository {
     const patch = rest.reduceRight<unknown>((acc, part) => ({ [part]: acc }), value)
     const merged = rest.length === 0 ? value : deepMerge(this.values[file!] ?? {}, patch)
     this.values[file!] = merged
+    this.memo.clear()
     const schema = this.schemas.get(file!)
     if (schema) this.define(file!, schema)
   }

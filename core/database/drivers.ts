@@ -6,7 +6,7 @@ import { KilnError } from '../support/errors.ts'
 import type { Connection } from './connection.ts'
 import { guardPool } from './pg-health.ts'
 import { translateQueryError, withQueryErrors } from './query-errors.ts'
-import { DatabaseBusyError, isBusy, reportBusy } from './sqlite-busy.ts'
+import { DatabaseBusyError, isBusy, reportBusy, UNWATCHED_ALL } from './sqlite-busy.ts'
 
 /**
  * The `sqlite` driver (better-sqlite3): `filename` relative to the app root,
@@ -56,8 +56,11 @@ export async function sqliteConnection(app: Application, name: string, config: {
   const readSync = (sql: string, parameters: readonly unknown[]) => {
     if (database.inTransaction) return undefined
     try {
-      return database.prepare(sql).all(parameters) as Record<string, unknown>[]
+      const statement = database.prepare(sql)
+      const all = ((statement as unknown as Record<symbol, typeof statement.all>)[UNWATCHED_ALL] ?? statement.all) as typeof statement.all
+      return all.call(statement, parameters) as Record<string, unknown>[]
     } catch (error) {
+      if (isBusy(error)) throw new DatabaseBusyError(error)
       throw translateQueryError(error)
     }
   }

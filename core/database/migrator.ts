@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
+import { forgetCompiledReads } from './compiled-read.ts'
 import type { DatabaseManager } from './database-manager.ts'
 
 /** A migration module: `up` and `down`, written with Kysely's schema builder. */
@@ -79,6 +80,8 @@ export class Migrator {
     const done: string[] = []
     for (const [name, file] of pending) {
       const migration = await load(file)
+      // Reads compiled against the old schema (their column lists) are dropped after each change.
+      forgetCompiledReads(db)
       try {
         await db.transaction().execute(async (trx) => {
           await migration.up(trx)
@@ -89,6 +92,7 @@ export class Migrator {
       }
       done.push(name)
     }
+    forgetCompiledReads(db)
     return done
   }
 
@@ -105,6 +109,7 @@ export class Migrator {
       const file = files.get(name)
       if (!file) throw new KilnError(`Cannot roll back ${name}: its file is missing.`)
       const migration = await load(file)
+      forgetCompiledReads(db)
       try {
         await db.transaction().execute(async (trx) => {
           await migration.down?.(trx)
@@ -115,6 +120,7 @@ export class Migrator {
       }
       done.push(name)
     }
+    forgetCompiledReads(db)
     return done
   }
 
@@ -156,6 +162,7 @@ export class Migrator {
       await (dialect === 'pgsql' ? drop.cascade() : drop).execute()
     }
     if (dialect === 'sqlite') await sql`PRAGMA foreign_keys = ON`.execute(db)
+    forgetCompiledReads(db)
     return tables.map((table) => table.name)
   }
 

@@ -22,6 +22,17 @@ const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOU
 const METHODS = ['run', 'get', 'all', 'iterate'] as const
 
 /**
+ * A statement's own `all`, before {@link reportBusy} wrapped it: for reads on
+ * hot paths, which turn a busy error into `DatabaseBusyError` themselves.
+ *
+ * @example
+ * ```ts
+ * const all = (statement as any)[UNWATCHED_ALL] ?? statement.all
+ * ```
+ */
+export const UNWATCHED_ALL = Symbol('better-sqlite3 all, unwrapped')
+
+/**
  * True for better-sqlite3's "database is locked" errors.
  *
  * @example
@@ -54,11 +65,15 @@ export function reportBusy(database: Database, warn: (error: Error) => void, fre
   database.prepare = ((source: string) => {
     const statement = prepare(source)
     const methods = statement as unknown as Record<(typeof METHODS)[number], (...args: unknown[]) => unknown>
+    // Reads on hot paths (readSync) call the statement's own `all`: a busy read reports nothing about a spell.
+    ;(statement as unknown as Record<symbol, unknown>)[UNWATCHED_ALL] = methods.all
     for (const method of METHODS) {
-      const original = methods[method].bind(statement)
-      methods[method] = (...args: unknown[]) => {
+      const original = methods[method]
+      // `arguments` passed on as is: a rest parameter and a bound function cost more than the read on hot paths.
+      methods[method] = function (this: unknown) {
         try {
-          const result = original(...args)
+          // eslint-disable-next-line prefer-rest-params
+          const result = Reflect.apply(original, statement, arguments)
           if (busy && !statement.readonly) {
             busy = false
             free()

@@ -36,6 +36,23 @@ export class EventDispatcher {
     return (this.listeners.get(event)?.length ?? 0) > 0
   }
 
+  /**
+   * True when dispatching an event of this class would reach something: a
+   * listener of the class or of a parent class, a `'*'` listener, or a fake.
+   * Dispatch hooks do not count: hot paths (the token guard) skip building
+   * and dispatching events nobody observes, and such events never broadcast.
+   *
+   * @example
+   * ```ts
+   * if (events.isObserved(TokenAuthenticated)) await events.dispatch(new TokenAuthenticated(token))
+   * ```
+   */
+  isObserved(event: EventClass): boolean {
+    if (this.faked || this.hasListeners('*')) return true
+    for (let c: object | null = event; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) if (this.hasListeners(c as EventClass)) return true
+    return false
+  }
+
   /** Adds a hook run for every event before its listeners. @example `events.addDispatchHook(fn)` */
   addDispatchHook(hook: DispatchHook): void {
     this.hooks.push(hook)

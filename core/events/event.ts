@@ -34,6 +34,20 @@ export class Event {
   }
 
   /**
+   * True when a dispatch of this class would reach a listener (its own, a
+   * parent's or `'*'`) or a fake, so that hot paths can skip events nobody
+   * observes.
+   *
+   * @example
+   * ```ts
+   * if (TokenAuthenticated.isObserved()) await TokenAuthenticated.dispatch(token)
+   * ```
+   */
+  static isObserved(this: EventClass): boolean {
+    return dispatcher().isObserved(this)
+  }
+
+  /**
    * Listens to an event class (or `'*'`).
    *
    * @example

@@ -4,6 +4,7 @@ import { checkAbilities, checkForAnyAbility, requireAbilities } from './abilitie
 import { pruneExpiredCommand } from './prune-command.ts'
 import { defaultStatefulDomains } from './stateful.ts'
 import { tokConfigSchema } from './tok-config.ts'
+import { startTokenCache } from './token-cache-registry.ts'
 import { TokGuard } from './tok-guard.ts'
 import { TokenGuard, type TokenGuardConfig } from './token-guard.ts'
 
@@ -37,7 +38,8 @@ export function tok(): Plugin {
       publisher.publishes('tok-migrations', [{ from: MIGRATIONS, to: 'database/migrations' }])
       publisher.publishes('tok-config', [{ from: CONFIG_STUB, to: 'config/tok.ts' }])
     },
-    boot(app) {
+    async boot(app) {
+      await startTokenCache(app)
       app.middleware.alias('abilities', checkAbilities, { validate: requireAbilities })
       app.middleware.alias('ability', checkForAnyAbility, { validate: requireAbilities })
       app.commands.register(pruneExpiredCommand)

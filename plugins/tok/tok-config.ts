@@ -27,6 +27,31 @@ export const tokConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_-]*$/, 'use letters, digits, "_" and "-" only')
     .max(64, 'at most 64 characters')
     .default(''),
+  /**
+   * The verified-token cache, off by default. On, a token verified once is
+   * taken at its word for `ttl` seconds (never past its own expiry) without
+   * reading the database, for at most `max` tokens per process. Revoking,
+   * deleting or changing a token (or its user) through the models empties
+   * its entry at once; with more than one process, give `redis` so they tell
+   * each other.
+   */
+  cache: z
+    // `cache: true` is short for `{ enabled: true }` with the defaults.
+    .preprocess(
+      (value) => (typeof value === 'boolean' ? { enabled: value } : value),
+      z.object({
+        enabled: z.boolean().default(false),
+        /** Seconds an entry counts (at most 300). */
+        ttl: z.number().positive().max(300).default(10),
+        /** Most tokens kept per process. */
+        max: z.number().int().positive().default(10_000),
+        /** Redis URL through which processes invalidate each other's entries. Required when more than one process serves the app. */
+        redis: z.string().optional(),
+        /** How long publishing an invalidation may wait on Redis. */
+        redis_timeout_ms: z.number().int().positive().default(1000),
+      }),
+    )
+    .prefault({}),
 })
 
 /** The parsed `config/tok.ts`. */

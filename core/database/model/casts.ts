@@ -18,7 +18,11 @@ export function castFromDb(cast: Cast | undefined, value: unknown): unknown {
     case 'boolean':
       return value === true || value === 1 || value === '1' || value === 't' || value === 'true'
     case 'date':
-      return value instanceof Date ? value : new Date(typeof value === 'number' ? value : String(value).replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(value)) ? '' : 'Z'))
+      if (value instanceof Date) return value
+      if (typeof value === 'number') return new Date(value)
+      // What Kiln writes on SQLite (toISOString): parsed as is, the common case of every row with timestamps.
+      if (typeof value === 'string' && value.length === 24 && value[10] === 'T' && value[23] === 'Z') return new Date(value)
+      return new Date(String(value).replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(value)) ? '' : 'Z'))
     case 'number':
       return Number(value)
     case 'string':

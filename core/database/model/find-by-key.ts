@@ -1,18 +1,15 @@
-import type { CompiledQuery, Kysely } from 'kysely'
+import { sql } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
+import { compiledRead, outsideTransaction, parameter } from '../compiled-read.ts'
 import type { Dialect } from '../connection.ts'
 import type { DatabaseManager } from '../database-manager.ts'
-import { transactionStorage } from '../transaction-context.ts'
 import type { KeyType, Model, ModelClass } from './model.ts'
-
-const KEY = Symbol('key')
-const compiled = new WeakMap<Kysely<any>, Map<string, CompiledQuery>>()
 
 /**
  * `Model.find(key)` with its SQL compiled once per connection and model
  * table: find by key is the hottest query of most apps (every authenticated
- * request loads its user, every token request its token), and building and
- * compiling it through Kysely's builder cost more than running it.
+ * request loads its user), and building and compiling it through Kysely's
+ * builder cost more than running it.
  *
  * @example
  * ```ts
@@ -20,25 +17,26 @@ const compiled = new WeakMap<Kysely<any>, Map<string, CompiledQuery>>()
  * ```
  */
 export async function findByKey<M extends Model>(model: ModelClass<M>, key: unknown): Promise<M | undefined> {
-  // SQLite outside any transaction: one synchronous read, no trip through Kysely's async executor.
-  const open = currentApp().service<DatabaseManager>('db').openConnection(model.connection)
-  if (!keyFits(model.keyType, key, open?.dialect ?? (await model.dialect()))) return undefined
-  if (open?.readSync) {
-    model.registerMorph()
-    const query = compile(open.kysely, model)
-    const rows = open.readSync(query.sql, bind(query, model.toDbValue(model.primaryKey, key, open.dialect)))
-    if (rows) return rows[0] ? model.hydrate(rows[0]) : undefined
-  }
-  const db = await model.db()
-  const dialect = await model.dialect()
-  const query = compile(db, model)
+  const dialect = currentApp().service<DatabaseManager>('db').openConnection(model.connection)?.dialect ?? (await model.dialect())
+  if (!keyFits(model.keyType, key, dialect)) return undefined
+  model.registerMorph()
   try {
-    const { rows } = await db.executeQuery<Record<string, unknown>>({ ...query, parameters: bind(query, model.toDbValue(model.primaryKey, key, dialect)) })
+    const rows = await compiledRead(
+      `find ${model.table}\0${model.primaryKey}\0${model.softDeletes ? 1 : 0}`,
+      ({ db }) => {
+        let builder = db.selectFrom(model.table).selectAll().where(model.primaryKey, '=', parameter(0) as never)
+        if (model.softDeletes) builder = builder.where('deleted_at', 'is', null)
+        // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
+        return builder.limit(sql.lit(1))
+      },
+      [model.toDbValue(model.primaryKey, key, dialect)],
+      { connection: model.connection },
+    )
     return rows[0] ? model.hydrate(rows[0]) : undefined
   } catch (error) {
     // A key the column's type refuses (`'abc'` for a uuid column) cannot exist. Inside a transaction the failed
     // statement has already aborted it on PostgreSQL, so there the error stands (declare `keyType` to avoid it).
-    if (NOT_A_KEY.has((error as { code?: unknown }).code as string) && !transactionStorage.getStore()) return undefined
+    if (NOT_A_KEY.has((error as { code?: unknown }).code as string) && outsideTransaction()) return undefined
     throw error
   }
 }
@@ -69,22 +67,4 @@ export function keyFits(keyType: KeyType, key: unknown, dialect: Dialect): boole
   const value = BigInt(text)
   const range = keyType === 'number' && dialect === 'pgsql' ? INT32 : INT64
   return value >= range.min && value <= range.max
-}
-
-function bind(query: CompiledQuery, value: unknown): unknown[] {
-  return query.parameters.map((parameter) => (parameter === KEY ? value : parameter))
-}
-
-function compile(db: Kysely<any>, model: ModelClass<Model>): CompiledQuery {
-  let perDb = compiled.get(db)
-  if (!perDb) compiled.set(db, (perDb = new Map()))
-  const cacheKey = `${model.table}\0${model.primaryKey}\0${model.softDeletes ? 1 : 0}`
-  let query = perDb.get(cacheKey)
-  if (!query) {
-    let builder = db.selectFrom(model.table).selectAll().where(model.primaryKey, '=', KEY as never)
-    if (model.softDeletes) builder = builder.where('deleted_at', 'is', null)
-    query = builder.limit(1).compile()
-    perDb.set(cacheKey, query)
-  }
-  return query
 }

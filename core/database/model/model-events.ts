@@ -58,5 +58,38 @@ export async function fireModelEvent(modelClass: object, event: ModelEventName, 
   return true
 }
 
+/** A write through a model's query builder: which rows is unknown, so `columns` says what changed (none for deletes). */
+export interface QueryWrite {
+  kind: 'update' | 'delete'
+  /** The columns an update set (`updated_at` included when the model keeps timestamps). */
+  columns: string[]
+}
+
+const queryWriteListeners: Array<(model: Function, write: QueryWrite) => unknown> = []
+
+/**
+ * Listens to writes made through a model's query builder (`Post.query()...update()`,
+ * `.delete()`, `.forceDelete()`, `.tryUpdate()`), which fire no per-model
+ * events: caches of rows learn here that some rows changed. Called after the
+ * write, awaited by it. Returns a function that removes the listener.
+ *
+ * @example
+ * ```ts
+ * const stop = onAnyQueryWrite((model, write) => { if (model === Post) postCache.clear() })
+ * ```
+ */
+export function onAnyQueryWrite(listener: (model: Function, write: QueryWrite) => unknown): () => void {
+  queryWriteListeners.push(listener)
+  return () => {
+    const i = queryWriteListeners.indexOf(listener)
+    if (i >= 0) queryWriteListeners.splice(i, 1)
+  }
+}
+
+/** @internal tells the query-write listeners. @example `await fireQueryWrite(Post, { kind: 'delete', columns: [] })` */
+export async function fireQueryWrite(model: Function, write: QueryWrite): Promise<void> {
+  for (const listener of queryWriteListeners) await listener(model, write)
+}
+
 /** @internal per-class listeners. */
 export const LISTENERS = new WeakMap<object, Map<ModelEventName, ModelListener[]>>()

@@ -1,7 +1,8 @@
-import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely'
+import { sql, type Kysely, type SelectQueryBuilder, type UpdateQueryBuilder, type UpdateResult } from 'kysely'
 import { column, operator } from './identifiers.ts'
 import { writeWithoutWaiting } from './write-without-waiting.ts'
 import type { Model, ModelClass } from './model.ts'
+import { fireQueryWrite } from './model-events.ts'
 
 type Where = { kind: 'where'; column: string; op: string; value: unknown } | { kind: 'in'; column: string; values: unknown[]; not: boolean } | { kind: 'null'; column: string; not: boolean }
 
@@ -124,11 +125,13 @@ export class ModelQuery<M extends Model> {
     const dialect = await this.model.dialect()
     let query = this.apply(db.selectFrom(this.model.table).selectAll(), dialect) as SelectQueryBuilder<any, any, any>
     for (const [col, dir] of this.orders) query = query.orderBy(col, dir)
-    if (this.limitValue !== undefined) query = query.limit(this.limitValue)
+    // Literals, not bound parameters: the values are integers this class made, and SQLite re-plans a statement for
+    // every run when its LIMIT is a parameter (three times the cost of a lookup by key).
+    if (this.limitValue !== undefined) query = query.limit(sql.lit(this.limitValue))
     if (this.offsetValue !== undefined) {
       // SQLite needs a LIMIT before OFFSET; -1 means none there, and PostgreSQL needs none at all.
-      if (this.limitValue === undefined && dialect === 'sqlite') query = query.limit(-1)
-      query = query.offset(this.offsetValue)
+      if (this.limitValue === undefined && dialect === 'sqlite') query = query.limit(sql.lit(-1))
+      query = query.offset(sql.lit(this.offsetValue))
     }
     const rows = await query.execute()
     return rows.map((row) => this.model.hydrate(row))
@@ -171,6 +174,7 @@ export class ModelQuery<M extends Model> {
     const db = await this.model.db()
     const dialect = await this.model.dialect()
     const result = await this.updateQuery(db, dialect, values).executeTakeFirst()
+    await this.written('update', values)
     return Number(result.numUpdatedRows ?? 0)
   }
 
@@ -189,8 +193,10 @@ export class ModelQuery<M extends Model> {
    * if (updated === undefined) retryLater(ids)
    * ```
    */
-  tryUpdate(values: Record<string, unknown>): Promise<number | undefined> {
-    return writeWithoutWaiting(this.model as ModelClass<Model>, (db, dialect) => this.updateQuery(db, dialect, values))
+  async tryUpdate(values: Record<string, unknown>): Promise<number | undefined> {
+    const updated = await writeWithoutWaiting(this.model as ModelClass<Model>, (db, dialect) => this.updateQuery(db, dialect, values))
+    if (updated !== undefined) await this.written('update', values)
+    return updated
   }
 
   /**
@@ -205,6 +211,7 @@ export class ModelQuery<M extends Model> {
     if (this.model.softDeletes && this.trashed !== 'only') return this.update({ deleted_at: new Date() })
     const db = await this.model.db()
     const result = await (this.apply(db.deleteFrom(this.model.table) as never, await this.model.dialect()) as { executeTakeFirst(): Promise<unknown> }).executeTakeFirst()
+    await this.written('delete')
     return Number((result as { numDeletedRows?: bigint }).numDeletedRows ?? 0)
   }
 
@@ -212,12 +219,19 @@ export class ModelQuery<M extends Model> {
   async forceDelete(): Promise<number> {
     const db = await this.model.db()
     const result = await (this.apply(db.deleteFrom(this.model.table) as never, await this.model.dialect()) as { executeTakeFirst(): Promise<unknown> }).executeTakeFirst()
+    await this.written('delete')
     return Number((result as { numDeletedRows?: bigint }).numDeletedRows ?? 0)
   }
 
   /** Creates a model with the relation's keys set. @example `await user.posts().create({ title: 'Hi' })` */
   async create(attributes: Record<string, unknown> = {}): Promise<M> {
     return this.model.create({ ...attributes, ...this.defaults })
+  }
+
+  private written(kind: 'update' | 'delete', values: Record<string, unknown> = {}): Promise<void> {
+    const columns = Object.keys(values).map(column)
+    if (kind === 'update' && this.model.timestamps && !columns.includes('updated_at')) columns.push('updated_at')
+    return fireQueryWrite(this.model, { kind, columns })
   }
 
   private updateQuery(db: Kysely<any>, dialect: 'sqlite' | 'pgsql', values: Record<string, unknown>): UpdateQueryBuilder<any, any, any, UpdateResult> {

@@ -121,8 +121,17 @@ export class Model {
   /** @internal a model from a database row. */
   static hydrate<M extends Model>(this: ModelClass<M>, row: Record<string, unknown>): M {
     const model = new this()
-    for (const [key, value] of Object.entries(row)) model.$attributes[key] = castFromDb(this.casts[key] ?? defaultCast(this, key), value)
-    model.$original = { ...model.$attributes }
+    // Whole objects assigned at once: every row of every query comes through here, and a proxy trap per column
+    // cost more than the casts (own fields take the set trap's fast path).
+    const attributes: Record<string, unknown> = {}
+    const casts = this.casts
+    for (const key in row) {
+      const value = row[key]
+      const cast = casts[key] ?? defaultCast(this, key)
+      attributes[key] = cast === undefined || value === null || value === undefined ? value : castFromDb(cast, value)
+    }
+    model.$attributes = attributes
+    model.$original = { ...attributes }
     model.$exists = true
     return model
   }
@@ -333,9 +342,14 @@ export class Model {
 
   /** Attributes without `hidden` ones, dates as ISO strings. @example `post.toDict()` */
   toDict(): Record<string, unknown> {
-    const hidden = new Set(this.modelClass.hidden)
+    const hidden = this.modelClass.hidden
+    const attributes = this.$attributes
     const out: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(this.$attributes)) if (!hidden.has(key)) out[key] = value instanceof Date ? value.toISOString() : value
+    for (const key in attributes) {
+      if (hidden.length > 0 && hidden.includes(key)) continue
+      const value = attributes[key]
+      out[key] = value instanceof Date ? value.toISOString() : value
+    }
     return out
   }
 
@@ -399,6 +413,12 @@ const ATTRIBUTE_HANDLER: ProxyHandler<Model> = {
     return target.$attributes[prop]
   },
   set(target, prop, value, receiver) {
+    // An own field (`$exists`, a mixin's `$accessToken`) is written straight on the target: Reflect.set with the
+    // proxy as receiver would go through this handler's descriptor traps on every write.
+    if (Object.prototype.hasOwnProperty.call(target, prop)) {
+      ;(target as unknown as Record<PropertyKey, unknown>)[prop] = value
+      return true
+    }
     if (typeof prop === 'symbol' || prop in target) return Reflect.set(target, prop, value, receiver)
     target.setAttribute(prop, value)
     return true

@@ -6,8 +6,8 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { cli } from './cli-harness.ts'
+import { DATABASE_URL, pgSchema } from '../../fixtures/pg-schema.ts'
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 const create = (table: string) => `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('${table}').addColumn('id', ...increments(db)).execute() }
@@ -31,14 +31,7 @@ async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', mig
     }
     return { root, relations }
   }
-  const schema = `kiln_test_${randomBytes(5).toString('hex')}`
-  const client = new pg.Client(DATABASE_URL)
-  await client.connect()
-  await client.query(`CREATE SCHEMA ${schema}`)
-  t.teardown(async () => {
-    await client.query(`DROP SCHEMA ${schema} CASCADE`)
-    await client.end()
-  })
+  const { schema, client } = await pgSchema(t)
   const root = tempApp({
     ...migrations,
     'config/database.ts': `export default { default: 'main', connections: { main: { driver: 'pgsql', url: ${JSON.stringify(DATABASE_URL)}, schema: '${schema}' } } }\n`,

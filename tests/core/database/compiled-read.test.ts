@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import test from 'ava'
+import { sql } from 'kysely'
+import { compiledRead, Migrator, onAnyQueryWrite, parameter, runWithApp, type QueryWrite } from '../../../core/index.ts'
+import { Author, databaseApp } from './database-suite.ts'
+
+const addNickname = `export async function up(db) { await db.schema.alterTable('authors').addColumn('nickname', 'varchar(50)').execute() }
+export async function down(db) { await db.schema.alterTable('authors').dropColumn('nickname').execute() }
+`
+
+for (const dialect of ['sqlite', 'pgsql'] as const) {
+  test(`${dialect}: compiledRead binds its parameters on every run, reads inside transactions, and sees columns a later migration adds`, async (t) => {
+    const app = await databaseApp(t, dialect)
+    const read = (name: string) =>
+      compiledRead(
+        'authors with columns',
+        async ({ db, columns }) => db.selectFrom('authors').select((await columns('authors')).filter((c) => c !== 'secret')).where('name', '=', parameter(0) as never).limit(sql.lit(1)),
+        [name],
+      )
+    await runWithApp(app, async () => {
+      await Author.create({ name: 'Ada' })
+      await Author.create({ name: 'Bob' })
+      t.is((await read('Ada'))[0]!.name, 'Ada')
+      t.is((await read('Bob'))[0]!.name, 'Bob')
+      t.deepEqual(await read('Cy'), [])
+      t.false('nickname' in (await read('Ada'))[0]!)
+      // Inside a transaction the read sees its uncommitted rows.
+      await app.service<import('../../../core/index.ts').DatabaseManager>('db').transaction(async () => {
+        await Author.create({ name: 'Cy' })
+        t.is((await read('Cy'))[0]!.name, 'Cy')
+        throw new Error('roll back')
+      }).catch(() => {})
+      t.deepEqual(await read('Cy'), [])
+    })
+    writeFileSync(join(app.root, 'database/migrations/0002_nickname.ts'), addNickname)
+    await new Migrator(app).migrate()
+    await runWithApp(app, async () => t.true('nickname' in (await read('Ada'))[0]!))
+  })
+}
+
+test('onAnyQueryWrite hears query-builder updates and deletes with the columns they set', async (t) => {
+  const app = await databaseApp(t, 'sqlite')
+  const heard: Array<[string, QueryWrite]> = []
+  const stop = onAnyQueryWrite((model, write) => void heard.push([model.name, write]))
+  t.teardown(stop)
+  await runWithApp(app, async () => {
+    const ada = await Author.create({ name: 'Ada' })
+    await Author.query().where('id', '=', ada.id).update({ email: 'a@example.com' })
+    await Author.query().where('id', '=', ada.id).tryUpdate({ name: 'Ada L.' })
+    await Author.query().where('id', '=', ada.id).delete()
+  })
+  t.deepEqual(heard.map(([name, write]) => [name, write.kind, [...write.columns].sort()]), [
+    ['Author', 'update', ['email', 'updated_at']],
+    ['Author', 'update', ['name', 'updated_at']],
+    ['Author', 'delete', []],
+  ])
+})
