@@ -7,6 +7,8 @@ import { PersonalAccessToken } from '../../../plugins/tok/index.ts'
 import seed from '../../../app-template/database/seeders/index.ts'
 import { User } from '../../../app-template/app/models/user.ts'
 import { DATABASE_URL, pgSchema } from '../../fixtures/pg-schema.ts'
+import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
+import { tokenCache } from '../../../plugins/tok/token-cache-registry.ts'
 
 const root = fileURLToPath(new URL('../../../app-template/', import.meta.url))
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -46,6 +48,12 @@ async function can(target: Application | string, token: string, ability: string)
   const headers = { authorization: `Bearer ${token}`, accept: 'application/json' }
   const res = typeof target === 'string' ? await fetch(`${target}/can/${ability}`, { headers }) : await new TestClient(target).json('GET', `/can/${ability}`, undefined, headers)
   return ((await res.json()) as { can: boolean }).can
+}
+
+/** Waits up to five seconds for a condition. */
+async function until(condition: () => boolean): Promise<boolean> {
+  for (let waited = 0; waited < 5000 && !condition(); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10))
+  return condition()
 }
 
 /** Deletes a token row behind the models' back: only the cache can still accept it. */
@@ -109,15 +117,19 @@ test('one process: an entry never outlives its token, and the last-used bookkeep
   const app = await cachedApp(t, {}, { tok: { cache: { enabled: true, ttl: 60 } } })
   await refreshDatabase(app)
   const { user } = await userWithTokens(app, 0)
-  const { accessToken, plainTextToken } = await runWithApp(app, () => user.createToken('short', ['*'], { expiresAt: new Date(Date.now() + 1500) }))
+  const expiresAt = new Date(Date.now() + 4000)
+  const { accessToken, plainTextToken } = await runWithApp(app, () => user.createToken('short', ['*'], { expiresAt }))
   t.is(await call(app, plainTextToken), 200)
-  // last_used_at is written 250 ms after a use; a write of it alone is bookkeeping, not a change.
-  await new Promise((resolve) => setTimeout(resolve, 400))
-  const stored = await runWithApp(app, () => PersonalAccessToken.find(accessToken.id))
-  t.truthy(stored!.last_used_at)
+  // last_used_at is written shortly after a use; a write of it alone is bookkeeping, not a change.
+  let stored: PersonalAccessToken | undefined
+  for (let waited = 0; waited < 3000 && !stored?.last_used_at; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    stored = await runWithApp(app, () => PersonalAccessToken.find(accessToken.id))
+  }
+  t.truthy(stored?.last_used_at)
   await deleteRow(app, accessToken.id)
   t.is(await call(app, plainTextToken), 200, 'still cached after last_used_at was written')
-  await new Promise((resolve) => setTimeout(resolve, 1500))
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now() + 50)))
   t.is(await call(app, plainTextToken), 401, 'the entry ended with the token')
 })
 
@@ -158,4 +170,34 @@ test('two processes over Redis: a token revoked in one is refused by the other o
     await token.save()
   })
   t.false(await can(other, abilities.text, 'orders:read'))
+})
+
+test('while Redis is down the cache is bypassed, so no invalidation can be missed; tokens keep working, and the cache returns with Redis', async (t) => {
+  const port = await freePort()
+  const redis = await redisServer(t, port)
+  const logs: string[] = []
+  const app = await cachedApp(t, {}, { tok: { cache: { enabled: true, ttl: 60, redis: `redis://127.0.0.1:${port}`, redis_timeout_ms: 300 } } })
+  app.logger.warn = ((_context: unknown, message: string) => void logs.push(message)) as typeof app.logger.warn
+  await refreshDatabase(app)
+  const { tokens } = await userWithTokens(app, 2)
+  const [first, second] = tokens as [(typeof tokens)[0], (typeof tokens)[0]]
+  const cache = tokenCache(app)!
+  t.true(await until(() => cache.usable), 'the cache listens on Redis')
+
+  t.is(await call(app, first.text), 200)
+  await deleteRow(app, first.id)
+  t.is(await call(app, first.text), 200, 'answered from the cache')
+
+  await redis.stop()
+  t.true(await until(() => !cache.usable), 'the cache stops counting when its subscription drops')
+  // Another process may have revoked it meanwhile, unheard: the database decides.
+  t.is(await call(app, first.text), 401)
+  t.is(await call(app, second.text), 200)
+  await deleteRow(app, second.id)
+  t.is(await call(app, second.text), 401, 'nothing was cached while Redis was down')
+  t.true(logs.some((message) => message.includes('Redis is unreachable')))
+
+  await redis.start()
+  t.true(await until(() => cache.usable), 'the cache counts again once Redis is back')
+  t.is(cache.size, 0, 'it starts empty: invalidations sent during the outage were lost')
 })
