@@ -16,4 +16,6 @@ export default defineConfig(({ env }) => ({
   guard: ['web'],
   expiration: env.number('TOK_EXPIRATION') ?? null,
   token_prefix: env.get('TOK_TOKEN_PREFIX', ''),
+  // Verified tokens kept in memory for `ttl` seconds, dropped at once on revoke; TOK_CACHE_REDIS shares that between processes.
+  cache: { enabled: env.boolean('TOK_CACHE', false), ttl: 10, redis: env.get('TOK_CACHE_REDIS') },
 }))
