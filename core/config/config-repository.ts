@@ -59,11 +59,12 @@ export class ConfigRepository {
    * ```
    */
   get<T = unknown>(key: string, fallback?: T): T {
-    // Remembered per key until the next `set`: hot paths read the same keys on every request.
+    // Remembered per key until the next `set`: hot paths read the same keys on every request. Missing keys are
+    // not remembered, so a value a plugin adds in place later is still found.
     let value = this.memo.get(key)
-    if (value === undefined && !this.memo.has(key)) {
+    if (value === undefined) {
       value = getPath(this.values, key)
-      if (this.memo.size < 1000) this.memo.set(key, value)
+      if (value !== undefined && this.memo.size < 1000) this.memo.set(key, value)
     }
     return (value === undefined ? fallback : value) as T
   }
