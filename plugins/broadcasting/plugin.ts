@@ -12,7 +12,7 @@ import { queueBroadcast } from './queue-broadcast.ts'
 import { ShouldBroadcast } from './should-broadcast.ts'
 
 /**
- * The broadcasting plugin (area C): the broadcaster registry, channel
+ * The broadcasting plugin: the broadcaster registry, channel
  * authorisation routes, `routes/channels.ts`, and broadcasts for
  * `ShouldBroadcast` events. Drivers are separate plugins (`kiln-framework/drivers/log`...).
  *

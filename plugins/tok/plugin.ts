@@ -12,7 +12,7 @@ const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url))
 const CONFIG_STUB = fileURLToPath(new URL('./stubs/tok.ts', import.meta.url))
 
 /**
- * The tok plugin (area A): personal access tokens and the `tok` guard, the
+ * The tok plugin: personal access tokens and the `tok` guard, the
  * `abilities`/`ability` middleware, the token migration and
  * `tok:prune-expired`.
  *

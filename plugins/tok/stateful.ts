@@ -83,7 +83,7 @@ export const ensureFrontendRequestsAreStateful: Middleware = (ctx, next) => {
 }
 
 /**
- * Kiln's `middleware` helpers for area A.
+ * Kiln's `middleware` helpers for tokens.
  *
  * @example
  * ```ts
