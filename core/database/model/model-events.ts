@@ -86,6 +86,11 @@ export function onAnyQueryWrite(listener: (model: Function, write: QueryWrite) =
   }
 }
 
+/** @internal true when something listens to query writes (most apps: nothing, so writes skip the bookkeeping). */
+export function hasQueryWriteListeners(): boolean {
+  return queryWriteListeners.length > 0
+}
+
 /** @internal tells the query-write listeners. @example `await fireQueryWrite(Post, { kind: 'delete', columns: [] })` */
 export async function fireQueryWrite(model: Function, write: QueryWrite): Promise<void> {
   for (const listener of queryWriteListeners) await listener(model, write)

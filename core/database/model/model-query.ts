@@ -2,7 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type UpdateQueryBuilder, typ
 import { column, operator } from './identifiers.ts'
 import { writeWithoutWaiting } from './write-without-waiting.ts'
 import type { Model, ModelClass } from './model.ts'
-import { fireQueryWrite } from './model-events.ts'
+import { fireQueryWrite, hasQueryWriteListeners } from './model-events.ts'
 
 type Where = { kind: 'where'; column: string; op: string; value: unknown } | { kind: 'in'; column: string; values: unknown[]; not: boolean } | { kind: 'null'; column: string; not: boolean }
 
@@ -228,7 +228,8 @@ export class ModelQuery<M extends Model> {
     return this.model.create({ ...attributes, ...this.defaults })
   }
 
-  private written(kind: 'update' | 'delete', values: Record<string, unknown> = {}): Promise<void> {
+  private async written(kind: 'update' | 'delete', values: Record<string, unknown> = {}): Promise<void> {
+    if (!hasQueryWriteListeners()) return
     const columns = Object.keys(values).map(column)
     if (kind === 'update' && this.model.timestamps && !columns.includes('updated_at')) columns.push('updated_at')
     return fireQueryWrite(this.model, { kind, columns })
