@@ -9,7 +9,10 @@ export type TestAppOptions = Omit<CreateAppOptions, 'root'> & { root?: string }
 
 /**
  * An application for a test: `APP_ENV=test` (throwaway key, silent logs),
+ * `APP_DEBUG=false` whatever the app's local `.env` says (`npm start` and
+ * `kiln new` write one with debug on, and a test must not depend on it),
  * sessions in memory, and an empty temporary root unless one is given.
+ * `env` overrides each of these.
  *
  * @example
  * ```ts
@@ -22,7 +25,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Appli
   return createApp({
     ...options,
     root,
-    env: { APP_ENV: 'test', SESSION_DRIVER: 'memory', ...options.env },
+    env: { APP_ENV: 'test', APP_DEBUG: 'false', SESSION_DRIVER: 'memory', ...options.env },
     config: { ...options.config, app: { env: 'test', ...(options.config?.app as object | undefined) } },
   })
 }

@@ -13,8 +13,7 @@ const root = fileURLToPath(new URL('../../app-template/', import.meta.url))
 
 test('another writer holding the SQLite lock: reads and token auth still answer, writes get a quick 503 JSON, and all is well once the lock goes', async (t) => {
   const file = join(mkdtempSync(join(tmpdir(), 'kiln-busy-')), 'db.sqlite')
-  // APP_DEBUG off whatever app-template/.env says (`npm start` writes one with it on): the 503 body is compared whole.
-  const app = await createTestApp({ root, env: { DB_CONNECTION: 'sqlite', DB_DATABASE: file, APP_DEBUG: 'false' } })
+  const app = await createTestApp({ root, env: { DB_CONNECTION: 'sqlite', DB_DATABASE: file } })
   t.teardown(() => app.close())
   await new Migrator(app).migrate()
   const token = await runWithApp(app, async () => {
