@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 
 const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
+const rotating = fileURLToPath(new URL('./cannon-rotating.mjs', import.meta.url))
 
 /** What one autocannon run measured. */
 export interface CannonResult {
@@ -19,7 +21,8 @@ export interface CannonResult {
 
 /**
  * Drives a URL with autocannon, in its own process (never the server's
- * event loop), for `seconds` with `connections` keep-alive connections.
+ * event loop), for `seconds` with `connections` keep-alive connections:
+ * every request with `headers`, or with each of `headerSets` in turn.
  * The bench servers run in the calling process, which otherwise only waits,
  * so its CPU time over the run is the server's.
  *
@@ -28,11 +31,19 @@ export interface CannonResult {
  * const result = await cannon('http://127.0.0.1:3000/comp/update?...', { method: 'POST', body, headers })
  * ```
  */
-export function cannon(url: string, options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<CannonResult> {
+export function cannon(
+  url: string,
+  options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string>; headerSets?: Array<Record<string, string>> } = {},
+): Promise<CannonResult> {
   const args = [cli, '-j', '-c', String(options.connections ?? 32), '-d', String(options.seconds ?? 3), '-m', options.method ?? 'GET']
   if (options.body !== undefined) args.push('-b', options.body)
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`)
   args.push(url)
+  if (options.headerSets) {
+    // Its programmatic API (in its own process too): the CLI cannot vary headers between requests.
+    const job = { url, seconds: options.seconds ?? 3, connections: options.connections ?? 32, method: options.method ?? 'GET', headerSets: options.headerSets }
+    args.splice(0, args.length, rotating, JSON.stringify(job))
+  }
   const cpuBefore = process.cpuUsage()
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { maxBuffer: 16 << 20 }, (error, stdout, stderr) => {

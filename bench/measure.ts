@@ -15,15 +15,25 @@ import { cannon, type CannonResult } from './autocannon.ts'
 export async function compare(
   kilnUrl: string,
   baselineUrl: string,
-  options: { seconds?: number; rounds?: number; kilnHeaders?: Record<string, string>; baselineHeaders?: Record<string, string> } = {},
+  options: {
+    seconds?: number
+    rounds?: number
+    kilnHeaders?: Record<string, string>
+    baselineHeaders?: Record<string, string>
+    /** Header sets sent in turn, one per request (see {@link cannon}). */
+    kilnHeaderSets?: Array<Record<string, string>>
+    baselineHeaderSets?: Array<Record<string, string>>
+  } = {},
 ): Promise<{ kiln: CannonResult; baseline: CannonResult; ratio: number }> {
   const seconds = options.seconds ?? 3
-  await cannon(kilnUrl, { seconds: 1, headers: options.kilnHeaders })
-  await cannon(baselineUrl, { seconds: 1, headers: options.baselineHeaders })
+  const kilnSide = { headers: options.kilnHeaders, headerSets: options.kilnHeaderSets }
+  const baselineSide = { headers: options.baselineHeaders, headerSets: options.baselineHeaderSets }
+  await cannon(kilnUrl, { seconds: 1, ...kilnSide })
+  await cannon(baselineUrl, { seconds: 1, ...baselineSide })
   const rounds: Array<{ kiln: CannonResult; baseline: CannonResult; ratio: number }> = []
   for (let i = 0; i < (options.rounds ?? 3); i++) {
-    const baseline = await cannon(baselineUrl, { seconds, headers: options.baselineHeaders })
-    const kiln = await cannon(kilnUrl, { seconds, headers: options.kilnHeaders })
+    const baseline = await cannon(baselineUrl, { seconds, ...baselineSide })
+    const kiln = await cannon(kilnUrl, { seconds, ...kilnSide })
     if (kiln.non2xx || kiln.errors) throw new Error(`${kilnUrl}: ${kiln.non2xx} non-2xx answers, ${kiln.errors} errors`)
     rounds.push({ kiln, baseline, ratio: kiln.rps / baseline.rps })
   }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
-import { compiledRead, keyFits, ModelUserProvider, parameter, type Model, type UserProvider } from '../../core/index.ts'
+import { compiledRead, currentApp, type DatabaseManager, inTransaction, keyFits, ModelUserProvider, parameter, type Model, type ReadBuilder, type UserProvider } from '../../core/index.ts'
 import type { PersonalAccessToken } from './personal-access-token.ts'
+import { batchedRead } from './token-batch.ts'
 
 /** A token row and its owner's row, as read in one query. */
 export interface TokenRows {
@@ -37,7 +38,9 @@ export function joinableUserModel(provider: UserProvider, tokenModel: typeof Per
  * Reads token `id` and the user it belongs to, in one statement compiled
  * once per connection: the token's columns, then the user's, joined on
  * `tokenable_id`, limited to tokens of the user model's morph name (and to
- * users not soft-deleted). Undefined when either is missing.
+ * users not soft-deleted). Undefined when either is missing. On PostgreSQL
+ * (outside a transaction) the reads started in one turn of the event loop
+ * share one statement, `id = any($1)`: the round trip costs more than the read.
  *
  * @example
  * ```ts
@@ -49,26 +52,33 @@ export async function readTokenWithUser(tokenModel: typeof PersonalAccessToken, 
   if (id > 2 ** 31 - 1 && !keyFits(tokenModel.keyType, id, await tokenModel.dialect())) return undefined
   const morph = userModel.morphName ?? userModel.name
   const key = `tok ${tokenModel.table} ${userModel.table} ${userModel.primaryKey} ${userModel.softDeletes ? 1 : 0}`
-  const rows = await compiledRead(
-    key,
-    async ({ db, columns }) => {
-      const tokenColumns = await columns(tokenModel.table)
-      let query = db
-        .selectFrom(`${tokenModel.table} as kiln_token`)
-        .innerJoin(`${userModel.table} as kiln_user`, `kiln_user.${userModel.primaryKey}`, 'kiln_token.tokenable_id')
-        .select(tokenColumns.map((column) => `kiln_token.${column} as ${PREFIX}${column}`))
-        .selectAll('kiln_user')
-        .where('kiln_token.id', '=', parameter(0) as never)
-        .where('kiln_token.tokenable_type', '=', parameter(1) as never)
-      if (userModel.softDeletes) query = query.where('kiln_user.deleted_at', 'is', null)
-      // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
-      return query.limit(sql.lit(1))
-    },
-    [id, morph],
-    { connection: tokenModel.connection },
-  )
-  const row = rows[0]
-  if (!row) return undefined
+  const app = currentApp()
+  const connection = app.service<DatabaseManager>('db').openConnection(tokenModel.connection)
+  if (connection?.dialect === 'pgsql' && !inTransaction()) {
+    const read = (ids: number[]) => compiledRead(`${key} any`, ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'any'), [ids, morph], { connection: tokenModel.connection })
+    const row = await batchedRead(app, `${key} ${morph} ${tokenModel.connection ?? ''}`, id, read, (row) => row[`${PREFIX}id`])
+    return row && split(row)
+  }
+  const rows = await compiledRead(key, ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'one'), [id, morph], { connection: tokenModel.connection })
+  return rows[0] && split(rows[0])
+}
+
+/** The token-with-user statement, for one id or for `any` of an array of ids (PostgreSQL). */
+async function tokenQuery(db: ReadBuilder['db'], columns: ReadBuilder['columns'], tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, ids: 'one' | 'any') {
+  const tokenColumns = await columns(tokenModel.table)
+  let query = db
+    .selectFrom(`${tokenModel.table} as kiln_token`)
+    .innerJoin(`${userModel.table} as kiln_user`, `kiln_user.${userModel.primaryKey}`, 'kiln_token.tokenable_id')
+    .select(tokenColumns.map((column) => `kiln_token.${column} as ${PREFIX}${column}`))
+    .selectAll('kiln_user')
+    .where('kiln_token.tokenable_type', '=', parameter(1) as never)
+  if (userModel.softDeletes) query = query.where('kiln_user.deleted_at', 'is', null)
+  if (ids === 'any') return query.where(sql<boolean>`kiln_token.id = any(${parameter(0)})`)
+  // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
+  return query.where('kiln_token.id', '=', parameter(0) as never).limit(sql.lit(1))
+}
+
+function split(row: Record<string, unknown>): TokenRows {
   const token: Record<string, unknown> = {}
   const user: Record<string, unknown> = {}
   for (const column in row) {
