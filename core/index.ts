@@ -65,7 +65,7 @@ export { Model, ModelNotFoundError, modelByMorphName, type KeyType, type ModelCl
 export { ModelQuery, type Paginated } from './database/model/model-query.ts'
 export { discoverModels } from './database/model/discover-models.ts'
 export { onAnyModelEvent, onAnyQueryWrite, type ModelEventName, type ModelListener, type ModelObserver, type QueryWrite } from './database/model/model-events.ts'
-export { compiledRead, parameter, type ReadBuilder } from './database/compiled-read.ts'
+export { compiledRead, compiledReadNow, parameter, type ReadBuilder } from './database/compiled-read.ts'
 export { keyFits } from './database/model/find-by-key.ts'
 export type { Cast } from './database/model/casts.ts'
 export { DatabaseManager } from './database/database-manager.ts'

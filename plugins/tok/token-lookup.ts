@@ -1,5 +1,5 @@
-import { sql } from 'kysely'
-import { compiledRead, currentApp, type DatabaseManager, inTransaction, keyFits, ModelUserProvider, parameter, type Model, type ReadBuilder, type UserProvider } from '../../core/index.ts'
+import { sql, type Compilable } from 'kysely'
+import { compiledRead, compiledReadNow, currentApp, type DatabaseManager, inTransaction, keyFits, ModelUserProvider, parameter, type Model, type ReadBuilder, type UserProvider } from '../../core/index.ts'
 import type { PersonalAccessToken } from './personal-access-token.ts'
 import { batchedRead } from './token-batch.ts'
 
@@ -34,6 +34,36 @@ export function joinableUserModel(provider: UserProvider, tokenModel: typeof Per
   return model as JoinableUser
 }
 
+/** What a lookup needs of a token model and a user model, worked out once per pair. */
+interface Plan {
+  key: string
+  batchKey: string
+  morph: string
+  one: (builder: ReadBuilder) => Promise<Compilable>
+  any: (builder: ReadBuilder) => Promise<Compilable>
+}
+
+const plans = new WeakMap<typeof PersonalAccessToken, WeakMap<JoinableUser, Plan>>()
+
+function planFor(tokenModel: typeof PersonalAccessToken, userModel: JoinableUser): Plan {
+  let byUser = plans.get(tokenModel)
+  if (!byUser) plans.set(tokenModel, (byUser = new WeakMap()))
+  let plan = byUser.get(userModel)
+  if (!plan) {
+    const morph = userModel.morphName ?? userModel.name
+    const key = `tok ${tokenModel.table} ${userModel.table} ${userModel.primaryKey} ${userModel.softDeletes ? 1 : 0}`
+    plan = {
+      key,
+      batchKey: `${key} ${morph} ${tokenModel.connection ?? ''}`,
+      morph,
+      one: ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'one'),
+      any: ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'any'),
+    }
+    byUser.set(userModel, plan)
+  }
+  return plan
+}
+
 /**
  * Reads token `id` and the user it belongs to, in one statement compiled
  * once per connection: the token's columns, then the user's, joined on
@@ -50,21 +80,40 @@ export function joinableUserModel(provider: UserProvider, tokenModel: typeof Per
 export async function readTokenWithUser(tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, id: number): Promise<TokenRows | undefined> {
   // Ids past 32 bits cannot be in a PostgreSQL `integer` key, and sending one would be an error there: not found.
   if (id > 2 ** 31 - 1 && !keyFits(tokenModel.keyType, id, await tokenModel.dialect())) return undefined
-  const morph = userModel.morphName ?? userModel.name
-  const key = `tok ${tokenModel.table} ${userModel.table} ${userModel.primaryKey} ${userModel.softDeletes ? 1 : 0}`
+  const plan = planFor(tokenModel, userModel)
+  const options = { connection: tokenModel.connection }
   const app = currentApp()
   const connection = app.service<DatabaseManager>('db').openConnection(tokenModel.connection)
   if (connection?.dialect === 'pgsql' && !inTransaction()) {
-    const read = (ids: number[]) => compiledRead(`${key} any`, ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'any'), [ids, morph], { connection: tokenModel.connection })
-    const row = await batchedRead(app, `${key} ${morph} ${tokenModel.connection ?? ''}`, id, read, (row) => row[`${PREFIX}id`])
+    const read = (ids: number[]) => compiledRead(`${plan.key} any`, plan.any, [ids, plan.morph], options)
+    const row = await batchedRead(app, plan.batchKey, id, read, (row) => row[`${PREFIX}id`])
     return row && split(row)
   }
-  const rows = await compiledRead(key, ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'one'), [id, morph], { connection: tokenModel.connection })
+  const rows = await compiledRead(plan.key, plan.one, [id, plan.morph], options)
   return rows[0] && split(rows[0])
 }
 
+/**
+ * The same read without a promise when it can run synchronously (SQLite,
+ * outside a transaction, after a first {@link readTokenWithUser}): the rows,
+ * `null` for none, or undefined when it cannot run now.
+ *
+ * @example
+ * ```ts
+ * const now = readTokenWithUserNow(PersonalAccessToken, User, 12)
+ * const rows = now === undefined ? await readTokenWithUser(PersonalAccessToken, User, 12) : now
+ * ```
+ */
+export function readTokenWithUserNow(tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, id: number): TokenRows | null | undefined {
+  if (id > 2 ** 31 - 1) return undefined
+  const plan = planFor(tokenModel, userModel)
+  const rows = compiledReadNow(plan.key, [id, plan.morph], { connection: tokenModel.connection })
+  if (!rows) return undefined
+  return rows[0] ? split(rows[0]) : null
+}
+
 /** The token-with-user statement, for one id or for `any` of an array of ids (PostgreSQL). */
-async function tokenQuery(db: ReadBuilder['db'], columns: ReadBuilder['columns'], tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, ids: 'one' | 'any') {
+async function tokenQuery(db: ReadBuilder['db'], columns: ReadBuilder['columns'], tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, ids: 'one' | 'any'): Promise<Compilable> {
   const tokenColumns = await columns(tokenModel.table)
   let query = db
     .selectFrom(`${tokenModel.table} as kiln_token`)
@@ -78,11 +127,17 @@ async function tokenQuery(db: ReadBuilder['db'], columns: ReadBuilder['columns']
   return query.where('kiln_token.id', '=', parameter(0) as never).limit(sql.lit(1))
 }
 
+/** `__kiln_token__name` → `name`, '' for other columns: remembered, so splitting a row allocates no strings. */
+const tokenNames = new Map<string, string>()
+
 function split(row: Record<string, unknown>): TokenRows {
   const token: Record<string, unknown> = {}
   const user: Record<string, unknown> = {}
   for (const column in row) {
-    if (column.startsWith(PREFIX)) token[column.slice(PREFIX.length)] = row[column]
+    // 95 is "_": user columns rarely start with it, so most skip the lookup.
+    let name = column.charCodeAt(0) === 95 ? tokenNames.get(column) : ''
+    if (name === undefined) tokenNames.set(column, (name = column.startsWith(PREFIX) ? column.slice(PREFIX.length) : ''))
+    if (name) token[name] = row[column]
     else user[column] = row[column]
   }
   return { token, user }
