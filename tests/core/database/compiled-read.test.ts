@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import { sql } from 'kysely'
-import { compiledRead, Migrator, onAnyQueryWrite, parameter, runWithApp, type QueryWrite } from '../../../core/index.ts'
+import { compiledRead, compiledReadNow, Migrator, onAnyQueryWrite, parameter, runWithApp, type DatabaseManager, type QueryWrite } from '../../../core/index.ts'
 import { Author, databaseApp } from './database-suite.ts'
 
 const addNickname = `export async function up(db) { await db.schema.alterTable('authors').addColumn('nickname', 'varchar(50)').execute() }
@@ -55,4 +55,29 @@ test('onAnyQueryWrite hears query-builder updates and deletes with the columns t
     ['Author', 'update', ['name', 'updated_at']],
     ['Author', 'delete', []],
   ])
+})
+
+test('compiledReadNow answers at once on SQLite once the read was compiled, and leaves transactions and PostgreSQL to compiledRead', async (t) => {
+  const build = ({ db }: { db: import('kysely').Kysely<any> }) => db.selectFrom('authors').select('name').where('name', '=', parameter(0) as never).limit(sql.lit(1))
+  const sqlite = await databaseApp(t, 'sqlite')
+  await runWithApp(sqlite, async () => {
+    await Author.create({ name: 'Ada' })
+    t.is(compiledReadNow('author now', ['Ada']), undefined, 'not compiled yet')
+    t.deepEqual(await compiledRead('author now', build, ['Ada']), [{ name: 'Ada' }])
+    t.deepEqual(compiledReadNow('author now', ['Ada']), [{ name: 'Ada' }])
+    t.deepEqual(compiledReadNow('author now', ['Bob']), [])
+    await sqlite.service<DatabaseManager>('db').transaction(async () => {
+      await Author.create({ name: 'Bob' })
+      // Its uncommitted row is only visible through the transaction's own connection: compiledRead.
+      t.is(compiledReadNow('author now', ['Bob']), undefined)
+      t.deepEqual(await compiledRead('author now', build, ['Bob']), [{ name: 'Bob' }])
+    })
+    t.deepEqual(compiledReadNow('author now', ['Bob']), [{ name: 'Bob' }])
+  })
+  const pgsql = await databaseApp(t, 'pgsql')
+  await runWithApp(pgsql, async () => {
+    await Author.create({ name: 'Ada' })
+    t.deepEqual(await compiledRead('author now', build, ['Ada']), [{ name: 'Ada' }])
+    t.is(compiledReadNow('author now', ['Ada']), undefined, 'a network read always has a promise')
+  })
 })
