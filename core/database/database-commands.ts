@@ -12,15 +12,24 @@ function failed(error: unknown): never {
   throw new CommandError((error as Error).message)
 }
 
-/** `kiln migrate`: runs pending migrations. */
+/** `kiln migrate [--seed]`: runs pending migrations, then the seeder when asked. */
 export const migrateCommand = defineCommand({
   name: 'migrate',
   description: 'Run the pending database migrations',
-  flags: connectionFlag,
-  examples: ['kiln migrate', 'kiln migrate --connection=pgsql'],
-  async run({ app, flags, info }) {
-    const ran = await new Migrator(app, flags.connection as string | undefined).migrate().catch(failed)
-    info(ran.length ? ran.map((n) => `Migrated: ${n}`).join('\n') : 'Nothing to migrate.')
+  flags: {
+    ...connectionFlag,
+    seed: { type: 'boolean', description: 'Seed afterwards (database/seeders/index.ts)' },
+    force: { type: 'boolean', description: 'Seed even when APP_ENV=production' },
+  },
+  examples: ['kiln migrate', 'kiln migrate --connection=pgsql', 'kiln migrate --seed'],
+  async run(ctx) {
+    // Migrating is safe in production; seeding writes rows, so it needs --force there as db:seed does (asked before anything runs).
+    if (ctx.flags.seed && !ctx.flags.force && ctx.app.environment === 'production') {
+      throw new CommandError('Refusing to run "migrate --seed" in production (seeding writes rows into the database): APP_ENV is production. Add --force to run it anyway.')
+    }
+    const ran = await new Migrator(ctx.app, ctx.flags.connection as string | undefined).migrate().catch(failed)
+    ctx.info(ran.length ? ran.map((n) => `Migrated: ${n}`).join('\n') : 'Nothing to migrate.')
+    if (ctx.flags.seed) await dbSeedCommand.run(ctx)
   },
 })
 

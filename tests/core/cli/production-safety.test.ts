@@ -53,8 +53,11 @@ test('under APP_ENV=production, migrate:fresh, migrate:reset, db:wipe and db:see
     t.notRegex(refused.stderr, STACK_FRAME)
     t.is(refused.stdout, '')
   }
-  // `migrate:fresh --seed` is refused as a whole, and a misspelt --force is an unknown option, not a yes.
+  // `migrate:fresh --seed` and `migrate --seed` are refused as a whole, and a misspelt --force is an unknown option, not a yes.
   t.is((await cli(['migrate:fresh', '--seed'], root, env)).code, 1)
+  const seedRefused = await cli(['migrate', '--seed'], root, env)
+  t.is(seedRefused.code, 1)
+  t.regex(seedRefused.stderr, /^Refusing to run "migrate --seed" in production \(seeding writes rows into the database\): APP_ENV is production\. Add --force to run it anyway\.$/m)
   t.regex((await cli(['migrate:fresh', '--forse'], root, env)).stderr, /Unknown option "--forse".*Did you mean "--force"\?/)
   t.deepEqual(tables(root), ['keepers', 'migrations'])
   t.deepEqual(keepers(root), ['precious'])
@@ -68,6 +71,10 @@ test('under APP_ENV=production, --force runs them', async (t) => {
   const seeded = await cli(['db:seed', '--force'], root, env)
   t.is(seeded.code, 0, seeded.stderr)
   t.deepEqual(keepers(root), ['precious', 'seeded'])
+  const migratedAndSeeded = await cli(['migrate', '--seed', '--force'], root, env)
+  t.is(migratedAndSeeded.code, 0, migratedAndSeeded.stderr)
+  t.regex(migratedAndSeeded.stdout, /Nothing to migrate\.\nDatabase seeded\./)
+  t.deepEqual(keepers(root), ['precious', 'seeded', 'seeded'])
   const fresh = await cli(['migrate:fresh', '--force', '--seed'], root, env)
   t.is(fresh.code, 0, fresh.stderr)
   t.deepEqual(keepers(root), ['seeded'])
@@ -97,4 +104,17 @@ test('the real bin: migrate:fresh refuses under APP_ENV=production and the table
   t.regex(refused.stderr, /^Refusing to run "migrate:fresh" in production \(it drops every table\)/)
   t.notRegex(refused.stderr, STACK_FRAME)
   t.deepEqual(keepers(root), ['precious'])
+})
+
+test('migrate --seed migrates, then seeds; without --seed nothing is seeded', async (t) => {
+  const root = tempApp(files)
+  const env = { APP_ENV: 'local', APP_KEY: generateAppKey() }
+  const migrated = await cli(['migrate'], root, env)
+  t.is(migrated.code, 0, migrated.stderr)
+  t.deepEqual(keepers(root), [])
+  await cli(['migrate:reset'], root, env)
+  const seeded = await cli(['migrate', '--seed'], root, env)
+  t.is(seeded.code, 0, seeded.stderr)
+  t.regex(seeded.stdout, /Migrated: 0001_keepers\nDatabase seeded\./)
+  t.deepEqual(keepers(root), ['seeded'])
 })
