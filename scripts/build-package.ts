@@ -24,7 +24,7 @@ execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
 // The component client ships built: a package has no client sources to build it from on first boot.
 copy(await buildClient(), join(DIST, 'plugins/comp/dist/comp.js'))
 rmSync(join(DIST, 'plugins/comp/client'), { recursive: true, force: true })
-copy(join(ROOT, 'packages/rt/dist/rt.js'), join(DIST, 'packages/rt/dist/rt.js'))
+for (const file of ['rt.js', 'rt-sealed.js']) copy(join(ROOT, 'packages/rt/dist', file), join(DIST, 'packages/rt/dist', file))
 // Plugin files read by path, not imported: views and stubs (a stub such as tok's config stays TypeScript, for the app).
 for (const plugin of readdirSync(join(ROOT, 'plugins'))) {
   for (const folder of ['views', 'stubs']) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { appSlug, requireDriverPackages, type Application } from '../../core/index.ts'
 import { defineBroadcastDriver, type BroadcastManager, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 import { registerPusherHttpApi } from './pusher-http-api.ts'
@@ -37,12 +37,8 @@ function pusherRefusal(key: string) {
   }
 }
 
-let bundle: string | undefined
-/** The committed browser build of `@kiln/rt`, read once. */
-function clientBundle(): string {
-  bundle ??= readFileSync(new URL('../../packages/rt/dist/rt.js', import.meta.url), 'utf8')
-  return bundle
-}
+/** A file of the committed browser build of `@kiln/rt`. */
+const clientFile = (file: string) => fileURLToPath(new URL(`../../packages/rt/dist/${file}`, import.meta.url))
 
 /** Mounts the server on the app's own HTTP server when the active connection uses it. */
 async function mount(app: Application): Promise<void> {
@@ -56,7 +52,9 @@ async function mount(app: Application): Promise<void> {
   broadcaster.mounted = true
   await server.start()
   app.router.websocket('/broadcasting/socket', server.hooks(svcProtocol))
-  app.router.get('/broadcasting/rt.js', () => new Response(clientBundle(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } })).name('broadcasting.client')
+  app.assets.file('/broadcasting/rt.js', clientFile('rt.js'))
+  // Beside rt.js, which imports it only for encrypted channels.
+  app.assets.file('/broadcasting/rt-sealed.js', clientFile('rt-sealed.js'))
   if (server.config.pusher_compatible) {
     app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
     const [secret, ...previousSecrets] = broadcaster.verificationSecrets()

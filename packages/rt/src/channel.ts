@@ -5,7 +5,12 @@ type Listener = (data: any, frame: Frame) => void
 /** What a channel needs from its client. @internal */
 export interface ChannelHost {
   send(frame: object): void
+  /** Authorises an encrypted channel again, for a fresh key. */
+  refreshKey?(channel: EncryptedChannel): Promise<void>
 }
+
+/** Reported to `.error(fn)` when an event of an encrypted channel does not open, even with a fresh key. */
+export const UNDECRYPTABLE = 4390
 
 /**
  * A subscription. `listen(event, fn)` receives each broadcast's `data`.
@@ -71,6 +76,11 @@ export class Channel {
       return
     }
     this.onFrame(frame)
+    this.emit(frame)
+  }
+
+  /** Runs the listeners of a frame's event. @internal */
+  protected emit(frame: Frame): void {
     for (const fn of this.listeners.get(frame.event) ?? []) fn(frame.data, frame)
   }
 
@@ -153,5 +163,43 @@ export class PresenceChannel extends PrivateChannel {
       this.members.delete(id)
       for (const fn of this.leavingHandlers) fn(member)
     }
+  }
+}
+
+/**
+ * A `private-encrypted-` channel: authorised like a private one, and its
+ * events arrive sealed end to end (`{ nonce, ciphertext }`), opened here
+ * with the `shared_secret` the auth endpoint returned. An event that does
+ * not open is retried once with a fresh key (the server's master key may
+ * have changed), then dropped and reported to `.error(fn)` with code 4390.
+ * No whispers: client events would travel unsealed.
+ *
+ * @example
+ * ```ts
+ * rt.encryptedPrivate('vault.1').listen('PinChanged', (e) => show(e.pin))
+ * ```
+ */
+export class EncryptedChannel extends Channel {
+  /** The channel key, set by each authorisation. @internal */
+  key?: Uint8Array
+  /** The decryption code, loaded with the first authorisation (a separate file in the browser build). @internal */
+  sealed?: typeof import('./sealed.ts')
+  private refreshing?: Promise<void>
+
+  protected override emit(frame: Frame): void {
+    if (frame.event.startsWith('svc:')) return super.emit(frame)
+    const opened = this.key && this.sealed?.openSealed(frame.data, this.key)
+    if (opened) return super.emit({ ...frame, data: opened.value })
+    void this.retry(frame)
+  }
+
+  private async retry(frame: Frame): Promise<void> {
+    const tried = this.key
+    // One refresh for every event that arrives sealed under a key this client does not have yet.
+    this.refreshing ??= Promise.resolve(this.host.refreshKey?.(this)).finally(() => (this.refreshing = undefined))
+    await this.refreshing.catch(() => {})
+    const opened = this.key && this.key !== tried ? this.sealed?.openSealed(frame.data, this.key) : undefined
+    if (opened) return super.emit({ ...frame, data: opened.value })
+    this.fail({ code: UNDECRYPTABLE, message: `An event "${frame.event}" on ${this.name} could not be decrypted, even with a fresh key: dropped.` })
   }
 }

@@ -1,5 +1,5 @@
 import { backoff } from './backoff.ts'
-import { Channel, PresenceChannel, PrivateChannel } from './channel.ts'
+import { Channel, EncryptedChannel, PresenceChannel, PrivateChannel } from './channel.ts'
 import { page } from './page.ts'
 import type { Frame, RtOptions, RtState, SocketConstructor, SocketLike } from './types.ts'
 
@@ -17,6 +17,7 @@ const TRY_AGAIN = 4310
  * await rt.connect()
  * rt.private('orders.1').listen('OrderShipped', (order) => toast(order.id))
  * rt.join('chat').here(setMembers).joining(addMember).leaving(removeMember)
+ * rt.encryptedPrivate('vault.1').listen('PinChanged', (e) => show(e.pin))
  * await rt.fetch('/orders/1/ship', { method: 'POST' }) // sends X-Socket-ID: skipped by toOthers()
  * ```
  */
@@ -66,10 +67,16 @@ export class Rt {
     return this.subscription(full, () => new PresenceChannel(full, this)) as PresenceChannel
   }
 
-  /** Leaves a channel in every form (`name`, `private-name`, `presence-name`). @example `rt.leave('chat')` */
+  /** An end-to-end encrypted channel (`private-encrypted-` is added). @example `rt.encryptedPrivate('vault.1')` */
+  encryptedPrivate(name: string): EncryptedChannel {
+    const full = name.startsWith('private-encrypted-') ? name : `private-encrypted-${name}`
+    return this.subscription(full, () => new EncryptedChannel(full, this)) as EncryptedChannel
+  }
+
+  /** Leaves a channel in every form (`name`, `private-name`, `presence-name`, `private-encrypted-name`). @example `rt.leave('chat')` */
   leave(name: string): void {
-    const bare = name.replace(/^(private-|presence-)/, '')
-    for (const full of [bare, `private-${bare}`, `presence-${bare}`]) {
+    const bare = name.replace(/^(private-encrypted-|private-|presence-)/, '')
+    for (const full of [bare, `private-${bare}`, `presence-${bare}`, `private-encrypted-${bare}`]) {
       if (!this.channels.delete(full)) continue
       if (this.state === 'connected') this.send({ event: 'unsubscribe', data: { channel: full } })
     }
@@ -104,12 +111,21 @@ export class Rt {
     if (this.socket && this.socket.readyState === 1) this.socket.send(JSON.stringify(frame))
   }
 
+  /** Authorises an encrypted channel again for a fresh key (its events stopped opening). @internal */
+  async refreshKey(channel: EncryptedChannel): Promise<void> {
+    const socketId = this.socketId
+    if (!socketId) return
+    const key = channel.sealed?.channelKey((await this.authorize(channel.name, socketId)).shared_secret)
+    if (key && this.socketId === socketId) channel.key = key
+  }
+
   private subscription(name: string, make: () => Channel): Channel {
-    // Their events arrive sealed, and this client does not open them: better an error now than ciphertext in a listener.
-    if (name.startsWith('private-encrypted-')) throw new Error(`${name} is an end-to-end encrypted channel: listen to it with pusher-js (Kiln serves the Pusher protocol on /app/{key}).`)
     let channel = this.channels.get(name)
     if (!channel) {
-      this.channels.set(name, (channel = make()))
+      channel = make()
+      // Their events arrive sealed: better an error now than ciphertext in a listener.
+      if (name.startsWith('private-encrypted-') && !(channel instanceof EncryptedChannel)) throw new Error(`${name} is an end-to-end encrypted channel: listen to it with rt.encryptedPrivate().`)
+      this.channels.set(name, channel)
       if (this.state === 'connected') void this.subscribe(channel)
     }
     return channel
@@ -168,6 +184,12 @@ export class Rt {
     try {
       const signed = await this.authorize(channel.name, socketId!)
       if (this.socketId !== socketId || this.channels.get(channel.name) !== channel) return
+      if (channel instanceof EncryptedChannel) {
+        // Loaded only by pages that use encrypted channels: NaCl is most of the client's size.
+        channel.sealed ??= await import('./sealed.ts')
+        channel.key = channel.sealed.channelKey(signed.shared_secret)
+        if (!channel.key) return channel.fail({ code: 4304, message: `The auth endpoint gave no valid shared_secret for ${channel.name}: is it an encrypted channel on the server?` })
+      }
       this.send({ event: 'subscribe', data: { channel: channel.name, auth: signed.auth, ...(signed.channel_data ? { channel_data: signed.channel_data } : {}) } })
     } catch (error) {
       channel.fail({ code: 4304, message: (error as Error).message })
@@ -184,13 +206,13 @@ export class Rt {
     this.resubscribeTimers.add(timer)
   }
 
-  private async authorize(channel: string, socketId: string): Promise<{ auth: string; channel_data?: string }> {
+  private async authorize(channel: string, socketId: string): Promise<{ auth: string; channel_data?: string; shared_secret?: string }> {
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', ...this.options.headers }
     const token = page.xsrfToken()
     if (token) headers['X-XSRF-TOKEN'] = token
     const response = await this.fetcher()(this.authEndpoint(), { method: 'POST', credentials: 'include', headers, body: JSON.stringify({ socket_id: socketId, channel_name: channel }) })
     if (!response.ok) throw new Error(`Authorising ${channel} failed with HTTP ${response.status}.`)
-    return (await response.json()) as { auth: string; channel_data?: string }
+    return (await response.json()) as { auth: string; channel_data?: string; shared_secret?: string }
   }
 
   private closed(code: number, reason: string): void {

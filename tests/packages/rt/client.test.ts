@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import test from 'ava'
 import WebSocket from 'ws'
@@ -5,7 +6,7 @@ import { Rt, backoff, type Member, type RtState, type SocketConstructor } from '
 import { buildRtBundle } from '../../../packages/rt/build.ts'
 import { KEY, rtApp, TestSocket, type RtApp } from '../../drivers/websocket/rt-fixtures.ts'
 import { rtCluster } from '../../drivers/websocket/scaling-fixtures.ts'
-import { channelAuth } from '../../../plugins/broadcasting/index.ts'
+import { channelAuth, sharedSecret } from '../../../plugins/broadcasting/index.ts'
 
 const waitFor = async (check: () => boolean, ms = 5000) => {
   const end = Date.now() + ms
@@ -181,9 +182,76 @@ test.serial('a subscription refused while the server\'s Redis is down (4310) is 
   t.is(alice.state, 'connected', 'the socket itself stayed open')
 })
 
-test('an end-to-end encrypted channel is refused by name: its events would reach listeners still sealed', async (t) => {
-  const alice = new Rt({ wsUrl: 'ws://127.0.0.1:9/unused', WebSocket: WebSocket as unknown as SocketConstructor })
-  t.throws(() => alice.private('encrypted-vault.1'), { message: /private-encrypted-vault\.1 is an end-to-end encrypted channel: listen to it with pusher-js/ })
+const MASTER = randomBytes(32)
+const OTHER_MASTER = randomBytes(32)
+
+/** Signs encrypted channels: `alice` gets the channel's key, `stale` a wrong one first and the right one after, `wrong` never the right one, `plain` none. */
+function encryptedSigningRoute(app: RtApp['app'], broadcaster: () => RtApp['broadcaster']) {
+  let staleServed = false
+  app.router.post('/node-auth', async (ctx) => {
+    const socketId = ctx.request.input('socket_id') as string
+    const channel = ctx.request.input('channel_name') as string
+    const who = ctx.request.header('authorization')
+    const { auth, shared_secret: secret } = broadcaster().signChannel(socketId, channel)
+    if (who === 'plain') return { auth }
+    const wrongKey = who === 'wrong' || (who === 'stale' && !staleServed)
+    if (who === 'stale') staleServed = true
+    return { auth, shared_secret: wrongKey ? sharedSecret(channel, OTHER_MASTER) : secret }
+  })
+}
+
+test('encryptedPrivate() opens sealed events with the auth endpoint\'s shared_secret; the wire carries only ciphertext', async (t) => {
+  let rt: RtApp | undefined
+  rt = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt!.broadcaster) })
+  const alice = client(rt, 'alice')
+  t.teardown(() => alice.disconnect())
+  await alice.connect()
+  const got: unknown[] = []
+  const vault = alice.encryptedPrivate('vault.1').listen('PinChanged', (data) => got.push(data))
+  t.is(vault.name, 'private-encrypted-vault.1')
+  t.true(await waitFor(() => vault.subscribed))
+  // A socket that subscribes with a valid signature but has no key sees the same event sealed.
+  const { socket, id } = await rt.connect()
+  socket.send({ event: 'subscribe', data: { channel: 'private-encrypted-vault.1', auth: rt.broadcaster.signChannel(id, 'private-encrypted-vault.1').auth } })
+  await socket.event('svc:subscription_succeeded')
+  await rt.broadcaster.broadcast({ channels: ['private-encrypted-vault.1'], event: 'PinChanged', payload: { pin: 1234 } })
+  t.true(await waitFor(() => got.length === 1))
+  t.deepEqual(got, [{ pin: 1234 }])
+  const sealed = await socket.event('PinChanged')
+  t.deepEqual(Object.keys(sealed.data).sort(), ['ciphertext', 'nonce'])
+  t.false(JSON.stringify(sealed).includes('1234'))
+  // Asked for by the wrong name, the channel is refused rather than handing listeners ciphertext.
+  t.throws(() => alice.private('encrypted-vault.2'), { message: /private-encrypted-vault\.2 is an end-to-end encrypted channel: listen to it with rt\.encryptedPrivate\(\)/ })
+})
+
+test('an encrypted event that does not open is retried once with a fresh key, then dropped and reported with 4390', async (t) => {
+  let rt: RtApp | undefined
+  rt = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt!.broadcaster) })
+  const stale = client(rt, 'stale')
+  const wrong = client(rt, 'wrong')
+  const plain = client(rt, 'plain')
+  t.teardown(() => [stale, wrong, plain].forEach((c) => c.disconnect()))
+  await Promise.all([stale.connect(), wrong.connect(), plain.connect()])
+  const fromStale: unknown[] = []
+  const fromWrong: unknown[] = []
+  const errors: Array<{ code: number; message: string }> = []
+  const plainErrors: Array<{ code: number; message: string }> = []
+  const staleVault = stale.encryptedPrivate('vault.1').listen('PinChanged', (data) => fromStale.push(data))
+  const wrongVault = wrong.encryptedPrivate('vault.1').listen('PinChanged', (data) => fromWrong.push(data)).error((e) => errors.push(e))
+  plain.encryptedPrivate('vault.1').error((e) => plainErrors.push(e))
+  t.true(await waitFor(() => staleVault.subscribed && wrongVault.subscribed && plainErrors.length === 1))
+  t.is(plainErrors[0]!.code, 4304)
+  t.regex(plainErrors[0]!.message, /no valid shared_secret for private-encrypted-vault\.1/)
+  await rt.broadcaster.broadcast({ channels: ['private-encrypted-vault.1'], event: 'PinChanged', payload: { pin: 1 } })
+  t.true(await waitFor(() => fromStale.length === 1 && errors.length === 1))
+  t.deepEqual(fromStale, [{ pin: 1 }], 'opened after one fresh authorisation')
+  t.deepEqual(fromWrong, [], 'never ciphertext in a listener')
+  t.is(errors[0]!.code, 4390)
+  t.regex(errors[0]!.message, /"PinChanged" on private-encrypted-vault\.1 could not be decrypted, even with a fresh key/)
+  // The refreshed key stays: the next event opens at once.
+  await rt.broadcaster.broadcast({ channels: ['private-encrypted-vault.1'], event: 'PinChanged', payload: { pin: 2 } })
+  t.true(await waitFor(() => fromStale.length === 2))
+  t.deepEqual(fromStale[1], { pin: 2 })
 })
 
 test('backoff grows exponentially with jitter and is capped', (t) => {
@@ -193,11 +261,17 @@ test('backoff grows exponentially with jitter and is capped', (t) => {
 })
 
 test('the committed browser bundle matches the source, and the app serves it', async (t) => {
-  const committed = readFileSync(new URL('../../../packages/rt/dist/rt.js', import.meta.url), 'utf8')
-  t.is(committed, await buildRtBundle(), 'run `npm run build -w @kiln/rt` and commit packages/rt/dist/rt.js')
+  const built = await buildRtBundle()
+  t.deepEqual(Object.keys(built).sort(), ['rt-sealed.js', 'rt.js'])
   const rt = await rtApp(t)
-  const response = await fetch(`${rt.url}/broadcasting/rt.js`)
-  t.is(response.status, 200)
-  t.regex(response.headers.get('content-type')!, /javascript/)
-  t.is(await response.text(), committed)
+  for (const [file, text] of Object.entries(built)) {
+    const committed = readFileSync(new URL(`../../../packages/rt/dist/${file}`, import.meta.url), 'utf8')
+    t.is(committed, text, `run \`npm run build -w @kiln/rt\` and commit packages/rt/dist/${file}`)
+    const response = await fetch(`${rt.url}/broadcasting/${file}`)
+    t.is(response.status, 200)
+    t.regex(response.headers.get('content-type')!, /javascript/)
+    t.is(await response.text(), committed)
+  }
+  // rt.js loads the decryption from beside itself, only when needed.
+  t.true(built['rt.js']!.includes('import("./rt-sealed.js")'))
 })
