@@ -11,6 +11,7 @@ export interface TokenRows {
 
 // Token columns come back under this prefix, so that they cannot collide with the user's (`id`, `name`, `created_at`).
 const PREFIX = '__kiln_token__'
+const TOKEN_ID = `${PREFIX}id`
 
 /** The user model of a provider, when the token and its user can be read in one query. */
 export type JoinableUser = typeof Model & { keyType: 'number' | 'bigint' }
@@ -37,6 +38,7 @@ export function joinableUserModel(provider: UserProvider, tokenModel: typeof Per
 /** What a lookup needs of a token model and a user model, worked out once per pair. */
 interface Plan {
   key: string
+  anyKey: string
   batchKey: string
   morph: string
   one: (builder: ReadBuilder) => Promise<Compilable>
@@ -54,6 +56,7 @@ function planFor(tokenModel: typeof PersonalAccessToken, userModel: JoinableUser
     const key = `tok ${tokenModel.table} ${userModel.table} ${userModel.primaryKey} ${userModel.softDeletes ? 1 : 0}`
     plan = {
       key,
+      anyKey: `${key} any`,
       batchKey: `${key} ${morph} ${tokenModel.connection ?? ''}`,
       morph,
       one: ({ db, columns }) => tokenQuery(db, columns, tokenModel, userModel, 'one'),
@@ -85,8 +88,8 @@ export async function readTokenWithUser(tokenModel: typeof PersonalAccessToken, 
   const app = currentApp()
   const connection = app.service<DatabaseManager>('db').openConnection(tokenModel.connection)
   if (connection?.dialect === 'pgsql' && !inTransaction()) {
-    const read = (ids: number[]) => compiledRead(`${plan.key} any`, plan.any, [ids, plan.morph], options)
-    const row = await batchedRead(app, plan.batchKey, id, read, (row) => row[`${PREFIX}id`])
+    const read = (ids: number[]) => compiledRead(plan.anyKey, plan.any, [ids, plan.morph], options)
+    const row = await batchedRead(app, plan.batchKey, id, read, (row) => row[TOKEN_ID])
     return row && split(row)
   }
   const rows = await compiledRead(plan.key, plan.one, [id, plan.morph], options)
