@@ -35,14 +35,15 @@ export function cannon(
   url: string,
   options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string>; headerSets?: Array<Record<string, string>> } = {},
 ): Promise<CannonResult> {
-  const args = [cli, '-j', '-c', String(options.connections ?? 32), '-d', String(options.seconds ?? 3), '-m', options.method ?? 'GET']
-  if (options.body !== undefined) args.push('-b', options.body)
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`)
-  args.push(url)
-  if (options.headerSets) {
-    // Its programmatic API (in its own process too): the CLI cannot vary headers between requests.
-    const job = { url, seconds: options.seconds ?? 3, connections: options.connections ?? 32, method: options.method ?? 'GET', headerSets: options.headerSets }
-    args.splice(0, args.length, rotating, JSON.stringify(job))
+  const seconds = options.seconds ?? 3
+  const connections = options.connections ?? 32
+  const method = options.method ?? 'GET'
+  // With headerSets, its programmatic API (in its own process too): the CLI cannot vary headers between requests.
+  const args = options.headerSets ? [rotating, JSON.stringify({ url, seconds, connections, method, headerSets: options.headerSets })] : [cli, '-j', '-c', String(connections), '-d', String(seconds), '-m', method]
+  if (!options.headerSets) {
+    if (options.body !== undefined) args.push('-b', options.body)
+    for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`)
+    args.push(url)
   }
   const cpuBefore = process.cpuUsage()
   return new Promise((resolve, reject) => {

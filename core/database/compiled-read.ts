@@ -47,13 +47,9 @@ export interface ReadBuilder {
  * ```
  */
 export async function compiledRead(key: string, build: (builder: ReadBuilder) => Compilable | Promise<Compilable>, values: readonly unknown[], options: { connection?: string } = {}): Promise<Record<string, unknown>[]> {
+  const now = compiledReadNow(key, values, options)
+  if (now) return now
   const manager = currentApp().service<DatabaseManager>('db')
-  const open = manager.openConnection(options.connection)
-  if (open?.readSync) {
-    const query = compiled.get(open.kysely)?.get(key) ?? (await compile(open.kysely, open.dialect, key, build))
-    const rows = open.readSync(query.sql, bind(query, values))
-    if (rows) return rows
-  }
   const db = await manager.kysely(options.connection)
   const { dialect, kysely } = await manager.connection(options.connection)
   const query = compiled.get(kysely)?.get(key) ?? (await compile(kysely, dialect, key, build))

@@ -31,10 +31,15 @@ const globalListeners: Array<(event: ModelEventName, model: unknown) => unknown>
  * ```
  */
 export function onAnyModelEvent(listener: (event: ModelEventName, model: unknown) => unknown): () => void {
-  globalListeners.push(listener)
+  return addTo(globalListeners, listener)
+}
+
+/** Adds a listener to a list; the returned function removes it. */
+function addTo<L>(list: L[], listener: L): () => void {
+  list.push(listener)
   return () => {
-    const i = globalListeners.indexOf(listener)
-    if (i >= 0) globalListeners.splice(i, 1)
+    const i = list.indexOf(listener)
+    if (i >= 0) list.splice(i, 1)
   }
 }
 
@@ -79,11 +84,7 @@ const queryWriteListeners: Array<(model: Function, write: QueryWrite) => unknown
  * ```
  */
 export function onAnyQueryWrite(listener: (model: Function, write: QueryWrite) => unknown): () => void {
-  queryWriteListeners.push(listener)
-  return () => {
-    const i = queryWriteListeners.indexOf(listener)
-    if (i >= 0) queryWriteListeners.splice(i, 1)
-  }
+  return addTo(queryWriteListeners, listener)
 }
 
 /** @internal true when something listens to query writes (most apps: nothing, so writes skip the bookkeeping). */
