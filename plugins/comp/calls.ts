@@ -1,5 +1,5 @@
 import { HttpException } from '../../core/index.ts'
-import { metaOf } from './class-meta.ts'
+import { frameworkActionsOf, metaOf } from './class-meta.ts'
 import { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
 
@@ -9,11 +9,17 @@ const NAME = /^[A-Za-z$][\w$]{0,99}$/
 
 /**
  * True when the browser may call `method` on a component of this class: a
- * method (not a getter) declared on the component's own class chain below
- * `Component`, whose name is not a lifecycle hook, an `updated...` /
- * `updating...` hook, private (`_x`), or a `@js()` action. Framework methods
- * (`validate`, `dispatch`, `reset`...) are out of reach because they live
- * on `Component` itself.
+ * method (not a getter) declared on the app's own classes between the
+ * component and `Component`, whose name is not a lifecycle hook, an
+ * `updated...` / `updating...` hook, private (`#x` is never reachable, `_x`
+ * is refused), or a `@js()` action. Methods of `Component` itself
+ * (`validate`, `dispatch`, `reset`...) and of Kiln's mixins
+ * (`WithPagination`'s `paginate`, `resetPage`) are out of reach, but for
+ * the actions a mixin names (`gotoPage`, `nextPage`, `previousPage`).
+ *
+ * TypeScript's `private` is erased before the code runs, so it does not
+ * hide a method: write `#helper()`. Kiln warns at boot in development
+ * about `private` methods on a component.
  *
  * @example
  * ```ts
@@ -25,7 +31,10 @@ export function callable(Class: ComponentClass, method: string): boolean {
   if (!NAME.test(method) || HOOKS.has(method) || /^updat(?:ed|ing)[A-Z]/.test(method) || metaOf(Class).js.has(method)) return false
   for (let proto: object | null = Class.prototype; proto && proto !== Component.prototype; proto = Object.getPrototypeOf(proto)) {
     const descriptor = Object.getOwnPropertyDescriptor(proto, method)
-    if (descriptor) return typeof descriptor.value === 'function'
+    if (!descriptor) continue
+    const framework = frameworkActionsOf((proto as { constructor: Function }).constructor)
+    if (framework && !framework.has(method)) return false
+    return typeof descriptor.value === 'function'
   }
   return false
 }

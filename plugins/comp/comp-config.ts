@@ -26,6 +26,12 @@ export const compConfigSchema = z.object({
   /** Lifetime of a signed update address. */
   signature_ttl_minutes: z.number().positive().default(720),
   /**
+   * Lifetime of a component snapshot: a page left open longer reloads on
+   * its next update. Every update issues a fresh snapshot, so a page in use
+   * never expires.
+   */
+  snapshot_ttl_minutes: z.number().positive().default(720),
+  /**
    * The reactive library (Alpine.js) on a CDN; Kiln serves its own copy when
    * it cannot load. Unset: jsDelivr's copy of the installed version, with its
    * integrity hash. Null: always Kiln's copy.
@@ -48,10 +54,12 @@ export const compConfigSchema = z.object({
       max_updates: z.number().int().positive().default(500),
       /** Segments in an update path (`form.address.street` is 3). */
       max_path_depth: z.number().int().positive().default(10),
+      /** Nesting of a snapshot's state, an update's value or a call's parameters (objects and lists within each other). */
+      max_state_depth: z.number().int().positive().default(32),
       /** Checksum failures one address may cause per minute before it gets 429. */
       checksum_failures_per_minute: z.number().int().positive().default(10),
     })
-    .default({ max_payload_bytes: 2_000_000, max_calls: 50, max_updates: 500, max_path_depth: 10, checksum_failures_per_minute: 10 }),
+    .default({ max_payload_bytes: 2_000_000, max_calls: 50, max_updates: 500, max_path_depth: 10, max_state_depth: 32, checksum_failures_per_minute: 10 }),
   /** File uploads. */
   uploads: z
     .object({

@@ -12,6 +12,7 @@ import { compactMemo, type ChildRecord, type PendingMount, type ServerMemo, type
 import { dehydrate, hydrate, publicProperties } from './state.ts'
 import { coerce } from './updates.ts'
 import type { UploadStore } from './uploads/upload-store.ts'
+import type { SessionBinding } from './session-binding.ts'
 
 /** Set on a request that rendered a component, for asset injection. */
 export const RENDERED_COMPONENTS = Symbol.for('kiln.comp.rendered')
@@ -45,6 +46,8 @@ export class ComponentManager {
     readonly config: CompConfig,
     readonly checksums: Checksums,
     readonly uploads: UploadStore,
+    /** Ties snapshots and addresses to the session they were issued in. */
+    readonly binding: SessionBinding,
   ) {}
 
   get views(): ViewManager {
@@ -141,16 +144,19 @@ export class ComponentManager {
     const self = component as unknown as Record<string, unknown>
     const open = (reference: string) => this.uploads.open(reference)
     const properties = new Set(publicProperties(component))
+    const { kinds } = metaOf(Class)
     for (const [key, value] of Object.entries(params)) {
       if (!properties.has(key)) continue
-      self[key] = await coerce(self[key], value, key, { openUpload: open }).catch(() => self[key])
+      // Server code passes models, dates and files as they are; text (from a URL, a view) is brought to the property's type.
+      if (serverObject(value)) self[key] = value
+      else self[key] = await coerce(self[key], value, key, { openUpload: open }, kinds.get(key)).catch(() => self[key])
     }
     await component.mount?.(params)
     for (const property of collectStatic<string[]>(Class, 'queryString')) {
       const value = query[property]
       if (value === undefined || !publicProperties(component).includes(property)) continue
       // A value edited by hand in the URL that does not fit the property is ignored, not an error.
-      self[property] = await coerce(self[property], value, property, { openUpload: open }).catch(() => self[property])
+      self[property] = await coerce(self[property], value, property, { openUpload: open }, kinds.get(property) ?? 'undeclared').catch(() => self[property])
     }
     await component.booted?.()
   }
@@ -167,7 +173,9 @@ export class ComponentManager {
     const meta = metaOf(Class)
     const js: Record<string, string> = {}
     for (const name of meta.js) js[name] = String(await (component as unknown as Record<string, () => unknown>)[name]!())
-    const memo = compactMemo({ data, errors: run.errors, types, children, listeners: [...meta.listeners.keys()], js, lazy })
+    const session = this.binding.tag(run.ctx)
+    const expires = Math.ceil(Date.now() + this.config.snapshot_ttl_minutes * 60_000)
+    const memo = compactMemo({ data, errors: run.errors, session, expires, types, children, listeners: [...meta.listeners.keys()], js, lazy })
     const fingerprint = { id: run.id, name: run.name }
     return { fingerprint, serverMemo: { ...memo, checksum: this.checksums.sign(fingerprint, memo) } as ServerMemo }
   }
@@ -194,4 +202,12 @@ export class ComponentManager {
     }
     return out
   }
+}
+
+/** A class instance (a model, a date, a file) or a list of them: only server code can pass one. */
+function serverObject(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every(serverObject)
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value)
+  return proto !== Object.prototype && proto !== null
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
 import { forgetComputed } from './decorators.ts'
+import { checkedRedirect } from './redirects.ts'
 import { publicProperties } from './state.ts'
 
 /** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */
@@ -210,9 +211,21 @@ export abstract class Component {
     runOf(this).js.push(code)
   }
 
-  /** Sends the browser to another page after this response. @example `this.redirect('/todos')` */
-  redirect(url: string): void {
-    runOf(this).redirect = url
+  /**
+   * Sends the browser to another page after this response: a page of this
+   * site, or another site's with `{ away: true }`. Only http(s) addresses;
+   * anything else is refused with 400.
+   *
+   * @example
+   * ```ts
+   * this.redirect('/todos')
+   * this.redirect('https://billing.example.com/portal', { away: true })
+   * ```
+   */
+  redirect(url: string, options: { away?: boolean } = {}): void {
+    const run = runOf(this)
+    const here = run.ctx?.request.url ?? new URL('http://localhost/')
+    run.redirect = checkedRedirect(String(url), here, options.away === true)
   }
 
   /** Sets public properties back to their initial values (all, or the named ones). @example `this.reset('title')` */

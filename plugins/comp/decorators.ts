@@ -12,7 +12,7 @@ function isStandard(args: unknown[]): args is [unknown, Context] {
  * `experimentalDecorators` (target, key, descriptor) and the standard one
  * (value, context).
  */
-function record(args: unknown[], apply: (Class: Function, name: string) => void): void {
+export function record(args: unknown[], apply: (Class: Function, name: string) => void): void {
   if (isStandard(args)) {
     const context = args[1]
     context.addInitializer(function (this: unknown) {

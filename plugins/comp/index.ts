@@ -1,6 +1,7 @@
 export { comp } from './plugin.ts'
 export { Component, type Dispatch } from './component.ts'
 export { on, locked, computed, js } from './decorators.ts'
+export { typed, upload, type PropertyKind, type UploadRules, type KindTarget } from './property-kinds.ts'
 export { WithPagination } from './pagination.ts'
 export { TemporaryUploadedFile, type UploadMeta } from './uploads/temporary-uploaded-file.ts'
 export { ComponentManager, type Mounted } from './component-manager.ts'

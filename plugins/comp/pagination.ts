@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import Handlebars from 'handlebars'
-import { KilnError, type ModelQuery, type Model, type Paginated } from '../../core/index.ts'
+import { HttpException, KilnError, type ModelQuery, type Model, type Paginated } from '../../core/index.ts'
+import { frameworkClass } from './class-meta.ts'
 import type { Component } from './component.ts'
 import type { ComponentManager } from './component-manager.ts'
 import type { RenderScope } from './render.ts'
@@ -29,19 +30,21 @@ export function WithPagination<TBase extends ComponentConstructor>(Base: TBase) 
     /** The current page, from 1. */
     page = 1
 
-    /** @example `this.gotoPage(3)` */
+    /** Goes to a page (from the browser too: anything but a whole number from 1 is a 422). @example `this.gotoPage(3)` */
     gotoPage(page: number | string): void {
-      this.page = Math.max(1, Math.floor(Number(page)) || 1)
+      const number = typeof page === 'string' && /^\d{1,16}$/.test(page.trim()) ? Number(page) : page
+      if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) throw new HttpException(422, 'gotoPage takes a page number: a whole number from 1.')
+      this.page = number
     }
 
     /** @example `this.nextPage()` */
     nextPage(): void {
-      this.page += 1
+      this.page = Math.min(currentPage(this.page) + 1, Number.MAX_SAFE_INTEGER)
     }
 
     /** @example `this.previousPage()` */
     previousPage(): void {
-      this.page = Math.max(1, this.page - 1)
+      this.page = Math.max(1, currentPage(this.page) - 1)
     }
 
     /** Back to page 1 (call it when a filter changes). @example `updatedSearch() { this.resetPage() }` */
@@ -58,6 +61,8 @@ export function WithPagination<TBase extends ComponentConstructor>(Base: TBase) 
      * ```
      */
     async paginate<M extends Model>(query: ModelQuery<M>, perPage = 15): Promise<Paginated<M>> {
+      // `page` comes from the URL and from updates: any number, 1e308 too, becomes a page that exists.
+      this.page = currentPage(this.page)
       const result = await query.paginate(perPage, this.page)
       if (result.currentPage > result.lastPage) {
         this.page = result.lastPage
@@ -66,7 +71,15 @@ export function WithPagination<TBase extends ComponentConstructor>(Base: TBase) 
       return result
     }
   }
+  frameworkClass(Paginates, ['gotoPage', 'nextPage', 'previousPage'])
   return Paginates
+}
+
+/** A page number from whatever `page` holds: a whole number from 1 up to the largest safe integer. */
+function currentPage(page: unknown): number {
+  const value = Number(page)
+  if (!(value >= 1)) return 1
+  return Math.min(Math.floor(value), Number.MAX_SAFE_INTEGER)
 }
 
 /** The links a page shows: numbers around the current one, and the ends, with gaps between. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { definePlugin, parseAppKey, type Plugin, type Publisher, type StorageManager } from '../../core/index.ts'
@@ -11,11 +11,14 @@ import { injectAssets } from './inject-assets.ts'
 import { makeCompCommand } from './make-comp-command.ts'
 import { PAGINATION_VIEW } from './pagination.ts'
 import { ComponentRegistry } from './registry.ts'
+import { SessionBinding } from './session-binding.ts'
 import { REACTIVE, reactiveFile } from './scripts.ts'
 import { clientBundle } from './client-bundle.ts'
-import { updateHandler, uploadHandler } from './update-route.ts'
+import { updateHandler } from './update-route.ts'
+import { uploadHandler } from './uploads/upload-handler.ts'
 import { UploadStore } from './uploads/upload-store.ts'
 import { registerViewHelpers } from './view-helpers.ts'
+import { tsPrivateMethods } from './private-methods.ts'
 
 const STUBS = fileURLToPath(new URL('./stubs/', import.meta.url))
 
@@ -42,7 +45,7 @@ export function comp(): Plugin {
       const appKey = parseAppKey(app.config.get<string>('app.key'))
       const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
       const uploads = new UploadStore(app.service<StorageManager>('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
-      const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads)
+      const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads, new SessionBinding(hmacKey(appKey, 'comp:session')))
       app.instance(ComponentManager, manager, 'comp')
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)
@@ -53,7 +56,14 @@ export function comp(): Plugin {
     async boot(app) {
       const manager = app.service<ComponentManager>('comp')
       const { config } = manager
-      await manager.registry.discover(resolve(app.root, config.path))
+      // Development only: TypeScript's `private` is erased, so a `private` method would still be callable from the browser.
+      const warn = app.config.get<string>('app.env', 'production') !== 'production'
+      await manager.registry.discover(resolve(app.root, config.path), (name, Class, file) => {
+        if (!warn) return
+        for (const method of tsPrivateMethods(readFileSync(file, 'utf8'))) {
+          app.logger.warn({ component: name, method }, `comp: ${Class.name}.${method}() is private in TypeScript only, so the browser can call it; write #${method}() to keep it on the server`)
+        }
+      })
       app.commands.register(makeCompCommand)
       app.router.post(config.endpoint, updateHandler(manager)).middleware(['signed:relative', 'web']).bodyLimit(config.limits.max_payload_bytes).name('comp.update')
       app.router.post('/comp/upload', uploadHandler(manager)).middleware(['signed:relative', 'web']).bodyLimit(config.uploads.max_kb * 1024 + 65_536).name('comp.upload')

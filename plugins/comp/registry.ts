@@ -57,14 +57,15 @@ export class ComponentRegistry {
 
   /**
    * Imports every module under `dir` and registers its default export (or
-   * its one exported Component class) under the name its path gives.
+   * its one exported Component class) under the name its path gives;
+   * `onRegistered` hears of each, with its file.
    *
    * @example
    * ```ts
    * await registry.discover('/srv/app/app/components')
    * ```
    */
-  async discover(dir: string): Promise<number> {
+  async discover(dir: string, onRegistered?: (name: string, Class: ComponentClass, file: string) => void): Promise<number> {
     if (!existsSync(dir)) return 0
     let count = 0
     for (const file of modules(dir)) {
@@ -74,6 +75,7 @@ export class ComponentRegistry {
       if (!Class || !(Class.prototype instanceof Component)) continue
       const name = relative(dir, file).replace(/\\/g, '/').replace(/\.(ts|js|mjs)$/, '').split('/').map(kebab).join('.')
       this.register(name, Class)
+      onRegistered?.(name, Class, file)
       count++
     }
     return count

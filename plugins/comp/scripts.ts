@@ -61,7 +61,7 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext):
   const { app, config } = manager
   ctx?.locals.set(SCRIPTS_EMITTED, true)
   const signer = app.service<UrlSigner>('signer')
-  const endpoint = signedEndpoint(signer, config.endpoint, config.signature_ttl_minutes)
+  const endpoint = signedEndpoint(signer, config.endpoint, config.signature_ttl_minutes, manager.binding.tag(ctx))
   const base = app.urls.basePath
   const asset = await app.assets.versionedUrl(config.asset_url)
   const local = await app.assets.versionedUrl(REACTIVE[config.csp_safe ? 'csp' : 'plain'].url)

@@ -20,6 +20,10 @@ export interface ServerMemo {
   data: Record<string, unknown>
   errors: Record<string, string[]>
   checksum: string
+  /** The tag of the session the snapshot was issued in: it works in that session only. */
+  session: string
+  /** When the snapshot stops working (Unix milliseconds). */
+  expires: number
   /** Where typed values (dates, models, files) are in `data`. */
   types?: TypedPath[]
   /** Nested components by key. */
@@ -47,7 +51,7 @@ export interface Snapshot {
  * ```
  */
 export function compactMemo(memo: Omit<ServerMemo, 'checksum'>): Omit<ServerMemo, 'checksum'> {
-  const out: Omit<ServerMemo, 'checksum'> = { data: memo.data, errors: memo.errors }
+  const out: Omit<ServerMemo, 'checksum'> = { data: memo.data, errors: memo.errors, session: memo.session, expires: memo.expires }
   if (memo.types && memo.types.length > 0) out.types = memo.types
   if (memo.children && Object.keys(memo.children).length > 0) out.children = memo.children
   if (memo.listeners && memo.listeners.length > 0) out.listeners = memo.listeners

@@ -33,10 +33,11 @@ export function publicProperties(component: object): string[] {
 }
 
 /**
- * Turns state into JSON for the snapshot. Dates, bigints, models (by class
- * and key; the data shows their `toJSON()`, which honours `hidden`), lists of
- * models and uploaded files are recorded in `types` so they come back typed;
- * anything else that is not plain JSON is a clear error naming the property.
+ * Turns state into JSON for the snapshot. Dates, bigints, models, lists of
+ * models and uploaded files are recorded in `types` so they come back typed.
+ * A model is its class and key only (the data holds the key; the model is
+ * loaded again on the next request), so no column of it reaches the page.
+ * Anything else that is not plain JSON is a clear error naming the property.
  *
  * @example
  * ```ts
@@ -61,12 +62,12 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
     if (Number.isNaN(value.getTime())) throw stateError(component, path, 'an invalid Date')
     return types.push([path, { t: 'date' }]), value.toISOString()
   }
-  if (value instanceof Model) return types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), value.toJSON()
+  if (value instanceof Model) return types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), keyJson(value)
   if (value instanceof TemporaryUploadedFile) return types.push([path, { t: 'upload' }]), value.reference
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every((item) => item instanceof Model) && new Set(value.map((item) => morphName(item as Model))).size === 1) {
       types.push([path, { t: 'models', class: morphName(value[0] as Model), keys: value.map((item) => (item as Model).getKey()) }])
-      return value.map((item) => (item as Model).toJSON())
+      return value.map((item) => keyJson(item as Model))
     }
     return value.map((item, index) => toJson(item, [...path, index], types, component))
   }
@@ -122,6 +123,12 @@ export async function hydrate(data: Record<string, unknown>, types: TypedPath[] 
     write(values, path, value)
   }
   return values
+}
+
+/** A model's key as JSON (a bigint key as text). */
+function keyJson(model: Model): unknown {
+  const key = model.getKey()
+  return typeof key === 'bigint' ? key.toString() : (key ?? null)
 }
 
 function modelClass(name: string): ModelClass<Model> {

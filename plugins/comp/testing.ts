@@ -82,10 +82,9 @@ export class ComponentTest {
     try {
       ensureMountRoute(app, manager)
       const res = await client.get(`/comp/testing/${key}`, { accept: 'application/json' })
-      const body = (await res.json()) as { html?: string; message?: string }
-      if (res.status !== 200 || body.html === undefined) throw new Error(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`)
-      const endpoint = signedEndpoint(app.service<UrlSigner>('signer'), manager.config.endpoint, manager.config.signature_ttl_minutes)
-      return new ComponentTest(client, componentRoots(body.html)[0]!.snapshot, endpoint, body.html)
+      const body = (await res.json()) as { html?: string; endpoint?: string; message?: string }
+      if (res.status !== 200 || body.html === undefined || body.endpoint === undefined) throw new Error(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`)
+      return new ComponentTest(client, componentRoots(body.html)[0]!.snapshot, body.endpoint, body.html)
     } finally {
       pending.delete(key)
     }
@@ -186,7 +185,9 @@ function ensureMountRoute(app: Application, manager: ComponentManager): void {
     .get('/comp/testing/{key}', async (ctx) => {
       const wanted = pending.get(ctx.params.key ?? '')
       if (!wanted) throw new HttpException(404, 'No component waits to be mounted under this key.')
-      return { html: (await manager.mount(wanted.component, wanted.params, { ctx })).html }
+      // The address is signed in this request, so it carries the client's session like a page's would.
+      const endpoint = signedEndpoint(ctx.app.service<UrlSigner>('signer'), manager.config.endpoint, manager.config.signature_ttl_minutes, manager.binding.tag(ctx))
+      return { html: (await manager.mount(wanted.component, wanted.params, { ctx })).html, endpoint }
     })
     .middleware(['web'])
 }

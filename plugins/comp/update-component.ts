@@ -7,9 +7,10 @@ import { signedEndpoint } from './keys.ts'
 import type { ComponentClass } from './registry.ts'
 import { renderComponentView, renderIsland, type RenderScope } from './render.ts'
 import type { ServerMemo, Snapshot } from './snapshot.ts'
-import { hydrate, publicProperties } from './state.ts'
+import { hydrate } from './state.ts'
 import type { UpdatePayload } from './update-payload.ts'
 import { applyUpdate } from './updates.ts'
+import { startUpload } from './uploads/start-upload.ts'
 
 /** What `POST /comp/update` answers. */
 export interface UpdateResponse {
@@ -51,8 +52,9 @@ export async function updateComponent(manager: ComponentManager, payload: Update
   const openUpload = (reference: string) => manager.uploads.open(reference)
   const values = await hydrate(memo.data, memo.types ?? [], openUpload)
   const self = component as unknown as Record<string, unknown>
-  const own = new Set(publicProperties(component))
-  for (const [key, value] of Object.entries(values)) if (own.has(key)) self[key] = value
+  // Every key of a checksummed snapshot was public state when it was made, fields with `declare` (no initial value) too;
+  // a name the class now has as a method or getter is left alone.
+  for (const [key, value] of Object.entries(values)) if (!(key in component) || Object.prototype.hasOwnProperty.call(component, key)) self[key] = value
 
   let lazy = memo.lazy
   if (lazy) {
@@ -128,23 +130,13 @@ export async function updateComponent(manager: ComponentManager, payload: Update
       errors: run.errors,
       dispatches: run.dispatches,
       ...(queryString ? { queryString } : {}),
-      endpoint: signedEndpoint(signer, manager.config.endpoint, manager.config.signature_ttl_minutes),
+      endpoint: signedEndpoint(signer, manager.config.endpoint, manager.config.signature_ttl_minutes, manager.binding.tag(ctx)),
       ...(run.js.length > 0 ? { js: run.js } : {}),
       ...(run.redirect ? { redirect: run.redirect } : {}),
       ...(upload ? { upload } : {}),
     },
     serverMemo: snapshot.serverMemo,
   }
-}
-
-/** `$upload(property, files)`: checks what the browser is about to send and answers with a signed address for it. */
-function startUpload(manager: ComponentManager, component: Component, Class: ComponentClass, params: unknown[]): { property: string; url: string } {
-  const [property, files] = params as [unknown, unknown]
-  if (typeof property !== 'string' || !publicProperties(component).includes(property.split('.')[0]!)) throw new HttpException(422, `${Class.name} has no public property to upload into.`)
-  if (!Array.isArray(files) || files.length === 0 || files.length > 20) throw new HttpException(422, 'Describe between 1 and 20 files to upload.')
-  for (const file of files as Array<{ name?: unknown; type?: unknown; size?: unknown }>) manager.uploads.check(String(file?.name ?? ''), String(file?.type ?? ''), Number(file?.size))
-  const signer = manager.app.service<UrlSigner>('signer')
-  return { property, url: signer.sign('/comp/upload', { ttlMinutes: 30, params: { component: component.getId() } }) }
 }
 
 function readPath(root: Record<string, unknown>, path: string): unknown {

@@ -1,13 +1,22 @@
-import { HttpException, Limit, type HandlerFunction, type RateLimiters } from '../../core/index.ts'
+import { HttpException, Limit, type HandlerFunction, type HttpContext, type RateLimiters } from '../../core/index.ts'
 import type { ComponentManager } from './component-manager.ts'
+import { nestedDeeperThan } from './nesting.ts'
+import type { ServerMemo } from './snapshot.ts'
 import { updatePayloadSchema } from './update-payload.ts'
 import { updateComponent } from './update-component.ts'
+
+/** The code of a 419 that the browser answers with a reload: the page's snapshots or address are out of date. */
+export const EXPIRED_CODE = 'E_COMP_EXPIRED'
 
 /**
  * `POST /comp/update`. It runs behind `signed:relative` (403 for a bare,
  * bad or expired address) and the `web` group (session, 419 without the
- * CSRF token). Then: the body's shape and limits (422), the snapshot's
- * checksum (403 when tampered; an address that keeps failing gets 429), and
+ * CSRF token). Then: the body's shape and limits (422), the nesting of the
+ * snapshot (too deep counts as tampering, before anything recurses into it)
+ * and of the updates and parameters (422), the snapshot's checksum (403
+ * when tampered; an address that keeps failing gets 429), the session the
+ * snapshot and the address were issued in and the snapshot's lifetime (419
+ * with code `E_COMP_EXPIRED`, which the browser answers with a reload), and
  * the update itself.
  *
  * @example
@@ -16,39 +25,38 @@ import { updateComponent } from './update-component.ts'
  * ```
  */
 export function updateHandler(manager: ComponentManager): HandlerFunction {
-  const schema = updatePayloadSchema(manager.config.limits)
+  const { limits } = manager.config
+  const schema = updatePayloadSchema(limits)
   return async (ctx) => {
     const payload = schema.parse(ctx.request.body())
-    if (!manager.checksums.verify(payload.fingerprint, payload.serverMemo)) {
-      const limit = Limit.perMinute(manager.config.limits.checksum_failures_per_minute).by(ctx.request.ip() ?? 'unknown')
-      const { allowed, retryAfter } = await ctx.app.service<RateLimiters>('limiters').attempt('comp-checksum', limit)
-      if (!allowed) throw new HttpException(429, 'Too many tampered component snapshots from this address.', { headers: { 'retry-after': String(retryAfter) } })
-      throw new HttpException(403, 'The component snapshot does not match its checksum: it was changed outside the server.')
+    if (nestedDeeperThan(payload.serverMemo, limits.max_state_depth + 2) || !manager.checksums.verify(payload.fingerprint, payload.serverMemo)) {
+      await tamperingRefused(manager, ctx)
     }
+    if (nestedDeeperThan(payload.updates, limits.max_state_depth + 2) || nestedDeeperThan(payload.calls, limits.max_state_depth + 3)) {
+      throw new HttpException(422, `An update's value or a call's parameters nest deeper than ${limits.max_state_depth} levels.`)
+    }
+    refuseOutOfDate(manager, ctx, payload.serverMemo as unknown as ServerMemo)
     return updateComponent(manager, payload, ctx)
   }
 }
 
+/** A snapshot changed outside the server: 403, and 429 for an address that keeps sending them. */
+async function tamperingRefused(manager: ComponentManager, ctx: HttpContext): Promise<never> {
+  const limit = Limit.perMinute(manager.config.limits.checksum_failures_per_minute).by(ctx.request.ip() ?? 'unknown')
+  const { allowed, retryAfter } = await ctx.app.service<RateLimiters>('limiters').attempt('comp-checksum', limit)
+  if (!allowed) throw new HttpException(429, 'Too many tampered component snapshots from this address.', { headers: { 'retry-after': String(retryAfter) } })
+  throw new HttpException(403, 'The component snapshot does not match its checksum: it was changed outside the server.')
+}
+
 /**
- * `POST /comp/upload`: the files of a `$upload`, to a signed address that
- * the update answered with. Each file is checked (size, type) and kept in
- * the temporary store; the answer holds their references, which the browser
- * then sets on the property. Old temporary files are swept (at most once a
- * minute).
- *
- * @example
- * ```ts
- * Route.post('/comp/upload', uploadHandler(manager)).middleware(['signed:relative', 'web'])
- * ```
+ * A genuine snapshot, but not for this request: issued in another session
+ * (another visitor's, or this browser's before a login or logout), or past
+ * its lifetime; or an update address issued in another session.
  */
-export function uploadHandler(manager: ComponentManager): HandlerFunction {
-  return async (ctx) => {
-    const files = ctx.request.files('files')
-    if (files.length === 0) throw new HttpException(422, 'Send the files in a multipart field named "files".')
-    if (files.length > 20) throw new HttpException(422, 'At most 20 files per upload.')
-    const stored = []
-    for (const file of files) stored.push(await manager.uploads.put(file))
-    void manager.uploads.sweep(true).catch((error: unknown) => ctx.app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'comp: could not sweep old uploads'))
-    return { references: stored.map((file) => file.reference), files: stored.map((file) => file.toJSON()) }
-  }
+function refuseOutOfDate(manager: ComponentManager, ctx: HttpContext, memo: ServerMemo): void {
+  const expired = (message: string) => new HttpException(419, message, { body: { code: EXPIRED_CODE } })
+  if (memo.session === '-') throw expired('This component was rendered outside a session (on a route outside the `web` group), so it cannot be updated.')
+  if (!manager.binding.matches(ctx, memo.session)) throw expired('This page is out of date: it was loaded in another session (before a login or logout). Reload the page.')
+  if (!(typeof memo.expires === 'number' && memo.expires > Date.now())) throw expired('This page is out of date: its components have expired. Reload the page.')
+  if (!manager.binding.matches(ctx, ctx.request.query().s)) throw expired('This update address belongs to another session. Reload the page.')
 }

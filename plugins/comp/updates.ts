@@ -3,6 +3,7 @@ import { metaOf } from './class-meta.ts'
 import type { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
 import { publicProperties } from './state.ts'
+import type { PropertyKind } from './property-kind.ts'
 import { TemporaryUploadedFile } from './uploads/temporary-uploaded-file.ts'
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
@@ -61,7 +62,9 @@ export async function applyUpdate(component: Component, path: string, value: unk
   if (Array.isArray(container) && !/^\d+$/.test(leaf)) throw new HttpException(422, `"${path.slice(0, 100)}": a list is indexed by numbers.`)
   const current = Object.prototype.hasOwnProperty.call(container, leaf) ? container[leaf] : undefined
   refuseModels(current, root)
-  const next = await coerce(current, value, path, context)
+  const kind = metaOf(context.Class).kinds.get(root)
+  // A declared kind speaks for the whole property; inside a plain object or list, any JSON value fits.
+  const next = await coerce(current, value, path, context, rest.length === 0 ? (kind ?? 'undeclared') : kind?.kind === 'upload' ? { ...kind, multiple: false } : undefined)
 
   const suffix = `${root[0]!.toUpperCase()}${root.slice(1)}`
   await component.updating?.(path, next)
@@ -85,24 +88,21 @@ function refuseModels(value: unknown, root: string): void {
 
 /**
  * A value from the browser (or the URL) in the type of the value it
- * replaces; 422 when it does not fit. @internal
+ * replaces; 422 when it does not fit. A property that is `null` now is
+ * typed by its declaration (`kind`: `@typed(...)`, `@upload(...)`); an
+ * undeclared one (`'undeclared'`) takes only JSON primitives. Upload
+ * references are files only in `@upload` properties. @internal
  *
  * @example
  * ```ts
  * await coerce(0, '5', 'count', context) // 5
  * ```
  */
-export async function coerce(current: unknown, value: unknown, path: string, context: Pick<UpdateContext, 'openUpload'>): Promise<unknown> {
+export async function coerce(current: unknown, value: unknown, path: string, context: Pick<UpdateContext, 'openUpload'>, kind?: PropertyKind | 'undeclared'): Promise<unknown> {
   const refuse = (expected: string) => new HttpException(422, `"${path.slice(0, 100)}" takes ${expected}.`)
-  if (typeof value === 'string' && value.startsWith('comp-upload:')) return context.openUpload(value)
-  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string' && item.startsWith('comp-upload:'))) {
-    return Promise.all(value.map((item) => context.openUpload(item as string)))
-  }
-  if (current === undefined || current === null) return value
-  if (current instanceof TemporaryUploadedFile) {
-    if (value === null) return null
-    throw refuse('an uploaded file')
-  }
+  if (typeof kind === 'object' && kind.kind === 'upload') return uploadValue(value, path, context, kind.multiple === true)
+  if (current === undefined || current === null) return typeof kind === 'object' ? byKind(kind, value, path) : kind === 'undeclared' ? primitive(value, path) : value
+  if (current instanceof TemporaryUploadedFile) throw new HttpException(403, `"${path.slice(0, 100)}" holds an uploaded file: only an @upload() property takes files.`)
   if (typeof current === 'number') {
     if (typeof value === 'number' && Number.isFinite(value)) return value
     if (typeof value === 'string' && value.trim() === '') return null
@@ -140,4 +140,47 @@ export async function coerce(current: unknown, value: unknown, path: string, con
     throw refuse('an object')
   }
   return value
+}
+
+/** `null` or references of files this session uploaded (one, or a list for `multiple`). */
+async function uploadValue(value: unknown, path: string, context: Pick<UpdateContext, 'openUpload'>, multiple: boolean): Promise<unknown> {
+  if (value === null || value === '') return multiple ? [] : null
+  const reference = (item: unknown) => typeof item === 'string' && item.startsWith('comp-upload:')
+  if (!multiple && reference(value)) return context.openUpload(value as string)
+  if (multiple && Array.isArray(value) && value.every(reference)) return Promise.all(value.map((item) => context.openUpload(item as string)))
+  throw new HttpException(422, `"${path.slice(0, 100)}" takes ${multiple ? 'a list of uploaded files' : 'an uploaded file'}: upload it with $upload.`)
+}
+
+/** A property declared but `null` now: the value must be of its kind. */
+function byKind(kind: PropertyKind, value: unknown, path: string): unknown {
+  const refuse = (expected: string) => new HttpException(422, `"${path.slice(0, 100)}" takes ${expected}.`)
+  if (value === null) return null
+  switch (kind.kind) {
+    case 'date': {
+      if (value === '') return null
+      const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined
+      if (!date || Number.isNaN(date.getTime())) throw refuse('a date')
+      return date
+    }
+    case 'bigint':
+      if ((typeof value === 'string' || typeof value === 'number') && /^-?\d{1,30}$/.test(String(value))) return BigInt(value)
+      throw refuse('a whole number')
+    case 'model':
+    case 'models':
+      throw new HttpException(403, `"${path.slice(0, 100)}" holds ${kind.kind === 'model' ? 'a model' : 'models'}: models are loaded by the server, never written by the browser.`)
+    case 'object':
+      if (typeof value === 'object' && !Array.isArray(value)) return value
+      throw refuse('an object')
+    case 'array':
+      if (Array.isArray(value)) return value
+      throw refuse('a list')
+    default:
+      throw refuse('nothing from the browser')
+  }
+}
+
+/** An undeclared property that is `null` now: text, a number, true/false or null, nothing else. */
+function primitive(value: unknown, path: string): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value
+  throw new HttpException(422, `"${path.slice(0, 100)}" is null and takes text, a number or true/false; declare what else it holds with @typed(...).`)
 }

@@ -18,19 +18,19 @@ export default class TodoList extends WithPagination(Component) {
 
   async add() {
     const { title } = this.validate()
-    await Todo.create({ user_id: this.userId(), title, done: false })
+    await Todo.create({ user_id: this.#userId(), title, done: false })
     this.reset('title')
     this.resetPage()
   }
 
   async toggle(id: number) {
-    const todo = await this.todo(id)
+    const todo = await this.#todo(id)
     todo.done = !todo.done
     await todo.save()
   }
 
   async remove(id: number) {
-    await (await this.todo(id)).delete()
+    await (await this.#todo(id)).delete()
   }
 
   /** Filtering starts from the first page. */
@@ -39,21 +39,22 @@ export default class TodoList extends WithPagination(Component) {
   }
 
   async render() {
-    let query = Todo.query().where('user_id', '=', this.userId()).orderBy('id', 'desc')
+    let query = Todo.query().where('user_id', '=', this.#userId()).orderBy('id', 'desc')
     if (this.filter === 'open') query = query.where('done', '=', false)
     if (this.filter === 'done') query = query.where('done', '=', true)
     return view('components/todo-list', { todos: await this.paginate(query, 5) })
   }
 
-  private userId(): number {
+  /** Private for real (`#`): TypeScript's `private` is erased, and the browser could call it. */
+  #userId(): number {
     const user = this.ctx.request.user<User>()
     if (!user) throw new HttpException(401, 'Unauthenticated.')
     return user.id
   }
 
   /** One of this user's to-dos: an id from the browser is never trusted to be theirs. */
-  private async todo(id: number): Promise<Todo> {
-    const todo = await Todo.query().where('id', '=', Number(id) || 0).where('user_id', '=', this.userId()).first()
+  async #todo(id: number): Promise<Todo> {
+    const todo = await Todo.query().where('id', '=', Number(id) || 0).where('user_id', '=', this.#userId()).first()
     if (!todo) throw new HttpException(404, 'No such to-do.')
     return todo
   }

@@ -29,23 +29,24 @@ export default class TokenManager extends Component {
 
   async create() {
     const { name, abilities } = this.validate()
-    const { plainTextToken } = await this.user().createToken(name, abilities)
+    const { plainTextToken } = await this.#user().createToken(name, abilities)
     this.created = plainTextToken
     this.reset('name')
   }
 
   async revoke(id: number) {
-    const token = await this.user().tokens().where('id', '=', Number(id) || 0).first()
+    const token = await this.#user().tokens().where('id', '=', Number(id) || 0).first()
     if (!token) throw new HttpException(404, 'No such token.')
     await token.delete()
   }
 
   async render() {
-    const tokens = (await this.user().tokens().orderBy('id', 'desc').get()) as PersonalAccessToken[]
+    const tokens = (await this.#user().tokens().orderBy('id', 'desc').get()) as PersonalAccessToken[]
     return view('components/token-manager', { tokens, choices: ABILITIES })
   }
 
-  private user(): User {
+  /** Private for real (`#`): TypeScript's `private` is erased, and the browser could call it. */
+  #user(): User {
     const user = this.ctx.request.user<User>()
     if (!user) throw new HttpException(401, 'Unauthenticated.')
     return user

@@ -64,7 +64,11 @@ export const newCommand = defineCommand({
     const framework = JSON.parse(readFileSync(join(KILN_ROOT, 'package.json'), 'utf8')) as FrameworkManifest
     // A clone has its sources and no build: the app's tests and type-check resolve the framework to the sources.
     const linkedToSources = existsSync(join(KILN_ROOT, 'core/index.ts'))
-    const pkg = appPackageJson({ name, frameworkPath: frameworkPath(target), imports: scanAppImports(target), framework, linkedToSources })
+    const installedVersion = (dependency: string) => {
+      const manifest = join(KILN_ROOT, 'node_modules', dependency, 'package.json')
+      return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version : undefined
+    }
+    const pkg = appPackageJson({ name, frameworkPath: frameworkPath(target), imports: scanAppImports(target), framework, linkedToSources, installedVersion: linkedToSources ? installedVersion : undefined })
     writeFileSync(join(target, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
     if (linkedToSources) useSourceCondition(join(target, 'tsconfig.json'))
     titleReadme(target, folder)

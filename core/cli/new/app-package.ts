@@ -125,10 +125,16 @@ export function appPackageJson(options: {
    * (the `kiln-source` condition). `false`: Kiln is an installed package, and the app depends on its version, not a path.
    */
   linkedToSources?: boolean
+  /**
+   * The version of a package installed beside the linked clone, if any. The app then asks for exactly that version:
+   * TypeScript treats two copies of a package as one only when their versions match, and a newer patch release in
+   * the app would make kysely's or zod's classes two different types (`#private` refers to a different member).
+   */
+  installedVersion?: (name: string) => string | undefined
 }): Record<string, unknown> {
   const { framework, imports } = options
-  const range = (name: string) =>
-    framework.dependencies?.[name] ?? framework.devDependencies?.[name] ?? framework.peerDependencies?.[name] ?? 'latest'
+  const declared = (name: string) => framework.dependencies?.[name] ?? framework.devDependencies?.[name] ?? framework.peerDependencies?.[name]
+  const range = (name: string) => (declared(name) && options.installedVersion?.(name)) || declared(name) || 'latest'
   // From a clone, the app links to it; from an installed Kiln (no sources), it depends on the same version from the registry.
   const frameworkSpec = options.linkedToSources === false && framework.version ? `^${framework.version}` : `file:${options.frameworkPath}`
   const dependencies: Record<string, string> = { [FRAMEWORK_PACKAGE]: frameworkSpec }

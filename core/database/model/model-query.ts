@@ -88,15 +88,15 @@ export class ModelQuery<M extends Model> {
     return this
   }
 
-  /** @example `Post.query().limit(10)` */
+  /** At most `n` rows (a whole number from 0; anything else is brought into that range). @example `Post.query().limit(10)` */
   limit(n: number): this {
-    this.limitValue = Math.max(0, Math.floor(n))
+    this.limitValue = wholeCount(n)
     return this
   }
 
-  /** @example `Post.query().offset(20)` */
+  /** Skips `n` rows (a whole number from 0; anything else is brought into that range). @example `Post.query().offset(20)` */
   offset(n: number): this {
-    this.offsetValue = Math.max(0, Math.floor(n))
+    this.offsetValue = wholeCount(n)
     return this
   }
 
@@ -162,8 +162,9 @@ export class ModelQuery<M extends Model> {
    * ```
    */
   async paginate(perPage = 15, page = 1): Promise<Paginated<M>> {
-    const size = Math.max(1, Math.floor(perPage) || 15)
-    const current = Math.max(1, Math.floor(page) || 1)
+    // Both often come from a URL (`?page=99999999999999999999`): any number, or none, gives a safe whole number.
+    const size = Math.max(1, wholeCount(perPage) || 15)
+    const current = Math.max(1, wholeCount(page) || 1)
     const total = await this.count()
     const data = await this.limit(size).offset((current - 1) * size).get()
     return { data, total, perPage: size, currentPage: current, lastPage: Math.max(1, Math.ceil(total / size)) }
@@ -257,3 +258,22 @@ export class ModelQuery<M extends Model> {
 }
 
 export type { Kysely }
+
+/**
+ * A row count for LIMIT and OFFSET: a whole number from 0 up to
+ * `Number.MAX_SAFE_INTEGER`. They go into the SQL as literals, where
+ * `Infinity`, `NaN` or `1e+308` would be a syntax error: too large is the
+ * largest, not a number is 0.
+ *
+ * @example
+ * ```ts
+ * wholeCount(12.7)     // 12
+ * wholeCount(Infinity) // 9007199254740991
+ * wholeCount(NaN)      // 0
+ * ```
+ */
+export function wholeCount(n: number): number {
+  const value = Number(n)
+  if (Number.isNaN(value) || value <= 0) return 0
+  return Math.min(Math.floor(value), Number.MAX_SAFE_INTEGER)
+}

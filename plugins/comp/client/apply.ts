@@ -18,7 +18,7 @@ import type { UpdateResponse } from './transport.ts'
  */
 export function applyResponse(component: CompComponent, response: UpdateResponse, pending: Set<string>): void {
   const { effects, serverMemo } = response
-  component.memo = serverMemo as CompComponent['memo']
+  component.memo = serverMemo as unknown as CompComponent['memo']
   for (const [key, value] of Object.entries(serverMemo.data)) {
     if (pending.has(key)) continue
     if (key in effects.data || !(key in component.data)) component.data[key] = structuredClone(value)

@@ -4,6 +4,7 @@ import { CompComponent } from './component.ts'
 import { readConfig } from './config.ts'
 import { initDirectives } from './directives/index.ts'
 import { navigate } from './navigate.ts'
+import { showReloadNotice } from './overlay.ts'
 import { watchNetwork } from './network.ts'
 import { closestComponent, components } from './registry.ts'
 import { errorBag } from './wire.ts'
@@ -86,6 +87,7 @@ document.addEventListener('click', (event) => {
 
 // The CDN copy of Alpine failed (offline, blocked): load Kiln's, which then starts itself.
 document.addEventListener('DOMContentLoaded', () => {
+  showReloadNotice()
   if (window.Alpine) return
   const fallback = document.querySelector('script[data-comp-reactive]')?.getAttribute('data-fallback') ?? config.reactive
   if (!fallback) return console.error('comp: Alpine.js did not load, and there is no fallback copy.')

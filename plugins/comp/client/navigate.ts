@@ -8,7 +8,14 @@ let listening = false
  * network failure) falls back to a normal navigation.
  */
 export async function navigate(url: string, options: { push?: boolean; hard?: boolean } = {}): Promise<void> {
-  const target = new URL(url, location.href)
+  let target: URL
+  try {
+    target = new URL(url, location.href)
+  } catch {
+    return console.error(`comp: "${url}" is not an address.`)
+  }
+  // javascript:, data: and the like would run in this page: only web addresses are followed.
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return console.error(`comp: refused to navigate to a ${target.protocol} address.`)
   if (options.hard || target.origin !== location.origin) {
     location.href = target.href
     return

@@ -46,3 +46,38 @@ export function showExpired(): void {
   notice.textContent = 'This page has expired. Reload it to continue.'
   document.body.append(notice)
 }
+
+const NOTICE_KEY = 'comp:reloaded'
+
+/**
+ * The page's components are out of date (loaded in another session, before
+ * a login or logout, or too long ago): reload it, and say why once the new
+ * page is up.
+ */
+export function reloadOutOfDate(): void {
+  try {
+    sessionStorage.setItem(NOTICE_KEY, '1')
+  } catch {
+    // Storage refused (private mode): the reload still happens, without the notice.
+  }
+  location.reload()
+}
+
+/** After a reload for an out-of-date page: a short notice, gone after a few seconds. */
+export function showReloadNotice(): void {
+  let reloaded: string | null = null
+  try {
+    reloaded = sessionStorage.getItem(NOTICE_KEY)
+    sessionStorage.removeItem(NOTICE_KEY)
+  } catch {
+    return
+  }
+  if (!reloaded) return
+  const notice = document.createElement('div')
+  notice.id = 'comp-reloaded'
+  notice.setAttribute('role', 'status')
+  notice.style.cssText = 'position:fixed;left:1rem;right:1rem;bottom:1rem;z-index:2147483647;padding:.75rem 1rem;background:#222;color:#fff;font:14px system-ui;border-radius:6px'
+  notice.textContent = 'This page was out of date (a login, a logout or a long pause), so it was reloaded. Please try again.'
+  document.body.append(notice)
+  setTimeout(() => notice.remove(), 6000)
+}

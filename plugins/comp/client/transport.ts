@@ -1,7 +1,7 @@
 import type { UpdateResponse } from '../update-component.ts'
 import type { BootConfig } from './alpine.ts'
 import { csrfToken } from './config.ts'
-import { showError, showExpired } from './overlay.ts'
+import { reloadOutOfDate, showError, showExpired } from './overlay.ts'
 
 /** The body of an update request. */
 export interface UpdateRequest {
@@ -20,6 +20,15 @@ export type { UpdateResponse }
 export class RequestFailed extends Error {}
 
 let refreshing: Promise<void> | undefined
+
+/** True for the server's answer to an out-of-date snapshot or address (code `E_COMP_EXPIRED`). */
+function outOfDate(body: string): boolean {
+  try {
+    return (JSON.parse(body) as { code?: unknown }).code === 'E_COMP_EXPIRED'
+  } catch {
+    return false
+  }
+}
 
 /**
  * Fetches a fresh CSRF token: any page of the app sets the `XSRF-TOKEN`
@@ -60,6 +69,14 @@ export async function send(config: BootConfig, request: UpdateRequest, signal?: 
       if ((error as Error).name === 'AbortError') throw error
       showError(config, 0, String(error))
       throw new RequestFailed(String(error))
+    }
+    if (response.status === 419) {
+      // The snapshot or the address is from another session (a login or logout since) or too old: only a reload helps.
+      const body = await response.text()
+      if (outOfDate(body)) {
+        reloadOutOfDate()
+        throw new RequestFailed('The page is out of date.')
+      }
     }
     if (response.status === 419 && attempt === 0) {
       await refreshCsrf(config)

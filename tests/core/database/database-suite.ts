@@ -123,6 +123,22 @@ export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
       t.is(await Post.query().whereIn('id', []).count(), 0)
     }))
 
+  test(`${dialect}: page, limit and offset from a URL are brought to safe whole numbers, never into the SQL as Infinity or 1e+308`, (t) =>
+    within(t, async () => {
+      for (let i = 1; i <= 3; i++) await Post.create({ title: `P${i}`, views: i })
+      for (const page of [Number('99999999999999999999'), 1e308, Infinity, Number('1e400')]) {
+        const result = await Post.query().orderBy('id').paginate(2, page)
+        t.deepEqual([result.data.length, result.currentPage, result.lastPage], [0, Number.MAX_SAFE_INTEGER, 2])
+      }
+      for (const page of [NaN, -5, 0]) t.is((await Post.query().orderBy('id').paginate(2, page)).currentPage, 1)
+      t.is((await Post.query().orderBy('id').paginate(Infinity, 1)).data.length, 3)
+      t.is((await Post.query().orderBy('id').paginate(NaN, 1)).perPage, 15)
+      t.is((await Post.query().orderBy('id').limit(Infinity).get()).length, 3)
+      t.is((await Post.query().orderBy('id').limit(NaN).get()).length, 0)
+      t.is((await Post.query().orderBy('id').offset(1e308).get()).length, 0)
+      t.is((await Post.query().orderBy('id').offset(-1).limit(1).get())[0]!.title, 'P1')
+    }))
+
   test(`${dialect}: soft deletes, withTrashed, restore, forceDelete and model events`, (t) =>
     within(t, async () => {
       const events: string[] = []

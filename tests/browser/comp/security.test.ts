@@ -1,0 +1,75 @@
+import test from 'ava'
+import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { files } from './components.ts'
+
+let env: BrowserApp
+test.before(async () => {
+  env = await browserApp({
+    ...files,
+    'app/components/links.ts': `import { Component } from 'kiln-framework/comp'
+export default class Links extends Component {
+  target = ''
+  go() { this.redirect(this.target) }
+}
+`,
+    'resources/views/components/links.hbs': `<div>
+  <a id="js-link" href="javascript:window.__pwned = 1" wire:navigate>js</a>
+  <a id="data-link" href="data:text/html,<script>alert(1)</script>" wire:navigate>data</a>
+  <input id="target" wire:model="target"><button id="go" wire:click="go">go</button>
+</div>`,
+    'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
+export default defineRoutes((Route) => {
+  Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name }))
+  Route.post('/relogin', async ({ session }) => { await session!.regenerate(); session!.regenerateToken(); return { ok: true } })
+})
+`,
+  })
+})
+test.after.always(() => env?.close())
+
+test('after a login in another tab, the next action reloads the page with a short notice instead of failing silently', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/counter')
+  await page.click('#inc')
+  await textIs(page, '#count', '1')
+  // Another tab of the same browser logs in: the session gets a new id and token.
+  const status = await page.evaluate(async () => {
+    const token = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(document.cookie)?.[1] ?? '')
+    return (await fetch('/relogin', { method: 'POST', headers: { 'x-xsrf-token': token, accept: 'application/json' } })).status
+  })
+  t.is(status, 200)
+  const reloaded = page.waitForEvent('load')
+  await page.click('#inc')
+  await reloaded
+  await page.waitForSelector('#comp-reloaded')
+  t.regex((await page.textContent('#comp-reloaded')) ?? '', /out of date/)
+  // The reloaded page works in the new session.
+  await page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  await page.click('#inc')
+  await textIs(page, '#count', '1')
+})
+
+test('wire:navigate never runs javascript: or data: addresses', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/links')
+  const url = page.url()
+  await page.click('#js-link')
+  await page.click('#data-link')
+  await page.waitForTimeout(300)
+  t.is(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined)
+  t.is(page.url(), url)
+})
+
+test('this.redirect() refuses a javascript: address: the page stays, and no script runs', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/c/links')
+  const url = page.url()
+  await page.fill('#target', 'javascript:window.__pwned=1')
+  const answer = page.waitForResponse((response) => response.url().includes('/comp/update'))
+  await page.click('#go')
+  t.is((await answer).status(), 400)
+  await page.waitForTimeout(200)
+  t.is(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined)
+  t.is(page.url(), url)
+  t.true(errors.some((line) => /400/.test(line)))
+})
