@@ -11,5 +11,14 @@ export default defineConfig(({ env }) => ({
   reactive_cdn: env.get('COMP_REACTIVE_CDN') || null,
   signature_ttl_minutes: 720,
   csp_safe: env.boolean('COMP_CSP_SAFE', false),
-  uploads: { store: 'tmp', max_kb: 12_288, mimes: [], max_age_minutes: 24 * 60 },
+  // Files go only into properties declared with @upload(); these bound every such rule. Types are
+  // checked on the content, so name the ones the app takes rather than accepting anything.
+  uploads: {
+    store: 'tmp',
+    max_kb: 12_288,
+    mimes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain', 'text/csv'],
+    max_age_minutes: 24 * 60,
+    quota_mb: 100,
+    address_quota_mb: 500,
+  },
 }))

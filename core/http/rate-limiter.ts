@@ -110,17 +110,20 @@ export class RateLimiters {
   }
 
   /**
-   * Counts one attempt against a limit and says whether it is allowed.
+   * Counts one attempt against a limit (or `cost` of them: kilobytes of a
+   * byte quota, say) and says whether it is allowed. A refused attempt
+   * counts too, as in rate-limiter-flexible.
    *
    * @example
    * ```ts
    * const { allowed, retryAfter } = await limiters.attempt('checksum', Limit.perMinute(10).by(ip))
+   * await limiters.attempt('upload-kb', Limit.perHour(100 * 1024).by(ip), fileKb)
    * ```
    */
-  async attempt(name: string, limit: Limit): Promise<AttemptResult> {
+  async attempt(name: string, limit: Limit, cost = 1): Promise<AttemptResult> {
     const limiter = await this.limiter(limit.max, limit.seconds)
     try {
-      const res = await limiter.consume(`${name}:${limit.key}`, 1)
+      const res = await limiter.consume(`${name}:${limit.key}`, cost)
       return { allowed: true, limit: limit.max, remaining: res.remainingPoints, retryAfter: Math.ceil(res.msBeforeNext / 1000) }
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal

@@ -60,19 +60,26 @@ export const compConfigSchema = z.object({
       checksum_failures_per_minute: z.number().int().positive().default(10),
     })
     .default({ max_payload_bytes: 2_000_000, max_calls: 50, max_updates: 500, max_path_depth: 10, max_state_depth: 32, checksum_failures_per_minute: 10 }),
-  /** File uploads. */
+  /** File uploads (only into properties declared with `@upload()`). */
   uploads: z
     .object({
       /** The storage store (config/storage.ts) temporary files go to. */
       store: z.string().default('tmp'),
-      /** Largest file, in kilobytes. */
+      /** Largest file, in kilobytes; an `@upload({ maxKb })` above it is brought down to it. */
       max_kb: z.number().int().positive().default(12_288),
-      /** Accepted MIME types (`image/*` works); empty accepts any. */
+      /** Types the app accepts at all (`image/*` works), checked against each file's content; empty leaves it to each property's `@upload({ mimes })`. */
       mimes: z.array(z.string()).default([]),
       /** Temporary files older than this are deleted. */
       max_age_minutes: z.number().positive().default(24 * 60),
+      /** How long the address a `$upload` answers with can be used (once). */
+      url_ttl_minutes: z.number().positive().default(5),
+      /** Megabytes one session may upload per `quota_window_minutes`; past it, 429. */
+      quota_mb: z.number().positive().default(100),
+      /** Megabytes one client address may upload per `quota_window_minutes`, all its sessions together; past it, 429. */
+      address_quota_mb: z.number().positive().default(500),
+      quota_window_minutes: z.number().positive().default(60),
     })
-    .default({ store: 'tmp', max_kb: 12_288, mimes: [], max_age_minutes: 24 * 60 }),
+    .default({ store: 'tmp', max_kb: 12_288, mimes: [], max_age_minutes: 24 * 60, url_ttl_minutes: 5, quota_mb: 100, address_quota_mb: 500, quota_window_minutes: 60 }),
 })
 
 /** The parsed `config/comp.ts`. */

@@ -3,7 +3,7 @@ import Handlebars from 'handlebars'
 import { HttpException, type Application, type HttpContext, type ViewManager } from '../../core/index.ts'
 import type { Checksums } from './checksum.ts'
 import { collectStatic, metaOf } from './class-meta.ts'
-import { attachRun, type Component, type ComponentRun } from './component.ts'
+import { attachRun, runOf, type Component, type ComponentRun } from './component.ts'
 import type { CompConfig } from './comp-config.ts'
 import { escapeAttribute, withRootAttributes } from './html-root.ts'
 import type { ComponentClass, ComponentRegistry } from './registry.ts'
@@ -142,7 +142,8 @@ export class ComponentManager {
    */
   async boot(component: Component, Class: ComponentClass, params: Record<string, unknown>, query: Record<string, string | string[]> = {}): Promise<void> {
     const self = component as unknown as Record<string, unknown>
-    const open = (reference: string) => this.uploads.open(reference)
+    const sessionTag = this.binding.tag(runOf(component).ctx)
+    const open = (reference: string) => this.uploads.open(reference, sessionTag)
     const properties = new Set(publicProperties(component))
     const { kinds } = metaOf(Class)
     for (const [key, value] of Object.entries(params)) {

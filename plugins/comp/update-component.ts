@@ -49,7 +49,8 @@ export async function updateComponent(manager: ComponentManager, payload: Update
   const run = manager.newRun(name, ctx, fingerprint.id)
   run.errors = structuredClone(memo.errors ?? {})
   const component = manager.instantiate(Class, run)
-  const openUpload = (reference: string) => manager.uploads.open(reference)
+  const sessionTag = manager.binding.tag(ctx)
+  const openUpload = (reference: string) => manager.uploads.open(reference, sessionTag)
   const values = await hydrate(memo.data, memo.types ?? [], openUpload)
   const self = component as unknown as Record<string, unknown>
   // Every key of a checksummed snapshot was public state when it was made, fields with `declare` (no initial value) too;
@@ -90,7 +91,7 @@ export async function updateComponent(manager: ComponentManager, payload: Update
           await dispatchToListeners(component, Class, params[0], params[1])
           break
         case '$upload':
-          upload = startUpload(manager, component, Class, params)
+          upload = await startUpload(manager, ctx, component, Class, name, params)
           break
         default:
           await callMethod(component, Class, method, params)
@@ -130,7 +131,7 @@ export async function updateComponent(manager: ComponentManager, payload: Update
       errors: run.errors,
       dispatches: run.dispatches,
       ...(queryString ? { queryString } : {}),
-      endpoint: signedEndpoint(signer, manager.config.endpoint, manager.config.signature_ttl_minutes, manager.binding.tag(ctx)),
+      endpoint: signedEndpoint(signer, manager.config.endpoint, manager.config.signature_ttl_minutes, sessionTag),
       ...(run.js.length > 0 ? { js: run.js } : {}),
       ...(run.redirect ? { redirect: run.redirect } : {}),
       ...(upload ? { upload } : {}),

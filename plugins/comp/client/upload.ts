@@ -6,7 +6,9 @@ import { csrfToken } from './config.ts'
  * answers with a signed address, or a 422 for a file too large or of the
  * wrong type), the files go to that address with progress events, and the
  * references they come back as are set on the property, which the server
- * turns into `TemporaryUploadedFile`s.
+ * turns into `TemporaryUploadedFile`s. A file refused on either side
+ * (too large, a type the property does not take, its content not what it
+ * claims) shows in `$errors` for the property, like any validation error.
  *
  * Events on `el` (bubbling): `comp-upload-start`, `comp-upload-progress`
  * (`detail.progress`, 0 to 100), `comp-upload-finish`, `comp-upload-error`.
@@ -20,8 +22,9 @@ export async function upload(component: CompComponent, path: string, input: File
   try {
     const started = await component.call('$upload', [path, files.map((file) => ({ name: file.name, size: file.size, type: file.type || 'application/octet-stream' }))], { renderless: true })
     const target = started?.effects.upload
-    if (!target) throw new Error('The server did not accept the files.')
-    const references = await post(component, target.url, files, (progress) => {
+    // Refused by the property's rules: the message is already in $errors.
+    if (!target) throw new Error(component.errors.bag[path]?.[0] ?? 'The server did not accept the files.')
+    const references = await post(component, path, target.url, files, (progress) => {
       emit('comp-upload-progress', { progress })
       onProgress?.(progress)
     })
@@ -32,7 +35,7 @@ export async function upload(component: CompComponent, path: string, input: File
   }
 }
 
-function post(component: CompComponent, url: string, files: File[], progress: (percent: number) => void): Promise<string[]> {
+function post(component: CompComponent, path: string, url: string, files: File[], progress: (percent: number) => void): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
     request.open('POST', url)
@@ -41,7 +44,12 @@ function post(component: CompComponent, url: string, files: File[], progress: (p
     if (token) request.setRequestHeader('x-csrf-token', token)
     request.upload.addEventListener('progress', (event) => event.lengthComputable && progress(Math.round((event.loaded / event.total) * 100)))
     request.addEventListener('load', () => {
-      if (request.status !== 200) return reject(new Error(`The upload failed (${request.status}).`))
+      if (request.status !== 200) {
+        const message = refusal(request) ?? `The upload failed (${request.status}).`
+        // A 422 is about the file: it belongs with the property's other validation messages.
+        if (request.status === 422) component.errors.bag = { ...component.errors.bag, [path]: [message] }
+        return reject(new Error(message))
+      }
       progress(100)
       resolve((JSON.parse(request.responseText) as { references: string[] }).references)
     })
@@ -50,4 +58,14 @@ function post(component: CompComponent, url: string, files: File[], progress: (p
     for (const file of files) form.append('files', file, file.name)
     request.send(form)
   })
+}
+
+/** The `message` of a JSON error answer, if it has one. */
+function refusal(request: XMLHttpRequest): string | undefined {
+  try {
+    const body = JSON.parse(request.responseText) as { message?: unknown }
+    return typeof body.message === 'string' ? body.message : undefined
+  } catch {
+    return undefined
+  }
 }

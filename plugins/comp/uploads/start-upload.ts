@@ -1,15 +1,66 @@
-import { HttpException, type UrlSigner } from '../../../core/index.ts'
+import { randomBytes } from 'node:crypto'
+import { HttpException, Limit, type HttpContext, type RateLimiters, type UrlSigner } from '../../../core/index.ts'
 import type { Component } from '../component.ts'
 import type { ComponentManager } from '../component-manager.ts'
 import type { ComponentClass } from '../registry.ts'
-import { publicProperties } from '../state.ts'
+import { checkDescribedFile, uploadRulesOf } from './upload-rules.ts'
 
-/** `$upload(property, files)`: checks what the browser is about to send and answers with a signed address for it. */
-export function startUpload(manager: ComponentManager, component: Component, Class: ComponentClass, params: unknown[]): { property: string; url: string } {
+/** Files one `$upload` may send into a `multiple` property. */
+const MAX_FILES = 20
+
+/**
+ * `$upload(property, files)`: checks what the browser is about to send
+ * against the property's `@upload()` rules and the upload quotas, and
+ * answers with an address for exactly those files: signed, short-lived,
+ * for this session, component and property, usable once.
+ *
+ * A file the rules refuse (too large, a type not accepted) is a validation
+ * error on the property (`$errors`), and no address; a property without
+ * `@upload()` is 403; a session or address past its quota is 429.
+ *
+ * @example
+ * ```ts
+ * upload = await startUpload(manager, ctx, component, Class, 'avatar', ['photo', [{ name: 'me.png', type: 'image/png', size: 1234 }]])
+ * ```
+ */
+export async function startUpload(manager: ComponentManager, ctx: HttpContext, component: Component, Class: ComponentClass, name: string, params: unknown[]): Promise<{ property: string; url: string } | undefined> {
   const [property, files] = params as [unknown, unknown]
-  if (typeof property !== 'string' || !publicProperties(component).includes(property.split('.')[0]!)) throw new HttpException(422, `${Class.name} has no public property to upload into.`)
-  if (!Array.isArray(files) || files.length === 0 || files.length > 20) throw new HttpException(422, 'Describe between 1 and 20 files to upload.')
-  for (const file of files as Array<{ name?: unknown; type?: unknown; size?: unknown }>) manager.uploads.check(String(file?.name ?? ''), String(file?.type ?? ''), Number(file?.size))
-  const signer = manager.app.service<UrlSigner>('signer')
-  return { property, url: signer.sign('/comp/upload', { ttlMinutes: 30, params: { component: component.getId() } }) }
+  if (typeof property !== 'string') throw new HttpException(422, '$upload takes the name of a property and the files to send.')
+  const config = manager.config.uploads
+  const rules = uploadRulesOf(Class, property, config)
+  const most = rules.multiple ? MAX_FILES : 1
+  if (!Array.isArray(files) || files.length === 0 || files.length > most) throw new HttpException(422, most === 1 ? `${property} takes one file.` : `Describe between 1 and ${most} files to upload.`)
+  const described = (files as Array<{ name?: unknown; type?: unknown; size?: unknown } | null>).map((file) => ({ name: String(file?.name ?? ''), type: String(file?.type ?? ''), size: Number(file?.size) }))
+  try {
+    for (const file of described) checkDescribedFile(file, rules)
+  } catch (error) {
+    if (!(error instanceof HttpException) || error.status !== 422) throw error
+    component.errors = { ...component.errors, [property]: [error.message] }
+    return undefined
+  }
+  // Accepted: an earlier refusal of this property's file no longer stands.
+  if (component.errors[property]) {
+    const { [property]: _dropped, ...rest } = component.errors
+    component.errors = rest
+  }
+  const kb = described.reduce((sum, file) => sum + Math.max(1, Math.ceil(file.size / 1024)), 0)
+  const tag = manager.binding.tag(ctx)
+  await takeQuota(ctx, config, tag, kb)
+  const signer = ctx.app.service<UrlSigner>('signer')
+  const query = { c: name, id: component.getId(), p: property, s: tag, n: randomBytes(12).toString('base64url'), bytes: String(described.reduce((sum, file) => sum + file.size, 0)), files: String(described.length) }
+  return { property, url: signer.sign('/comp/upload', { ttlMinutes: config.url_ttl_minutes, params: query }) }
+}
+
+/** Counts the kilobytes against the session's and the address's quota; 429 once either is used up. */
+async function takeQuota(ctx: HttpContext, config: ComponentManager['config']['uploads'], tag: string, kb: number): Promise<void> {
+  const limiters = ctx.app.service<RateLimiters>('limiters')
+  const minutes = Math.max(1, Math.ceil(config.quota_window_minutes))
+  const quotas = [
+    { name: 'comp-upload-session', limit: Limit.perMinutes(minutes, Math.ceil(config.quota_mb * 1024)).by(tag) },
+    { name: 'comp-upload-address', limit: Limit.perMinutes(minutes, Math.ceil(config.address_quota_mb * 1024)).by(ctx.request.ip() ?? 'unknown') },
+  ]
+  for (const { name, limit } of quotas) {
+    const { allowed, retryAfter } = await limiters.attempt(name, limit, kb)
+    if (!allowed) throw new HttpException(429, `Upload limit reached; try again in ${Math.ceil(retryAfter / 60)} minutes.`, { headers: { 'retry-after': String(retryAfter) } })
+  }
 }

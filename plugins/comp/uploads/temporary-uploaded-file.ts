@@ -1,11 +1,16 @@
-import { extname } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Storage } from 'unstorage'
 
 /** What a temporary file knows about itself. */
 export interface UploadMeta {
+  /** The name the browser gave the file. */
   name: string
+  /** The type its content shows (see `sniffType`). */
   type: string
+  /** The type the browser declared; never trusted. */
+  clientType?: string
+  /** The extension stored files get, from the detected type (`.png`), or empty. */
+  extension?: string
   size: number
   /** Unix milliseconds. */
   createdAt: number
@@ -29,7 +34,7 @@ export interface UploadMeta {
 export class TemporaryUploadedFile {
   /** The name the browser gave the file. (Own fields, so views can read them.) */
   readonly name: string
-  /** The MIME type the browser declared. */
+  /** The MIME type its content shows (not the browser's word). */
   readonly type: string
   /** Size in bytes. */
   readonly size: number
@@ -57,7 +62,9 @@ export class TemporaryUploadedFile {
 
   /**
    * Moves the file into a storage store under `dir` with a random name
-   * (keeping its extension), and returns its key there.
+   * and the extension of its detected type, never one from the browser's
+   * file name (a page uploaded as `me.html` is not stored as `.html`, so a
+   * public disk cannot serve it as a page), and returns its key there.
    *
    * @example
    * ```ts
@@ -65,7 +72,7 @@ export class TemporaryUploadedFile {
    * ```
    */
   async store(dir = '', options: { store?: string } = {}): Promise<string> {
-    return this.storeAs(dir, `${randomBytes(16).toString('base64url')}${safeExtension(this.meta.name)}`, options)
+    return this.storeAs(dir, `${randomBytes(16).toString('base64url')}${this.extension()}`, options)
   }
 
   /**
@@ -85,6 +92,12 @@ export class TemporaryUploadedFile {
     return key
   }
 
+  /** The extension of the detected type, with its dot, or empty. @example `photo.extension() // '.png'` */
+  extension(): string {
+    const extension = this.meta.extension ?? ''
+    return /^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ''
+  }
+
   /** Removes the temporary file now. @example `await photo.delete()` */
   async delete(): Promise<void> {
     await this.temporary.removeItem(this.id)
@@ -95,9 +108,4 @@ export class TemporaryUploadedFile {
   toJSON(): { name: string; type: string; size: number } {
     return { name: this.meta.name, type: this.meta.type, size: this.meta.size }
   }
-}
-
-function safeExtension(name: string): string {
-  const extension = extname(name).toLowerCase()
-  return /^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ''
 }

@@ -240,14 +240,14 @@ export default class Big extends Component {
   ),
   ...component(
     'uploader',
-    `import { Component, TemporaryUploadedFile } from 'kiln-framework/comp'
+    `import { Component, TemporaryUploadedFile, upload } from 'kiln-framework/comp'
 export default class Uploader extends Component {
-  photo: TemporaryUploadedFile | null = null
+  @upload({ maxKb: 64, mimes: ['image/png', 'image/jpeg'] }) photo: TemporaryUploadedFile | null = null
   stored = ''
   async save() { this.stored = await this.photo!.store('photos'); this.photo = null }
 }
 `,
-    `<div><input id="file" type="file" wire:model="photo" x-on:comp-upload-progress="window.__progress = (window.__progress || []).concat($event.detail.progress)" x-on:comp-upload-finish="$el.dataset.done = 'yes'"><span id="photo-name">{{#if photo}}{{photo.name}} {{photo.size}}{{/if}}</span><button id="save" wire:click="save">save</button><span id="stored">{{stored}}</span></div>`,
+    `<div><input id="file" type="file" wire:model="photo" x-on:comp-upload-progress="window.__progress = (window.__progress || []).concat($event.detail.progress)" x-on:comp-upload-finish="$el.dataset.done = 'yes'"><span id="photo-name">{{#if photo}}{{photo.name}} {{photo.size}}{{/if}}</span><span id="photo-error" x-text="$errors.first('photo')"></span><button id="save" wire:click="save">save</button><span id="stored">{{stored}}</span></div>`,
   ),
   ...component(
     'nav-a',

@@ -2,6 +2,9 @@ import test from 'ava'
 import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
 import { files } from './components.ts'
 
+/** A 1×1 PNG: uploads are checked on their content. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+
 let env: BrowserApp
 test.before(async () => {
   env = await browserApp(files)
@@ -70,14 +73,26 @@ test('a 300 KB state makes the round trip', async (t) => {
 test('uploads: progress events, the file reaches the property, and the component stores it', async (t) => {
   const { page, open } = await env.newPage(t)
   await open('/c/uploader')
-  await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('pretend png') })
+  await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
   await page.waitForFunction(() => document.getElementById('file')?.dataset.done === 'yes')
   const progress = (await page.evaluate('window.__progress')) as number[]
   t.is(progress.at(-1), 100, JSON.stringify(progress))
-  await textIs(page, '#photo-name', 'me.png 11')
+  await textIs(page, '#photo-name', `me.png ${PNG.length}`)
   await page.click('#save')
   await page.waitForFunction(() => /^photos\/[\w-]+\.png$/.test(document.getElementById('stored')?.textContent ?? ''))
   t.pass()
+})
+
+test('uploads: a file the property refuses, before sending (too large) or after (its content is not an image), shows in $errors', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/uploader')
+  await page.setInputFiles('#file', { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(65 * 1024, 1) })
+  await textIs(page, '#photo-error', 'The file "huge.png" may not be larger than 64 KB.')
+  await page.setInputFiles('#file', { name: 'page.png', mimeType: 'image/png', buffer: Buffer.from('<html><script>alert(1)</script></html>') })
+  await textIs(page, '#photo-error', 'The content of "page.png" is not one of: image/png, image/jpeg.')
+  await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
+  await textIs(page, '#photo-name', `me.png ${PNG.length}`)
+  t.is(await page.textContent('#photo-error'), '', 'a good file clears the message')
 })
 
 test('a 419 fetches a fresh CSRF token once and retries without a dialog', async (t) => {

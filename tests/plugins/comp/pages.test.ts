@@ -6,6 +6,9 @@ import { runCli } from '../../../core/index.ts'
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, next, page, snapshots, update, counterFiles } from './comp-fixtures.ts'
 
+/** A 1×1 PNG: uploads are checked on their content. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+
 const pageFiles = {
   ...counterFiles,
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
@@ -82,11 +85,11 @@ test('csp_safe: no inline script, the config as JSON, and the CSP build of Alpin
 test('uploads: $upload answers a signed address; files are checked and kept; the reference becomes a TemporaryUploadedFile; store() moves it', async (t) => {
   const files = {
     ...counterFiles,
-    'app/components/avatar.ts': `import { Component, TemporaryUploadedFile, uploadRule } from 'kiln-framework/comp'
+    'app/components/avatar.ts': `import { Component, TemporaryUploadedFile, upload, uploadRule } from 'kiln-framework/comp'
 import { z } from 'zod'
 export default class Avatar extends Component {
   static rules = z.object({ photo: uploadRule({ maxKb: 1, mimes: ['image/*'] }) })
-  photo: TemporaryUploadedFile | null = null
+  @upload({ maxKb: 1, mimes: ['image/*'] }) photo: TemporaryUploadedFile | null = null
   saved = ''
   async save() {
     this.validate()
@@ -102,20 +105,22 @@ export default class Avatar extends Component {
   const { app, client } = await compApp(t, files, { comp: { uploads: { store: 'tmp', max_kb: 2, mimes: ['image/*', 'text/plain'], max_age_minutes: 60 } }, storage: { default: 'local', stores: { local: { driver: 'fs', base: 'storage/app' }, tmp: { driver: 'fs', base: 'storage/tmp' } } } })
   const { snapshot: avatar, endpoint } = await page(client, '/avatar')
 
+  // Refused by the property's rules before anything is sent: a validation error on the property, not a failed request.
   const tooBig = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'big.png', type: 'image/png', size: 10_000 }]] }] })
-  t.is(tooBig.status, 422)
+  t.is(tooBig.status, 200)
+  t.deepEqual((await tooBig.json()).effects.errors, { photo: ['The file "big.png" may not be larger than 1 KB.'] })
   const wrongType = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'a.exe', type: 'application/x-msdownload', size: 10 }]] }] })
-  t.is(wrongType.status, 422)
-  const started = await (await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: 5 }]] }] })).json()
+  t.deepEqual((await wrongType.json()).effects.errors, { photo: ['The file "a.exe" must be one of: image/*.'] })
+  const started = await (await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }] })).json()
   t.is(started.effects.upload.property, 'photo')
-  t.regex(started.effects.upload.url, /^\/comp\/upload\?component=\w+&expires=\d+&signature=[a-f0-9]{64}$/)
+  t.regex(started.effects.upload.url, /^\/comp\/upload\?.*&expires=\d+&signature=[a-f0-9]{64}$/)
 
   const form = new FormData()
-  form.append('files', new Blob(['12345'], { type: 'image/png' }), 'me.png')
+  form.append('files', new Blob([PNG], { type: 'image/png' }), 'me.png')
   const uploaded = await client.post(started.effects.upload.url, form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })
   t.is(uploaded.status, 200)
   const { references, files: described } = await uploaded.json()
-  t.deepEqual(described, [{ name: 'me.png', type: 'image/png', size: 5 }])
+  t.deepEqual(described, [{ name: 'me.png', type: 'image/png', size: PNG.length }])
   t.regex(references[0], /^comp-upload:[\w-]{22}:[a-f0-9]{64}$/)
   t.is((await client.post('/comp/upload', form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })).status, 403, 'the upload address must be signed')
 
@@ -126,7 +131,7 @@ export default class Avatar extends Component {
   t.is(forged.status, 403, 'a reference not signed here is refused')
   const saved = await (await update(client, set.effects.endpoint, next(avatar, set), { calls: [{ method: 'save' }] })).json()
   t.regex(saved.serverMemo.data.saved, /^avatars\/[\w-]+\.png$/)
-  t.is(readFileSync(join(app.root, 'storage/app', saved.serverMemo.data.saved), 'utf8'), '12345')
+  t.deepEqual(readFileSync(join(app.root, 'storage/app', saved.serverMemo.data.saved)), PNG)
   t.false(existsSync(join(app.root, 'storage/tmp/comp-uploads', references[0].split(':')[1])), 'the temporary file is gone')
 })
 
