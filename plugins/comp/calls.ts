@@ -52,18 +52,3 @@ export async function callMethod(component: Component, Class: ComponentClass, me
   if (!callable(Class, method)) throw new HttpException(403, `The method "${method.slice(0, 100)}" cannot be called on ${Class.name}.`)
   await (component as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...params)
 }
-
-/**
- * Runs the `@on(event)` listeners of a component with the event's data, or
- * refuses with 403 when the component does not listen for it.
- *
- * @example
- * ```ts
- * await dispatchToListeners(component, Cart, 'product-added', { quantity: 1 })
- * ```
- */
-export async function dispatchToListeners(component: Component, Class: ComponentClass, event: unknown, data: unknown): Promise<void> {
-  const methods = typeof event === 'string' ? metaOf(Class).listeners.get(event) : undefined
-  if (!methods) throw new HttpException(403, `${Class.name} does not listen for "${String(event).slice(0, 100)}".`)
-  for (const method of methods) await (component as unknown as Record<string, (data: unknown) => unknown>)[method]!(data ?? {})
-}

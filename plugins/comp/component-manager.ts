@@ -2,44 +2,33 @@ import { randomBytes } from 'node:crypto'
 import Handlebars from 'handlebars'
 import { HttpException, type Application, type HttpContext, type ViewManager } from '../../core/index.ts'
 import type { Checksums } from './checksum.ts'
-import { collectStatic, metaOf } from './class-meta.ts'
-import { attachRun, runOf, type Component, type ComponentRun } from './component.ts'
+import { attachRun, type Component, type ComponentRun } from './component.ts'
 import type { CompConfig } from './comp-config.ts'
-import { escapeAttribute, withRootAttributes } from './html-root.ts'
+import type { UploadStore } from './features/uploads/upload-store.ts'
+import { escapeAttribute } from './html-root.ts'
+import type { CompServices } from './lifecycle/comp-services.ts'
+import type { ComponentHook } from './lifecycle/component-hook.ts'
+import { mountComponent, type Mounted } from './lifecycle/mount.ts'
 import type { ComponentClass, ComponentRegistry } from './registry.ts'
-import { placeholder, renderComponentView, type RenderScope } from './render.ts'
-import { compactMemo, type ChildRecord, type PendingMount, type ServerMemo, type Snapshot } from './snapshot.ts'
-import { dehydrate, hydrate, publicProperties } from './state.ts'
-import { coerce } from './updates.ts'
-import type { UploadStore } from './uploads/upload-store.ts'
+import type { RenderScope } from './render.ts'
+import type { ChildRecord } from './snapshot.ts'
 import type { SessionBinding } from './session-binding.ts'
 
-/** Set on a request that rendered a component, for asset injection. */
-export const RENDERED_COMPONENTS = Symbol.for('kiln.comp.rendered')
+export { RENDERED_COMPONENTS, type Mounted } from './lifecycle/mount.ts'
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
-/** A component rendered into a page. */
-export interface Mounted {
-  html: string
-  id: string
-  name: string
-  tag: string
-}
-
 /**
- * Builds components and their snapshots: first renders (`mount`), nested
- * components inside a render (`embed`), and the pieces an update reuses
- * (instantiate, boot, snapshot).
+ * The components plugin's services (`CompServices`): the registry, config,
+ * keys and stores, and the features; it makes component instances, mounts
+ * them (`lifecycle/mount.ts`) and renders nested ones (`embed`).
  *
  * @example
  * ```ts
  * const { html } = await manager.mount('counter', { start: 5 }, { ctx })
  * ```
  */
-export class ComponentManager {
-  private readonly defaults = new WeakMap<ComponentClass, Record<string, unknown>>()
-
+export class ComponentManager implements CompServices {
   constructor(
     readonly app: Application,
     readonly registry: ComponentRegistry,
@@ -48,6 +37,8 @@ export class ComponentManager {
     readonly uploads: UploadStore,
     /** Ties snapshots and addresses to the session they were issued in. */
     readonly binding: SessionBinding,
+    /** Every feature's hooks, in the order they run. */
+    readonly features: readonly ComponentHook[],
   ) {}
 
   get views(): ViewManager {
@@ -77,34 +68,17 @@ export class ComponentManager {
   }
 
   /**
-   * First render of a component: mount (or a placeholder for lazy and
-   * deferred ones), render, and the root element's `wire:id`, `wire:name`
-   * and `wire:snapshot`.
+   * First render of a component (see `mountComponent`): mount (or a
+   * placeholder for lazy and deferred ones), render, and the root element's
+   * `wire:id`, `wire:name` and `wire:snapshot`.
    *
    * @example
    * ```ts
    * const { html } = await manager.mount(Counter, { start: 3 }, { ctx })
    * ```
    */
-  async mount(target: string | ComponentClass, params: Record<string, unknown> = {}, options: { ctx?: HttpContext } = {}): Promise<Mounted> {
-    const { Class, name } = this.resolve(target)
-    const run = this.newRun(name, options.ctx)
-    const component = this.instantiate(Class, run)
-    const scope: RenderScope = { component, Class, id: run.id, ctx: options.ctx, previous: {}, children: {}, counter: 0 }
-    let html: string
-    let lazy: PendingMount | undefined
-    if (Class.lazy || Class.defer) {
-      const { data, types } = dehydrate(params, name)
-      lazy = { mode: Class.defer ? 'defer' : 'lazy', params: data, types }
-      html = await placeholder(this.views, scope)
-    } else {
-      await this.boot(component, Class, params, options.ctx?.request.query())
-      html = await renderComponentView(this.views, scope, name)
-    }
-    const snapshot = await this.snapshot(component, Class, run, scope.children, lazy)
-    const rooted = withRootAttributes(html, name, { 'wire:id': run.id, 'wire:name': name, 'wire:snapshot': JSON.stringify(snapshot) })
-    options.ctx?.locals.set(RENDERED_COMPONENTS, true)
-    return { html: rooted.html, id: run.id, name, tag: rooted.tag }
+  mount(target: string | ComponentClass, params: Record<string, unknown> = {}, options: { ctx?: HttpContext } = {}): Promise<Mounted> {
+    return mountComponent(this, target, params, options.ctx)
   }
 
   /**
@@ -132,83 +106,4 @@ export class ComponentManager {
     parent.children[key] = { id: mounted.id, name: mounted.name, tag: mounted.tag } satisfies ChildRecord
     return new Handlebars.SafeString(mounted.html)
   }
-
-  /**
-   * Mount-time steps: parameters named like public properties are assigned
-   * (in the property's type), `mount(params)` runs, then values from the
-   * query string for `queryString` properties, then `booted()`.
-   *
-   * @internal also used when a lazy component loads.
-   */
-  async boot(component: Component, Class: ComponentClass, params: Record<string, unknown>, query: Record<string, string | string[]> = {}): Promise<void> {
-    const self = component as unknown as Record<string, unknown>
-    const sessionTag = this.binding.tag(runOf(component).ctx)
-    const open = (reference: string) => this.uploads.open(reference, sessionTag)
-    const properties = new Set(publicProperties(component))
-    const { kinds } = metaOf(Class)
-    for (const [key, value] of Object.entries(params)) {
-      if (!properties.has(key)) continue
-      // Server code passes models, dates and files as they are; text (from a URL, a view) is brought to the property's type.
-      if (serverObject(value)) self[key] = value
-      else self[key] = await coerce(self[key], value, key, { openUpload: open }, kinds.get(key)).catch(() => self[key])
-    }
-    await component.mount?.(params)
-    for (const property of collectStatic<string[]>(Class, 'queryString')) {
-      const value = query[property]
-      if (value === undefined || !publicProperties(component).includes(property)) continue
-      // A value edited by hand in the URL that does not fit the property is ignored, not an error.
-      self[property] = await coerce(self[property], value, property, { openUpload: open }, kinds.get(property) ?? 'undeclared').catch(() => self[property])
-    }
-    await component.booted?.()
-  }
-
-  /**
-   * The snapshot after `dehydrate()`: state, errors, typed values, children,
-   * listeners, client-side actions, a pending mount, and the checksum.
-   *
-   * @internal
-   */
-  async snapshot(component: Component, Class: ComponentClass, run: ComponentRun, children: Record<string, ChildRecord>, lazy?: PendingMount): Promise<Snapshot> {
-    await component.dehydrate?.()
-    const { data, types } = dehydrate(component.state(), run.name)
-    const meta = metaOf(Class)
-    const js: Record<string, string> = {}
-    for (const name of meta.js) js[name] = String(await (component as unknown as Record<string, () => unknown>)[name]!())
-    const session = this.binding.tag(run.ctx)
-    const expires = Math.ceil(Date.now() + this.config.snapshot_ttl_minutes * 60_000)
-    const memo = compactMemo({ data, errors: run.errors, session, expires, types, children, listeners: [...meta.listeners.keys()], js, lazy })
-    const fingerprint = { id: run.id, name: run.name }
-    return { fingerprint, serverMemo: { ...memo, checksum: this.checksums.sign(fingerprint, memo) } as ServerMemo }
-  }
-
-  /**
-   * The values of `queryString` properties for the URL: null where the value
-   * is the property's initial one (the browser then drops it from the URL).
-   *
-   * @internal
-   */
-  queryString(component: Component, Class: ComponentClass, data: Record<string, unknown>): Record<string, unknown> | undefined {
-    const properties = collectStatic<string[]>(Class, 'queryString')
-    if (properties.length === 0) return undefined
-    let defaults = this.defaults.get(Class)
-    if (!defaults) {
-      const fresh = new (Class as unknown as new () => Component)()
-      defaults = dehydrate(fresh.state(), 'defaults').data
-      this.defaults.set(Class, defaults)
-    }
-    const out: Record<string, unknown> = {}
-    for (const property of properties) {
-      if (!(property in data)) continue
-      out[property] = JSON.stringify(data[property]) === JSON.stringify(defaults[property]) ? null : data[property]
-    }
-    return out
-  }
-}
-
-/** A class instance (a model, a date, a file) or a list of them: only server code can pass one. */
-function serverObject(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0 && value.every(serverObject)
-  if (value === null || typeof value !== 'object') return false
-  const proto = Object.getPrototypeOf(value)
-  return proto !== Object.prototype && proto !== null
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
 import { forgetComputed } from './decorators.ts'
-import { checkedRedirect } from './redirects.ts'
+import { checkedRedirect } from './features/redirects/checked-redirect.ts'
 import { publicProperties } from './state.ts'
 
 /** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */

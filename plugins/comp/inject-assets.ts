@@ -1,6 +1,6 @@
 import type { Middleware } from '../../core/index.ts'
 import type { ComponentManager } from './component-manager.ts'
-import { RENDERED_COMPONENTS } from './component-manager.ts'
+import { RENDERED_COMPONENTS } from './lifecycle/mount.ts'
 import { compScripts, SCRIPTS_EMITTED } from './scripts.ts'
 
 /**

@@ -15,8 +15,9 @@ import { SessionBinding } from './session-binding.ts'
 import { REACTIVE, reactiveFile } from './scripts.ts'
 import { clientBundle } from './client-bundle.ts'
 import { updateHandler } from './update-route.ts'
-import { uploadHandler } from './uploads/upload-handler.ts'
-import { UploadStore } from './uploads/upload-store.ts'
+import { COMPONENT_FEATURES } from './features/index.ts'
+import { uploadHandler } from './features/uploads/upload-handler.ts'
+import { UploadStore } from './features/uploads/upload-store.ts'
 import { registerViewHelpers } from './view-helpers.ts'
 import { tsPrivateMethods } from './private-methods.ts'
 
@@ -45,7 +46,7 @@ export function comp(): Plugin {
       const appKey = parseAppKey(app.config.get<string>('app.key'))
       const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
       const uploads = new UploadStore(app.service<StorageManager>('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
-      const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads, new SessionBinding(hmacKey(appKey, 'comp:session')))
+      const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads, new SessionBinding(hmacKey(appKey, 'comp:session')), COMPONENT_FEATURES)
       app.instance(ComponentManager, manager, 'comp')
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)

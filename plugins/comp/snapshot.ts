@@ -41,21 +41,3 @@ export interface Snapshot {
   fingerprint: { id: string; name: string }
   serverMemo: ServerMemo
 }
-
-/**
- * Drops empty optional memo fields, so a small component's snapshot stays small.
- *
- * @example
- * ```ts
- * compactMemo({ data, errors: {}, children: {} }) // { data, errors: {} }
- * ```
- */
-export function compactMemo(memo: Omit<ServerMemo, 'checksum'>): Omit<ServerMemo, 'checksum'> {
-  const out: Omit<ServerMemo, 'checksum'> = { data: memo.data, errors: memo.errors, session: memo.session, expires: memo.expires }
-  if (memo.types && memo.types.length > 0) out.types = memo.types
-  if (memo.children && Object.keys(memo.children).length > 0) out.children = memo.children
-  if (memo.listeners && memo.listeners.length > 0) out.listeners = memo.listeners
-  if (memo.js && Object.keys(memo.js).length > 0) out.js = memo.js
-  if (memo.lazy) out.lazy = memo.lazy
-  return out
-}

@@ -1,5 +1,5 @@
 import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass } from '../../core/index.ts'
-import { TemporaryUploadedFile } from './uploads/temporary-uploaded-file.ts'
+import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
 
 /** How a value that is not plain JSON travels in a snapshot. */
 export type TypeDescriptor =

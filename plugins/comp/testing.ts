@@ -5,7 +5,7 @@ import { ComponentManager } from './component-manager.ts'
 import { signedEndpoint } from './keys.ts'
 import type { ComponentClass } from './registry.ts'
 import type { Snapshot } from './snapshot.ts'
-import type { UpdateResponse } from './update-component.ts'
+import type { UpdateResponse } from './lifecycle/update.ts'
 
 /**
  * A component under test, driven the way the browser drives it: every

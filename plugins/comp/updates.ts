@@ -4,7 +4,7 @@ import type { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
 import { publicProperties } from './state.ts'
 import type { PropertyKind } from './property-kind.ts'
-import { TemporaryUploadedFile } from './uploads/temporary-uploaded-file.ts'
+import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 const SEGMENT = /^(?:[A-Za-z_$][\w$-]*|\d{1,9})$/

@@ -1,4 +1,4 @@
-import type { UpdateResponse } from '../update-component.ts'
+import type { UpdateResponse } from '../lifecycle/update.ts'
 import type { BootConfig } from './alpine.ts'
 import { csrfToken } from './config.ts'
 import { reloadOutOfDate, showError, showExpired } from './overlay.ts'

@@ -58,7 +58,7 @@ async function start(client: TestClient, endpoint: string, snapshot: PageSnapsho
 
 function send(client: TestClient, url: string, parts: Array<{ bytes: Buffer; name: string; type: string }>) {
   const form = new FormData()
-  for (const part of parts) form.append('files', new Blob([part.bytes], { type: part.type }), part.name)
+  for (const part of parts) form.append('files', new Blob([Uint8Array.from(part.bytes)], { type: part.type }), part.name)
   return client.post(url, form, { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '', accept: 'application/json' })
 }
 

@@ -1,4 +1,4 @@
-import { HttpException } from '../../core/index.ts'
+import { HttpException } from '../../../../core/index.ts'
 
 /**
  * Checks the address of `this.redirect(url)` before it reaches the

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type'
-import { HttpException } from '../../../core/index.ts'
+import { HttpException } from '../../../../core/index.ts'
 import { accepts } from './upload-rules.ts'
 
 /** What a file's content says it is, and the extension it is stored with. */

@@ -1,5 +1,5 @@
-import { HttpException, Limit, type HandlerFunction, type HttpContext, type RateLimiters } from '../../../core/index.ts'
-import type { ComponentManager } from '../component-manager.ts'
+import { HttpException, Limit, type HandlerFunction, type HttpContext, type RateLimiters } from '../../../../core/index.ts'
+import type { CompServices } from '../../lifecycle/comp-services.ts'
 import type { TemporaryUploadedFile } from './temporary-uploaded-file.ts'
 import { uploadRulesOf } from './upload-rules.ts'
 
@@ -16,40 +16,40 @@ import { uploadRulesOf } from './upload-rules.ts'
  *
  * @example
  * ```ts
- * Route.post('/comp/upload', uploadHandler(manager)).middleware(['signed:relative', 'web'])
+ * Route.post('/comp/upload', uploadHandler(services)).middleware(['signed:relative', 'web'])
  * ```
  */
-export function uploadHandler(manager: ComponentManager): HandlerFunction {
+export function uploadHandler(services: CompServices): HandlerFunction {
   return async (ctx) => {
     const query = ctx.request.url.searchParams
     const property = query.get('p') ?? ''
-    if (!manager.binding.matches(ctx, query.get('s'))) throw new HttpException(403, 'This upload address belongs to another session: upload the file again.')
-    const { Class } = manager.resolve(query.get('c') ?? '')
-    const rules = uploadRulesOf(Class, property, manager.config.uploads)
-    await useOnce(ctx, manager, query.get('n') ?? '')
+    if (!services.binding.matches(ctx, query.get('s'))) throw new HttpException(403, 'This upload address belongs to another session: upload the file again.')
+    const { Class } = services.resolve(query.get('c') ?? '')
+    const rules = uploadRulesOf(Class, property, services.config.uploads)
+    await useOnce(ctx, services, query.get('n') ?? '')
     const files = ctx.request.files('files')
     if (files.length === 0) throw new HttpException(422, 'Send the files in a multipart field named "files".')
     if (files.length > Number(query.get('files'))) throw new HttpException(422, `This address takes ${query.get('files')} file(s); ask for a new one with $upload.`)
     const bytes = files.reduce((sum, file) => sum + file.size, 0)
     if (bytes > Number(query.get('bytes'))) throw new HttpException(422, 'These files are larger than the ones described to $upload.')
     const stored: TemporaryUploadedFile[] = []
-    const tag = manager.binding.tag(ctx)
+    const tag = services.binding.tag(ctx)
     try {
-      for (const file of files) stored.push(await manager.uploads.put(file, rules, tag))
+      for (const file of files) stored.push(await services.uploads.put(file, rules, tag))
     } catch (error) {
       // Nothing of a refused upload stays behind.
       await Promise.all(stored.map((file) => file.delete()))
       if (error instanceof HttpException && error.status === 422) throw new HttpException(422, error.message, { body: { errors: { [property]: [error.message] } } })
       throw error
     }
-    void manager.uploads.sweep(true).catch((error: unknown) => ctx.app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'comp: could not sweep old uploads'))
+    void services.uploads.sweep(true).catch((error: unknown) => ctx.app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'comp: could not sweep old uploads'))
     return { references: stored.map((file) => file.reference), files: stored.map((file) => file.toJSON()) }
   }
 }
 
 /** An upload address works once: its nonce is counted in the app's rate limiter store (shared across processes with Redis). */
-async function useOnce(ctx: HttpContext, manager: ComponentManager, nonce: string): Promise<void> {
-  const minutes = Math.max(1, Math.ceil(manager.config.uploads.url_ttl_minutes))
+async function useOnce(ctx: HttpContext, services: CompServices, nonce: string): Promise<void> {
+  const minutes = Math.max(1, Math.ceil(services.config.uploads.url_ttl_minutes))
   const { allowed } = await ctx.app.service<RateLimiters>('limiters').attempt('comp-upload-address-used', Limit.perMinutes(minutes, 1).by(nonce))
   if (!allowed) throw new HttpException(403, 'This upload address was used already: upload the file again.')
 }

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { HttpException, Limit, type HttpContext, type RateLimiters, type UrlSigner } from '../../../core/index.ts'
-import type { Component } from '../component.ts'
-import type { ComponentManager } from '../component-manager.ts'
-import type { ComponentClass } from '../registry.ts'
+import { HttpException, Limit, type HttpContext, type RateLimiters, type UrlSigner } from '../../../../core/index.ts'
+import type { CompConfig } from '../../comp-config.ts'
+import type { ComponentContext } from '../../lifecycle/component-hook.ts'
 import { checkDescribedFile, uploadRulesOf } from './upload-rules.ts'
 
 /** Files one `$upload` may send into a `multiple` property. */
@@ -20,13 +19,16 @@ const MAX_FILES = 20
  *
  * @example
  * ```ts
- * upload = await startUpload(manager, ctx, component, Class, 'avatar', ['photo', [{ name: 'me.png', type: 'image/png', size: 1234 }]])
+ * c.effects.upload = await startUpload(c, ['photo', [{ name: 'me.png', type: 'image/png', size: 1234 }]])
  * ```
  */
-export async function startUpload(manager: ComponentManager, ctx: HttpContext, component: Component, Class: ComponentClass, name: string, params: unknown[]): Promise<{ property: string; url: string } | undefined> {
+export async function startUpload(c: ComponentContext, params: unknown[]): Promise<{ property: string; url: string } | undefined> {
+  const { component, Class, services } = c
+  const ctx = c.run.ctx
+  if (!ctx) throw new HttpException(422, 'Files are uploaded in a request.')
   const [property, files] = params as [unknown, unknown]
   if (typeof property !== 'string') throw new HttpException(422, '$upload takes the name of a property and the files to send.')
-  const config = manager.config.uploads
+  const config = services.config.uploads
   const rules = uploadRulesOf(Class, property, config)
   const most = rules.multiple ? MAX_FILES : 1
   if (!Array.isArray(files) || files.length === 0 || files.length > most) throw new HttpException(422, most === 1 ? `${property} takes one file.` : `Describe between 1 and ${most} files to upload.`)
@@ -44,15 +46,15 @@ export async function startUpload(manager: ComponentManager, ctx: HttpContext, c
     component.errors = rest
   }
   const kb = described.reduce((sum, file) => sum + Math.max(1, Math.ceil(file.size / 1024)), 0)
-  const tag = manager.binding.tag(ctx)
+  const tag = services.binding.tag(ctx)
   await takeQuota(ctx, config, tag, kb)
   const signer = ctx.app.service<UrlSigner>('signer')
-  const query = { c: name, id: component.getId(), p: property, s: tag, n: randomBytes(12).toString('base64url'), bytes: String(described.reduce((sum, file) => sum + file.size, 0)), files: String(described.length) }
+  const query = { c: c.name, id: component.getId(), p: property, s: tag, n: randomBytes(12).toString('base64url'), bytes: String(described.reduce((sum, file) => sum + file.size, 0)), files: String(described.length) }
   return { property, url: signer.sign('/comp/upload', { ttlMinutes: config.url_ttl_minutes, params: query }) }
 }
 
 /** Counts the kilobytes against the session's and the address's quota; 429 once either is used up. */
-async function takeQuota(ctx: HttpContext, config: ComponentManager['config']['uploads'], tag: string, kb: number): Promise<void> {
+async function takeQuota(ctx: HttpContext, config: CompConfig['uploads'], tag: string, kb: number): Promise<void> {
   const limiters = ctx.app.service<RateLimiters>('limiters')
   const minutes = Math.max(1, Math.ceil(config.quota_window_minutes))
   const quotas = [

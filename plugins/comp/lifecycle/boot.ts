@@ -1,0 +1,40 @@
+import { metaOf } from '../class-meta.ts'
+import { publicProperties } from '../state.ts'
+import { coerce } from '../updates.ts'
+import type { ComponentContext } from './component-hook.ts'
+
+/**
+ * Mount-time steps: parameters named like public properties are assigned
+ * (in the property's type), the component's `mount(params)` runs, then the
+ * features' `mounted` hooks (the query string), then `booted()`.
+ *
+ * @example
+ * ```ts
+ * await bootComponent(c, { start: 5 })
+ * ```
+ */
+export async function bootComponent(c: ComponentContext, params: Record<string, unknown>): Promise<void> {
+  const { component, Class, services } = c
+  const self = component as unknown as Record<string, unknown>
+  const sessionTag = services.binding.tag(c.run.ctx)
+  const openUpload = (reference: string) => services.uploads.open(reference, sessionTag)
+  const properties = new Set(publicProperties(component))
+  const { kinds } = metaOf(Class)
+  for (const [key, value] of Object.entries(params)) {
+    if (!properties.has(key)) continue
+    // Server code passes models, dates and files as they are; text (from a URL, a view) is brought to the property's type.
+    if (serverObject(value)) self[key] = value
+    else self[key] = await coerce(self[key], value, key, { openUpload }, kinds.get(key)).catch(() => self[key])
+  }
+  await component.mount?.(params)
+  for (const hook of services.features) await hook.mounted?.(c)
+  await component.booted?.()
+}
+
+/** A class instance (a model, a date, a file) or a list of them: only server code can pass one. */
+function serverObject(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every(serverObject)
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value)
+  return proto !== Object.prototype && proto !== null
+}

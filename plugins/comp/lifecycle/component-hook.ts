@@ -1,0 +1,118 @@
+import type { Component, ComponentRun } from '../component.ts'
+import type { ComponentClass } from '../registry.ts'
+import type { RenderScope } from '../render.ts'
+import type { ServerMemo } from '../snapshot.ts'
+import type { UpdatePayload } from '../update-payload.ts'
+import type { CompServices } from './comp-services.ts'
+
+/** The incoming side of an update: the checked body and its memo. */
+export interface UpdateRequest {
+  payload: UpdatePayload
+  memo: ServerMemo
+}
+
+/**
+ * One component's trip through a request, as the lifecycle and the
+ * features' hooks see it: the component, what it renders into, and what
+ * the answer and the next snapshot will carry besides the state. Features
+ * add to `effects` and `memo` (Livewire's `ComponentContext`), and keep
+ * their own per-trip values with `get` / `set`.
+ *
+ * @example
+ * ```ts
+ * const hook: ComponentHook = { name: 'redirects', dehydrate: (c) => { if (c.run.redirect) c.effects.redirect = c.run.redirect } }
+ * ```
+ */
+export class ComponentContext {
+  /** Added to the update's answer (`upload`, `redirect`, `js`, `islands`…). */
+  readonly effects: Record<string, unknown> = {}
+  /** Added to the next snapshot's memo (`listeners`, `js`, `lazy`…). Empty values are left out. */
+  readonly memo: Record<string, unknown> = {}
+  /** The dehydrated state, once the lifecycle has it (for `dehydrate` hooks). */
+  data: Record<string, unknown> = {}
+  /** What a hook renders instead of the component on a first render (a lazy placeholder). */
+  placeholder?: string
+  /** Set by a hook: the component's own `hydrate()` and `booted()` do not run this time. */
+  skipHydrate = false
+  /** Set by a hook: nothing renders this time. */
+  skipRender = false
+  private readonly values = new Map<symbol, unknown>()
+
+  constructor(
+    readonly services: CompServices,
+    readonly component: Component,
+    readonly Class: ComponentClass,
+    readonly run: ComponentRun,
+    readonly scope: RenderScope,
+    /** Present on an update, absent on a first render. */
+    readonly request?: UpdateRequest,
+    private readonly actions: ContextActions = {},
+  ) {}
+
+  /** True on a first render (mount), false on an update. @example `if (c.mounting) readTheQueryString()` */
+  get mounting(): boolean {
+    return this.request === undefined
+  }
+
+  /** The component's name. @example `c.name // 'counter'` */
+  get name(): string {
+    return this.run.name
+  }
+
+  /** A feature's value for this trip. @example `c.get<PendingMount>(LAZY)` */
+  get<T>(key: symbol): T | undefined {
+    return this.values.get(key) as T | undefined
+  }
+
+  /** Keeps a feature's value for this trip. @example `c.set(LAZY, pending)` */
+  set(key: symbol, value: unknown): void {
+    this.values.set(key, value)
+  }
+
+  /** Mount-time steps with these parameters (a lazy component loading). @example `await c.boot(params)` */
+  boot(params: Record<string, unknown>): Promise<void> {
+    if (!this.actions.boot) throw new Error(`${this.Class.name} cannot boot here.`)
+    return this.actions.boot(params)
+  }
+
+  /** Applies one update from the browser, with every check an update gets. @example `await c.update('count', 5)` */
+  update(path: string, value: unknown): Promise<void> {
+    if (!this.actions.update) throw new Error(`${this.Class.name} takes no updates here.`)
+    return this.actions.update(path, value)
+  }
+}
+
+/** What the lifecycle lends a context: booting and updating run its own steps. */
+export interface ContextActions {
+  boot?: (params: Record<string, unknown>) => Promise<void>
+  update?: (path: string, value: unknown) => Promise<void>
+}
+
+/**
+ * What a feature adds to the component lifecycle (Livewire's
+ * `ComponentHook`). Every hook is optional; features are listed once, in
+ * `features/index.ts`, and run in that order.
+ *
+ * @example
+ * ```ts
+ * export const redirects: ComponentHook = {
+ *   name: 'redirects',
+ *   dehydrate(c) { if (c.run.redirect) c.effects.redirect = c.run.redirect },
+ * }
+ * ```
+ */
+export interface ComponentHook {
+  readonly name: string
+  /** First render, before the component's `mount()`; setting `c.placeholder` renders that instead (and skips mounting). */
+  mount?(c: ComponentContext, params: Record<string, unknown>): void | Promise<void>
+  /** After the component's `mount()`, before `booted()` (first render, or a lazy component loading). */
+  mounted?(c: ComponentContext): void | Promise<void>
+  /** An update, once the state is restored, before the component's `hydrate()`. */
+  hydrate?(c: ComponentContext, memo: ServerMemo): void | Promise<void>
+  /** Calls this feature answers (`$upload`, `$event`), by name, with the browser's parameters. */
+  readonly calls?: Readonly<Record<string, (c: ComponentContext, params: unknown[]) => void | Promise<void>>>
+  /** An update's render; return true when the hook rendered on its own (an island) and the whole component must not. */
+  render?(c: ComponentContext): boolean | void | Promise<boolean | void>
+  /** Before the snapshot is signed: add to `c.effects` and `c.memo`. */
+  dehydrate?(c: ComponentContext): void | Promise<void>
+}

@@ -1,0 +1,39 @@
+import type { ChildRecord, ServerMemo, Snapshot } from '../snapshot.ts'
+import { dehydrate } from '../state.ts'
+import type { ComponentContext } from './component-hook.ts'
+
+/**
+ * The snapshot that ends every trip: the component's `dehydrate()`, its
+ * state as plain values (typed ones listed in `types`), the features'
+ * `dehydrate` hooks (listeners, client actions, a pending mount, effects),
+ * the session tag and lifetime, and the checksum over it all.
+ *
+ * @example
+ * ```ts
+ * const snapshot = await dehydrateComponent(c, scope.children)
+ * ```
+ */
+export async function dehydrateComponent(c: ComponentContext, children: Record<string, ChildRecord>): Promise<Snapshot> {
+  const { component, run, services } = c
+  await component.dehydrate?.()
+  const { data, types } = dehydrate(component.state(), run.name)
+  c.data = data
+  for (const hook of services.features) await hook.dehydrate?.(c)
+  const memo: Omit<ServerMemo, 'checksum'> = {
+    data,
+    errors: run.errors,
+    session: services.binding.tag(run.ctx),
+    expires: Math.ceil(Date.now() + services.config.snapshot_ttl_minutes * 60_000),
+  }
+  // Empty extras are left out, so a small component's snapshot stays small.
+  const extras: Record<string, unknown> = { types, children, ...c.memo }
+  for (const [key, value] of Object.entries(extras)) if (!empty(value)) (memo as unknown as Record<string, unknown>)[key] = value
+  const fingerprint = { id: run.id, name: run.name }
+  return { fingerprint, serverMemo: { ...memo, checksum: services.checksums.sign(fingerprint, memo) } as ServerMemo }
+}
+
+function empty(value: unknown): boolean {
+  if (value === undefined || value === null) return true
+  if (Array.isArray(value)) return value.length === 0
+  return typeof value === 'object' && Object.keys(value).length === 0
+}

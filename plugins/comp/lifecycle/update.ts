@@ -1,0 +1,138 @@
+import { HttpException, type HttpContext, type UrlSigner } from '../../../core/index.ts'
+import { callMethod } from '../calls.ts'
+import { ValidationStop } from '../component.ts'
+import { withRootAttributes } from '../html-root.ts'
+import { signedEndpoint } from '../keys.ts'
+import { renderComponentView, type RenderScope } from '../render.ts'
+import type { ServerMemo } from '../snapshot.ts'
+import { hydrate } from '../state.ts'
+import type { UpdatePayload } from '../update-payload.ts'
+import { applyUpdate } from '../updates.ts'
+import { bootComponent } from './boot.ts'
+import type { CompServices } from './comp-services.ts'
+import { ComponentContext, type ComponentHook } from './component-hook.ts'
+import { dehydrateComponent } from './dehydrate.ts'
+
+/** What `POST /comp/update` answers. */
+export interface UpdateResponse {
+  effects: {
+    html?: string
+    islands?: Record<string, string>
+    /** The properties whose value differs from what the browser sent, and those it updated. */
+    data: Record<string, unknown>
+    errors: Record<string, string[]>
+    dispatches: Array<{ name: string; params: Record<string, unknown>; to?: string; self?: true }>
+    queryString?: Record<string, unknown>
+    /** A freshly signed update address: every successful update rotates it. */
+    endpoint: string
+    js?: string[]
+    redirect?: string
+    /** Where to send the files of a `$upload` call. */
+    upload?: { property: string; url: string }
+  }
+  serverMemo: ServerMemo
+}
+
+/**
+ * One update, after the signature, CSRF and checksum checks: the state is
+ * restored, the features' `hydrate` hooks run, then the component's
+ * `hydrate()` and `booted()`; the updates apply in order; each call goes to
+ * the feature that answers it (`$upload`, `$event`…) or to the component's
+ * action; then the render (a feature may render an island instead, or
+ * nothing), the snapshot, and the answer with the effects.
+ *
+ * @example
+ * ```ts
+ * const response = await updateComponent(services, payload, ctx)
+ * ```
+ */
+export async function updateComponent(services: CompServices, payload: UpdatePayload, ctx: HttpContext): Promise<UpdateResponse> {
+  const memo = payload.serverMemo as unknown as ServerMemo
+  const { Class, name } = services.resolve(payload.fingerprint.name)
+  const run = services.newRun(name, ctx, payload.fingerprint.id)
+  const component = services.instantiate(Class, run)
+  const sessionTag = services.binding.tag(ctx)
+  const openUpload = (reference: string) => services.uploads.open(reference, sessionTag)
+  const values = await hydrate(memo.data, memo.types ?? [], openUpload)
+  const self = component as unknown as Record<string, unknown>
+  // Every key of a checksummed snapshot was public state when it was made, fields with `declare` (no initial value) too;
+  // a name the class now has as a method or getter is left alone.
+  for (const [key, value] of Object.entries(values)) if (!(key in component) || Object.prototype.hasOwnProperty.call(component, key)) self[key] = value
+
+  const scope: RenderScope = { component, Class, id: run.id, ctx, previous: memo.children ?? {}, children: {}, counter: 0 }
+  const context = { Class, maxDepth: services.config.limits.max_path_depth, openUpload }
+  const c: ComponentContext = new ComponentContext(services, component, Class, run, scope, { payload, memo }, {
+    boot: (params) => bootComponent(c, params),
+    update: (path, value) => applyUpdate(component, path, value, context),
+  })
+  for (const hook of services.features) await hook.hydrate?.(c, memo)
+  if (!c.skipHydrate) {
+    await component.hydrate?.()
+    await component.booted?.()
+  }
+
+  const calls = callsOf(services.features)
+  try {
+    for (const [path, value] of payload.updates) await c.update(path, value)
+    for (const { method, params } of payload.calls) {
+      const feature = calls.get(method)
+      if (feature) await feature(c, params)
+      else await callMethod(component, Class, method, params)
+    }
+  } catch (error) {
+    // validate() stops this request's calls; the component still renders, with its errors.
+    if (!(error instanceof ValidationStop)) throw error
+  }
+
+  let html: string | undefined
+  let children = scope.previous
+  if (!payload.renderless && !run.skipRender && !c.skipRender && !(await renderedByFeature(c))) {
+    // The single-root check ran at mount; re-running it on every update is for debug mode, where its error helps.
+    const check = services.app.config.get<boolean>('app.debug', false)
+    html = withRootAttributes(await renderComponentView(services.views, scope, name), name, { 'wire:id': run.id, 'wire:name': name }, { check }).html
+    children = scope.children
+  }
+  const snapshot = await dehydrateComponent(c, children)
+  const data = snapshot.serverMemo.data
+  // What the browser has is the old memo plus its own updates: a property it updated comes back whatever its value.
+  const updatedRoots = new Set(payload.updates.map(([path]) => path.split('.')[0]!))
+  const dirty: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(data)) if (updatedRoots.has(key) || JSON.stringify(value) !== JSON.stringify(memo.data[key])) dirty[key] = value
+
+  const signer = services.app.service<UrlSigner>('signer')
+  return {
+    effects: {
+      ...(html !== undefined ? { html } : {}),
+      data: dirty,
+      errors: run.errors,
+      dispatches: run.dispatches,
+      endpoint: signedEndpoint(signer, services.config.endpoint, services.config.signature_ttl_minutes, sessionTag),
+      ...c.effects,
+    },
+    serverMemo: snapshot.serverMemo,
+  }
+}
+
+const CALLS = new WeakMap<readonly ComponentHook[], Map<string, NonNullable<ComponentHook['calls']>[string]>>()
+
+/** The calls features answer, by name: worked out once per feature list. */
+function callsOf(features: readonly ComponentHook[]): Map<string, NonNullable<ComponentHook['calls']>[string]> {
+  let calls = CALLS.get(features)
+  if (!calls) {
+    calls = new Map()
+    for (const feature of features) {
+      for (const [method, handler] of Object.entries(feature.calls ?? {})) {
+        if (calls.has(method)) throw new HttpException(500, `Two component features answer ${method}.`)
+        calls.set(method, handler)
+      }
+    }
+    CALLS.set(features, calls)
+  }
+  return calls
+}
+
+/** True when a feature's render hook rendered on its own (an island). */
+async function renderedByFeature(c: ComponentContext): Promise<boolean> {
+  for (const hook of c.services.features) if ((await hook.render?.(c)) === true) return true
+  return false
+}
