@@ -25,11 +25,15 @@ execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
 copy(await buildClient(), join(DIST, 'plugins/comp/dist/comp.js'))
 rmSync(join(DIST, 'plugins/comp/client'), { recursive: true, force: true })
 for (const file of ['rt.js', 'rt-sealed.js']) copy(join(ROOT, 'packages/rt/dist', file), join(DIST, 'packages/rt/dist', file))
-// Plugin files read by path, not imported: views and stubs (a stub such as tok's config stays TypeScript, for the app).
+// Plugin files read by path, not imported: views (a feature keeps its own, beside its code) and stubs (a stub such
+// as tok's config stays TypeScript, for the app).
 for (const plugin of readdirSync(join(ROOT, 'plugins'))) {
   for (const folder of ['views', 'stubs']) {
     const from = join(ROOT, 'plugins', plugin, folder)
     if (existsSync(from)) copy(from, join(DIST, 'plugins', plugin, folder))
+  }
+  for (const file of readdirSync(join(ROOT, 'plugins', plugin), { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.hbs') && !file.startsWith('views/') && !file.startsWith('stubs/')) copy(join(ROOT, 'plugins', plugin, file), join(DIST, 'plugins', plugin, file))
   }
 }
 console.log(`Built ${DIST}`)

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
-import { forgetComputed } from './decorators.ts'
+import { forgetComputed } from './features/computed/computed.ts'
 import { checkedRedirect } from './features/redirects/checked-redirect.ts'
 import { publicProperties } from './state.ts'
 

@@ -23,8 +23,7 @@ export interface UpdateContext {
  * - the path is a public property (`title`) or a path inside one
  *   (`form.address.street`, `items.2.done`), no deeper than `max_path_depth`,
  *   never through `__proto__`, `constructor` or `prototype` (400);
- * - an unknown property is 422, a `@locked()` one 403, and so is anything
- *   holding a model (models are loaded by key, never written by the browser);
+ * - an unknown property is 422; anything holding a model is 403 (models are loaded by key, never written by the browser);
  * - a typed value keeps its type: numbers take numbers (or numeric text, as
  *   inputs send it; empty text clears to null), booleans take booleans, dates
  *   take date strings, lists take lists, objects take objects; anything else
@@ -46,7 +45,6 @@ export async function applyUpdate(component: Component, path: string, value: unk
   if (!segments.every((segment) => SEGMENT.test(segment))) throw new HttpException(422, `"${path.slice(0, 100)}" is not a property path.`)
   const [root, ...rest] = segments as [string, ...string[]]
   if (!publicProperties(component).includes(root)) throw new HttpException(422, `${context.Class.name} has no public property "${root}".`)
-  if (metaOf(context.Class).locked.has(root)) throw new HttpException(403, `The property "${root}" of ${context.Class.name} is locked: it cannot be changed from the browser.`)
 
   const self = component as unknown as Record<string, unknown>
   let container: Record<string, unknown> = self

@@ -3,7 +3,7 @@ import { currentHttpContext, KilnError, type Application } from '../../core/inde
 import type { ComponentManager } from './component-manager.ts'
 import { compDirectives } from './directives.ts'
 import { escapeAttribute } from './html-root.ts'
-import { paginationLinks } from './pagination.ts'
+import { paginationLinks } from './features/pagination/with-pagination.ts'
 import { RENDER_SCOPE, renderIsland, type RenderScope } from './render.ts'
 import { compScripts } from './scripts.ts'
 

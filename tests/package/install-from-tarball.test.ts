@@ -35,7 +35,7 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
   const [{ filename, files }] = JSON.parse(packed.slice(packed.indexOf('['))) as [{ filename: string; files: { path: string }[] }]
   const tarball = join(work, filename)
   const paths = files.map((file) => file.path)
-  for (const path of ['bin/kiln.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/plugins/comp/index.js', 'dist/plugins/comp/dist/comp.js', 'dist/packages/rt/dist/rt.js', 'dist/packages/rt/dist/rt-sealed.js', 'dist/plugins/tok/migrations/0001_01_01_000001_create_personal_access_tokens_table.js', 'dist/plugins/comp/views/pagination.hbs', 'dist/plugins/tok/stubs/tok.ts', 'stubs/controller.stub', 'app-template/config/app.ts']) {
+  for (const path of ['bin/kiln.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/plugins/comp/index.js', 'dist/plugins/comp/dist/comp.js', 'dist/packages/rt/dist/rt.js', 'dist/packages/rt/dist/rt-sealed.js', 'dist/plugins/tok/migrations/0001_01_01_000001_create_personal_access_tokens_table.js', 'dist/plugins/comp/features/pagination/pagination.hbs', 'dist/plugins/tok/stubs/tok.ts', 'stubs/controller.stub', 'app-template/config/app.ts']) {
     t.true(paths.includes(path), `the tarball has ${path}`)
   }
   t.deepEqual(paths.filter((path) => /^(tests|bench|docs|tmp|scripts|node_modules|core|plugins|drivers|packages)\//.test(path) || /\.sqlite|(^|\/)\.env$/.test(path)), [])

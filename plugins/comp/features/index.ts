@@ -3,6 +3,7 @@ import { events } from './events/events-hook.ts'
 import { islands } from './islands/islands-hook.ts'
 import { js } from './js/js-hook.ts'
 import { lazy } from './lazy/lazy-hook.ts'
+import { lockedProperties } from './locked/locked-hook.ts'
 import { magicActions } from './magic-actions/magic-actions-hook.ts'
 import { queryString } from './query-string/query-string-hook.ts'
 import { redirects } from './redirects/redirects-hook.ts'
@@ -19,4 +20,4 @@ import { validation } from './validation/validation-hook.ts'
  * new ComponentManager(app, registry, config, checksums, uploads, binding, COMPONENT_FEATURES)
  * ```
  */
-export const COMPONENT_FEATURES: readonly ComponentHook[] = [validation, lazy, events, magicActions, uploads, islands, queryString, js, redirects]
+export const COMPONENT_FEATURES: readonly ComponentHook[] = [validation, lazy, lockedProperties, events, magicActions, uploads, islands, queryString, js, redirects]

@@ -109,6 +109,8 @@ export interface ComponentHook {
   mounted?(c: ComponentContext): void | Promise<void>
   /** An update, once the state is restored, before the component's `hydrate()`. */
   hydrate?(c: ComponentContext, memo: ServerMemo): void | Promise<void>
+  /** Before each update from the browser (an update, `$set`, `$toggle`) is applied: throw to refuse it. */
+  update?(c: ComponentContext, path: string, value: unknown): void | Promise<void>
   /** Calls this feature answers (`$upload`, `$event`), by name, with the browser's parameters. */
   readonly calls?: Readonly<Record<string, (c: ComponentContext, params: unknown[]) => void | Promise<void>>>
   /** An update's render; return true when the hook rendered on its own (an island) and the whole component must not. */

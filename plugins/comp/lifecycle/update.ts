@@ -63,7 +63,10 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
   const context = { Class, maxDepth: services.config.limits.max_path_depth, openUpload }
   const c: ComponentContext = new ComponentContext(services, component, Class, run, scope, { payload, memo }, {
     boot: (params) => bootComponent(c, params),
-    update: (path, value) => applyUpdate(component, path, value, context),
+    update: async (path, value) => {
+      for (const hook of services.features) await hook.update?.(c, path, value)
+      await applyUpdate(component, path, value, context)
+    },
   })
   for (const hook of services.features) await hook.hydrate?.(c, memo)
   if (!c.skipHydrate) {

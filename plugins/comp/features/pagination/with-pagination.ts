@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import Handlebars from 'handlebars'
-import { HttpException, KilnError, type ModelQuery, type Model, type Paginated } from '../../core/index.ts'
-import { frameworkClass } from './class-meta.ts'
-import type { Component } from './component.ts'
-import type { ComponentManager } from './component-manager.ts'
-import type { RenderScope } from './render.ts'
+import { HttpException, KilnError, type ModelQuery, type Model, type Paginated } from '../../../../core/index.ts'
+import { frameworkClass } from '../../class-meta.ts'
+import type { Component } from '../../component.ts'
+import type { CompServices } from '../../lifecycle/comp-services.ts'
+import type { RenderScope } from '../../render.ts'
 
 type ComponentConstructor = abstract new (...args: any[]) => Component
 
@@ -95,7 +95,7 @@ function pageNumbers(current: number, last: number): Array<number | null> {
 }
 
 /** Kiln's links view; `kiln vendor:publish --tag=comp-views` copies it into the app to restyle. */
-export const PAGINATION_VIEW = fileURLToPath(new URL('./views/pagination.hbs', import.meta.url))
+export const PAGINATION_VIEW = fileURLToPath(new URL('./pagination.hbs', import.meta.url))
 let template: string | undefined
 
 /**
@@ -109,7 +109,7 @@ let template: string | undefined
  * await paginationLinks(manager, todos, scope)
  * ```
  */
-export async function paginationLinks(manager: ComponentManager, page: unknown, scope: RenderScope | undefined): Promise<Handlebars.SafeString> {
+export async function paginationLinks(manager: CompServices, page: unknown, scope: RenderScope | undefined): Promise<Handlebars.SafeString> {
   if (!scope) throw new KilnError('{{paginationLinks}} works only inside a component view.')
   const result = page as Paginated<unknown> | undefined
   if (!result || typeof result.currentPage !== 'number' || typeof result.lastPage !== 'number') throw new KilnError('{{paginationLinks}} takes the result of this.paginate(...).')

@@ -1,0 +1,26 @@
+import { ownMeta } from '../../class-meta.ts'
+import { record } from '../../decorators.ts'
+
+/**
+ * Listens for an event: from `this.dispatch(...)` in any component on the
+ * page, or `$dispatch(...)` in the browser. The method receives the event's
+ * data.
+ *
+ * @example
+ * ```ts
+ * class Cart extends Component {
+ *   count = 0
+ *   @on('product-added') refresh({ quantity }: { quantity: number }) { this.count += quantity }
+ * }
+ * ```
+ */
+export function on(event: string) {
+  if (!/^[\w.:-]{1,100}$/.test(event)) throw new TypeError(`"${event}" is not a valid event name: letters, digits, ".", ":", "-" and "_".`)
+  return (...args: any[]): any => {
+    record(args, (Class, name) => {
+      const listeners = ownMeta(Class).listeners
+      const methods = listeners.get(event) ?? []
+      if (!methods.includes(name)) listeners.set(event, [...methods, name])
+    })
+  }
+}
