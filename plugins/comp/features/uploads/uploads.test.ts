@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
-import { TestClient } from '../../../core/testing/index.ts'
-import { compApp, next, page, update, type PageSnapshot } from './comp-fixtures.ts'
+import { TestClient } from '../../../../core/testing/index.ts'
+import { compApp, next, page, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 
 /** A 1×1 PNG: uploads are checked on their content. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
