@@ -34,6 +34,13 @@ export async function clientBundle(): Promise<string> {
   return DIST
 }
 
+/** The client's sources: `client/`, and each feature's own `client/` part. */
+function sourceFolders(): string[] {
+  const features = fileURLToPath(new URL('./features/', import.meta.url))
+  const parts = existsSync(features) ? readdirSync(features).map((name) => join(features, name, 'client')).filter((dir) => existsSync(dir)) : []
+  return [SOURCES, ...parts]
+}
+
 function staleAgainst(builtAt: number): boolean {
   const newest = (dir: string): number =>
     Math.max(0, ...readdirSync(dir).map((entry) => {
@@ -41,5 +48,5 @@ function staleAgainst(builtAt: number): boolean {
       const info = statSync(path)
       return info.isDirectory() ? newest(path) : /\.(ts|js)$/.test(entry) ? info.mtimeMs : 0
     }))
-  return existsSync(SOURCES) && newest(SOURCES) > builtAt
+  return existsSync(SOURCES) && Math.max(...sourceFolders().map(newest)) > builtAt
 }

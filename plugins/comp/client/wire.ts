@@ -2,7 +2,7 @@ import { alpine } from './alpine.ts'
 import type { CallOptions, CompComponent } from './component.ts'
 import { getPath } from './literal.ts'
 import { dispatchEvent } from './registry.ts'
-import { upload } from './upload.ts'
+import { upload } from '../features/uploads/client/upload.ts'
 
 /**
  * `$wire`: the component from Alpine expressions. Reading a property gives

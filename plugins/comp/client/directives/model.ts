@@ -1,6 +1,6 @@
 import { bindVirtual } from '../alpine.ts'
 import type { CompComponent } from '../component.ts'
-import { upload } from '../upload.ts'
+import { upload } from '../../features/uploads/client/upload.ts'
 import { duration, type Directive } from './parse.ts'
 
 /**

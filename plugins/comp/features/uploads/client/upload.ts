@@ -1,5 +1,15 @@
-import type { CompComponent } from './component.ts'
-import { csrfToken } from './config.ts'
+import type { BootConfig } from '../../../client/alpine.ts'
+import { csrfToken } from '../../../client/config.ts'
+import type { UpdateResponse } from '../../../lifecycle/update.ts'
+
+/** What an upload needs of a component in the page (a narrow view of `CompComponent`). */
+export interface UploadTarget {
+  readonly el: Element
+  readonly config: BootConfig
+  readonly errors: { bag: Record<string, string[]> }
+  call(method: string, params: unknown[], options: { renderless?: boolean }): Promise<UpdateResponse | undefined>
+  set(path: string, value: unknown, live?: boolean): Promise<UpdateResponse | undefined>
+}
 
 /**
  * Uploads files into a property: the component first checks them (`$upload`
@@ -13,7 +23,7 @@ import { csrfToken } from './config.ts'
  * Events on `el` (bubbling): `comp-upload-start`, `comp-upload-progress`
  * (`detail.progress`, 0 to 100), `comp-upload-finish`, `comp-upload-error`.
  */
-export async function upload(component: CompComponent, path: string, input: File | File[] | FileList, el?: Element, onProgress?: (progress: number) => void): Promise<void> {
+export async function upload(component: UploadTarget, path: string, input: File | File[] | FileList, el?: Element, onProgress?: (progress: number) => void): Promise<void> {
   const files = input instanceof File ? [input] : [...input]
   const multiple = !(input instanceof File) && (el instanceof HTMLInputElement ? el.multiple : files.length > 1)
   const emit = (name: string, detail: Record<string, unknown> = {}) => (el ?? component.el).dispatchEvent(new CustomEvent(name, { detail: { property: path, ...detail }, bubbles: true }))
@@ -35,7 +45,7 @@ export async function upload(component: CompComponent, path: string, input: File
   }
 }
 
-function post(component: CompComponent, path: string, url: string, files: File[], progress: (percent: number) => void): Promise<string[]> {
+function post(component: UploadTarget, path: string, url: string, files: File[], progress: (percent: number) => void): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
     request.open('POST', url)
