@@ -8,6 +8,7 @@ import { kernelOverhead } from './kernel-overhead.ts'
 import { rtFanout } from './rt-fanout.ts'
 import { rtMemory } from './rt-memory.ts'
 import { rtScaling } from './rt-scaling.ts'
+import { sessionGrowth } from './session-growth.ts'
 import { installedApp } from './installed-app.ts'
 import { startTime } from './start-time.ts'
 import { tokenAuth } from './token-auth.ts'
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   'rt-scaling': rtScaling,
   start: startTime,
   installed: installedApp,
+  sessions: sessionGrowth,
 }
 
 const wanted = process.argv.slice(2)

@@ -28,6 +28,13 @@ export const sessionConfigSchema = z.object({
    * `kiln session:gc` sweeps on demand.
    */
   lottery: z.tuple([z.number().int().nonnegative(), z.number().int().positive()]).default([2, 100]),
+  /**
+   * How many stored sessions one lottery sweep looks at, at most: each
+   * sweep goes on from where the last one stopped, so a sweep costs the same
+   * with a thousand sessions or a million. At `[2, 100]` the default 100
+   * looks at two records per request, more than requests can create.
+   */
+  sweep_limit: z.number().int().positive().default(100),
   /** With the redis store: how long a request waits on Redis before it gets 503. */
   redis_timeout_ms: z.number().int().positive().default(1000),
   /** Drop the cookie when the browser closes. */

@@ -1,9 +1,12 @@
 import type { Application } from '../application/application.ts'
+import { parseAppKey } from '../security/app-key.ts'
 import type { Encrypter } from '../security/encrypter.ts'
 import type { Middleware } from '../http/middleware.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session } from './session.ts'
+import { parseSessionCookie } from './session-cookie.ts'
+import { csrfTokenKeys } from './session-token.ts'
 import { sessionStore } from './session-stores.ts'
 import { addXsrfCookie, wantsXsrfCookie } from './verify-csrf-token.ts'
 import type { SessionConfig } from './session-config.ts'
@@ -41,7 +44,8 @@ export const encryptCookies: Middleware = (ctx, next) => {
  * `startSession`: loads the session named by the (encrypted) session cookie,
  * or starts a new one; after the response it saves the session and sets the
  * cookie (and `XSRF-TOKEN`, for `verifyCsrfToken`) when the session was
- * written or is new to the browser. Errors rendered further in still get the
+ * saved or is new to the browser. A session with no data is kept in its
+ * cookie only (see `Session.save`). Errors rendered further in still get the
  * cookie. A request whose session was ended meanwhile (a login or logout in
  * another tab finished first) sends no session cookies, so its late answer
  * cannot put the old id and token back into the browser.
@@ -55,15 +59,15 @@ export const startSession: Middleware = async (ctx, next) => {
   if (ctx.session) return next()
   const config = ctx.app.config.get<SessionConfig>('session')
   const store = sessionStore(ctx.app)
-  const session = await storeCall(ctx.app, () => Session.load(store, ctx.cookies.get(config.cookie), config.lifetime * 60))
+  const session = await storeCall(ctx.app, () => Session.load(store, ctx.cookies.get(config.cookie), config.lifetime * 60, { tokenKeys: tokenKeys(ctx.app) }))
   ctx.session = session
   const response = await next()
   const saved = await storeCall(ctx.app, () => session.save())
   maybeCollectSessionGarbage(ctx.app)
   if (saved === 'ended') return response
   // Unchanged: the browser's cookie already names this id, and re-sending it would race a login elsewhere.
-  if (saved === 'written' || ctx.cookies.get(config.cookie) !== session.id) {
-    ctx.cookies.set(config.cookie, session.id, {
+  if (saved === 'written' || parseSessionCookie(ctx.cookies.get(config.cookie))?.id !== session.id) {
+    ctx.cookies.set(config.cookie, session.cookieValue(), {
       path: config.path,
       domain: config.domain,
       httpOnly: config.http_only,
@@ -74,6 +78,18 @@ export const startSession: Middleware = async (ctx, next) => {
   }
   if (wantsXsrfCookie(ctx) && (saved === 'written' || ctx.cookies.raw('XSRF-TOKEN') !== session.token())) addXsrfCookie(ctx, session.token())
   return response
+}
+
+const TOKEN_KEYS = new WeakMap<Application, Buffer[]>()
+
+/** The app's CSRF token keys, from `APP_KEY` and the previous keys, worked out once. */
+function tokenKeys(app: Application): Buffer[] {
+  let keys = TOKEN_KEYS.get(app)
+  if (!keys) {
+    const appKeys = [app.config.get<string>('app.key'), ...app.config.get<string[]>('app.previous_keys', [])].map(parseAppKey)
+    TOKEN_KEYS.set(app, (keys = csrfTokenKeys(appKeys)))
+  }
+  return keys
 }
 
 /** A store that cannot be read or written (Redis down, a full disk) is 503, never a hang or a 500. */

@@ -49,8 +49,21 @@ export class SessionRecords {
    * ```
    */
   async read(id: string): Promise<StoredSession | undefined> {
-    const record = asRecord(await this.store.getItem(id))
+    const record = await this.find(id)
     return record && !record.destroyed && record.expires_at > Date.now() ? record : undefined
+  }
+
+  /**
+   * The record of an id as stored, expired or ended ones included; undefined
+   * when there is none (or it does not parse).
+   *
+   * @example
+   * ```ts
+   * if ((await records.find(id))?.destroyed) return 'ended'
+   * ```
+   */
+  async find(id: string): Promise<StoredSession | undefined> {
+    return asRecord(await this.store.getItem(id))
   }
 
   /**
@@ -83,21 +96,49 @@ export class SessionRecords {
   }
 
   /**
+   * Writes `keys` of `data` into the stored record of `id` (a key missing
+   * from `data` is removed there), keeping the keys other requests wrote
+   * meanwhile, and sets its expiry. Resolves like `update`.
+   *
+   * @example
+   * ```ts
+   * await records.merge(id, session.data, ['cart'], Date.now() + 7_200_000)
+   * ```
+   */
+  merge(id: string, data: Record<string, unknown>, keys: string[], expiresAt: number): Promise<boolean> {
+    return this.update(id, (current) => {
+      // Gone without a tombstone (cleared by hand): what this request holds is all there is.
+      if (!current) return { data, expires_at: expiresAt }
+      const merged = { ...current.data }
+      for (const key of keys) {
+        if (Object.prototype.hasOwnProperty.call(data, key)) merged[key] = data[key]
+        else delete merged[key]
+      }
+      return { data: merged, expires_at: expiresAt }
+    })
+  }
+
+  /**
    * Ends an id for good: its record becomes a tombstone that lives as long
-   * as the session could have.
+   * as the session could have, and at least until `until` (the latest
+   * expiry a cookie of the id may carry), so no cookie of the id outlives it.
    *
    * @example
    * ```ts
    * await records.destroy(oldId)
    * ```
    */
-  destroy(id: string): Promise<void> {
-    return this.locked(id, () => this.store.setItem(id, { data: {}, expires_at: Date.now() + this.lifetimeSeconds * 1000, destroyed: true }, { ttl: this.ttlSeconds }))
+  destroy(id: string, until = 0): Promise<void> {
+    const expiresAt = Math.max(Date.now() + this.lifetimeSeconds * 1000, until)
+    const ttl = Math.max(this.ttlSeconds, Math.ceil((expiresAt - Date.now()) / 1000))
+    return this.locked(id, () => this.store.setItem(id, { data: {}, expires_at: expiresAt, destroyed: true }, { ttl }))
   }
 
   /**
    * Removes every record (tombstones included) past its expiry; returns how
-   * many. For stores without their own expiry (files, memory).
+   * many. For stores without their own expiry (files, memory). It lists and
+   * reads every record: `kiln session:gc` runs it; the lottery removes a
+   * bounded number per request instead (see `sweepExpiredSessions`).
    *
    * @example
    * ```ts
@@ -106,18 +147,31 @@ export class SessionRecords {
    */
   async sweep(now = Date.now()): Promise<number> {
     let removed = 0
-    const expired = async (key: string) => {
-      const record = asRecord(await this.store.getItem(key).catch(() => undefined))
-      // Only sessions live in a session store, so a record that does not parse is garbage too.
-      return !record || record.expires_at <= now
-    }
-    for (const key of await this.store.getKeys()) {
-      if (!(await expired(key))) continue
-      // Checked again under the lock: a request may have just extended it.
-      const gone = await this.locked(key, async () => (await expired(key)) && (await this.store.removeItem(key), true))
-      if (gone) removed++
-    }
+    for (const key of await this.store.getKeys()) if (await this.removeIfExpired(key, now)) removed++
     return removed
+  }
+
+  /**
+   * Removes one record if it is past its expiry (or does not parse: only
+   * sessions live in a session store); resolves to true when it did.
+   *
+   * @example
+   * ```ts
+   * if (await records.removeIfExpired(key)) removed++
+   * ```
+   */
+  async removeIfExpired(key: string, now = Date.now()): Promise<boolean> {
+    // One read, under the lock, so that a request extending the session right now goes first: the
+    // lottery brings only keys that look expired, so a read before taking the lock would mostly repeat it.
+    return this.locked(key, async () => {
+      const value = await this.store.getItem(key).catch(() => undefined)
+      // Already gone (another sweep, or removed by hand): nothing to count.
+      if (value === null) return false
+      const record = asRecord(value)
+      if (record && record.expires_at > now) return false
+      await this.store.removeItem(key)
+      return true
+    })
   }
 
   /** Stores keep whole seconds; rounding up never expires a session early. */

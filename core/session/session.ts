@@ -1,19 +1,17 @@
 import type { Storage } from 'unstorage'
 import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
 import { randomId } from './random-id.ts'
+import { ageFlashOnLoad, ageFlashOnSave, flashableInput, markFlashed } from './session-flash.ts'
+import { LoadedValues } from './session-changes.ts'
+import { parseSessionCookie, sessionCookieValue } from './session-cookie.ts'
 import { SessionRecords } from './session-records.ts'
+import { derivedCsrfToken, tokenMatches } from './session-token.ts'
 
 export { randomId } from './random-id.ts'
 
-const ID_PATTERN = /^[A-Za-z0-9]{40}$/
-
-/** What {@link Session.save} did: wrote the record, had nothing to write, or found the id ended by another request. */
+/** What {@link Session.save} did: saved it (the cookie must be sent), had nothing to save, or found the id ended by another request. */
 export type SaveResult = 'written' | 'unchanged' | 'ended'
 
-/** Old input over this size (serialised) is not flashed: a form post must not grow the session. */
-const MAX_FLASHED_INPUT = 4096
-/** Inputs never flashed back to a form. */
-const NEVER_FLASHED = new Set(['password', 'password_confirmation', 'current_password', '_token'])
 /** A session untouched by a request is rewritten (to extend its expiry) at most this often. */
 const TOUCH_INTERVAL_MS = 60_000
 
@@ -23,7 +21,10 @@ const TOUCH_INTERVAL_MS = 60_000
  *
  * Saving writes only what this request changed, merged into the record as
  * it is stored at that moment, so parallel requests on one session (a page
- * of components, an SPA) keep each other's keys.
+ * of components, an SPA) keep each other's keys. A session that holds no
+ * data is not stored at all: its cookie carries its id, and its CSRF token
+ * is derived from the id, so a visitor who only reads pages costs the store
+ * nothing.
  *
  * @example
  * ```ts
@@ -35,43 +36,60 @@ const TOUCH_INTERVAL_MS = 60_000
  */
 export class Session {
   private data: Record<string, unknown> = {}
-  /** Each key's value as loaded, serialised: what a save compares against. */
-  private loaded = new Map<string, string>()
-  private loadedExpiresAt = 0
-  /** Ids this request ended (regenerated or logged out); their records become tombstones. */
-  private readonly ended: string[] = []
+  /** What the store held at load (or the last save): a save writes only what differs. */
+  private readonly loaded = new LoadedValues()
+  /** Ids this request ended (regenerated or logged out), each with the expiry its cookies may carry. */
+  private readonly ended: Array<{ id: string; until: number }> = []
   /** True when the stored data must be replaced rather than merged (flush, a new id). */
   private replace = false
+  /** True when the store holds a record of this id (as far as this request knows). */
+  private stored = false
+  private derived?: { id: string; token: string }
 
   private constructor(
     private sessionId: string,
     private readonly records: SessionRecords,
     readonly isNew: boolean,
+    private readonly tokenKeys: Buffer[],
   ) {}
 
   /**
-   * Loads a session by id, or starts a new one when the id is missing,
-   * malformed, unknown, expired or ended (a client can never choose its own id).
+   * Loads the session named by the (opened) session cookie, or starts a new
+   * one when the cookie is missing, malformed, expired or names an ended or
+   * expired session. A session with nothing stored loads from its cookie
+   * alone, until the expiry the cookie carries, so the cookie must be
+   * sealed (`encryptCookies` does it in the `web` group): that is why a
+   * client can never choose its own id. `tokenKeys` (see `csrfTokenKeys`)
+   * derive the CSRF token from the id; without them a random token is
+   * stored in the session.
    *
    * @example
    * ```ts
-   * const session = await Session.load(store, cookieValue, 120 * 60)
+   * const session = await Session.load(store, ctx.cookies.get('kiln_session'), 120 * 60, { tokenKeys })
    * ```
    */
-  static async load(store: Storage, id: string | undefined, lifetimeSeconds: number): Promise<Session> {
+  static async load(store: Storage, cookie: string | undefined, lifetimeSeconds: number, options: { tokenKeys?: Buffer[] } = {}): Promise<Session> {
     const records = new SessionRecords(store, lifetimeSeconds)
-    if (id && ID_PATTERN.test(id)) {
-      const stored = await records.read(id)
-      if (stored) {
-        const session = new Session(id, records, false)
-        session.data = stored.data
-        for (const [key, value] of Object.entries(stored.data)) session.loaded.set(key, JSON.stringify(value))
-        session.loadedExpiresAt = stored.expires_at
-        session.ageFlashOnLoad()
+    const keys = options.tokenKeys ?? []
+    const named = parseSessionCookie(cookie)
+    if (named) {
+      const record = await records.find(named.id)
+      if (record && !record.destroyed && record.expires_at > Date.now()) {
+        const session = new Session(named.id, records, false, keys)
+        session.data = record.data
+        session.loaded.mark(record.data, record.expires_at)
+        session.stored = true
+        ageFlashOnLoad(session.data)
+        return session
+      }
+      // Nothing stored for it (an ended or expired record is something): the cookie's own expiry decides.
+      if (!record && named.expiresAt !== undefined && named.expiresAt > Date.now()) {
+        const session = new Session(named.id, records, false, keys)
+        session.loaded.mark({}, named.expiresAt)
         return session
       }
     }
-    const session = new Session(randomId(), records, true)
+    const session = new Session(randomId(), records, true, keys)
     session.replace = true
     return session
   }
@@ -79,6 +97,11 @@ export class Session {
   /** The session id (never shown to the client unencrypted). @example `session.id` */
   get id(): string {
     return this.sessionId
+  }
+
+  /** What the session cookie carries: the id and when the session expires unless used again. @example `ctx.cookies.set('kiln_session', session.cookieValue())` */
+  cookieValue(): string {
+    return sessionCookieValue(this.sessionId, this.loaded.expiresAt || Date.now() + this.records.lifetimeSeconds * 1000)
   }
 
   /** A value, or `fallback`. @example `session.get('cart', [])` */
@@ -122,19 +145,10 @@ export class Session {
     this.replace = true
   }
 
-  /**
-   * Stores a value for the next request only.
-   *
-   * @example
-   * ```ts
-   * session.flash('status', 'Saved.')
-   * ```
-   */
+  /** Stores a value for the next request only. @example `session.flash('status', 'Saved.')` */
   flash(key: string, value: unknown): void {
     this.put(key, value)
-    const flash = this.flashState()
-    flash.new = [...flash.new.filter((k) => k !== key), key]
-    flash.old = flash.old.filter((k) => k !== key)
+    markFlashed(this.data, key)
   }
 
   /**
@@ -148,67 +162,73 @@ export class Session {
    * ```
    */
   flashInput(input: Record<string, unknown>): void {
-    const kept: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(input)) {
-      if (NEVER_FLASHED.has(key) || FORBIDDEN_KEYS.has(key) || value === undefined) continue
-      if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_FLASHED_INPUT) continue
-      kept[key] = value
-    }
-    this.flash('_old_input', kept)
+    this.flash('_old_input', flashableInput(input))
   }
 
-  /**
-   * Input flashed by the previous request, or `fallback`.
-   *
-   * @example
-   * ```ts
-   * session.old('email', '')
-   * ```
-   */
+  /** Input flashed by the previous request, or `fallback`. @example `session.old('email', '')` */
   old<T = unknown>(key?: string, fallback?: T): T {
     const input = this.get<Record<string, unknown>>('_old_input', {})
     if (key === undefined) return input as T
     return (Object.prototype.hasOwnProperty.call(input, key) ? input[key] : fallback) as T
   }
 
-  /** The CSRF token of this session, created on first use. @example `session.token()` */
+  /**
+   * The CSRF token of this session: one set by `regenerateToken()`, else an
+   * HMAC of the id (nothing to store, and a new id gives a new token).
+   *
+   * @example
+   * ```ts
+   * session.token()
+   * ```
+   */
   token(): string {
-    let token = this.data._token
-    if (typeof token !== 'string' || token.length !== 40) {
-      token = randomId()
-      this.put('_token', token)
-    }
-    return token as string
+    const own = this.ownToken()
+    if (own) return own
+    const key = this.tokenKeys[0]
+    if (!key) return this.regenerateToken()
+    if (this.derived?.id !== this.sessionId) this.derived = { id: this.sessionId, token: derivedCsrfToken(key, this.sessionId) }
+    return this.derived.token
   }
 
-  /** A fresh CSRF token. @example `session.regenerateToken()` */
+  /**
+   * True when `given` is this session's CSRF token (compared in constant
+   * time); a token derived under a previous `APP_KEY` still matches, so a
+   * key rotation does not refuse forms already on screen.
+   *
+   * @example
+   * ```ts
+   * if (!session.matchesToken(request.header('x-csrf-token'))) throw new HttpException(419, 'CSRF token mismatch.')
+   * ```
+   */
+  matchesToken(given: unknown): boolean {
+    const derivedFrom = this.ownToken() ? undefined : { id: this.sessionId, previousKeys: this.tokenKeys.slice(1) }
+    return tokenMatches(given, this.token(), derivedFrom)
+  }
+
+  /** A fresh random CSRF token, stored in the session. @example `session.regenerateToken()` */
   regenerateToken(): string {
     const token = randomId()
     this.put('_token', token)
     return token
   }
 
-  /**
-   * A new id for the same data; the old id is ended for good (login calls
-   * this, so a planted or copied id is worthless).
-   *
-   * @example
-   * ```ts
-   * await session.regenerate()
-   * ```
-   */
+  /** A new id for the same data; the old id is ended for good (login calls this, so a planted or copied id is worthless). @example `await session.regenerate()` */
   async regenerate(): Promise<void> {
-    // Only the id this request loaded can exist in the store; ids made since were never written.
-    if (!this.isNew && this.ended.length === 0) this.ended.push(this.sessionId)
+    // Only the id this request loaded can be known elsewhere; ids made since were never sent. It is
+    // ended even when nothing was stored for it, so that its cookie cannot come back: the tombstone
+    // lives at least as long as the cookie this request was sent (a lifetime lowered since included).
+    if (!this.isNew && this.ended.length === 0) this.ended.push({ id: this.sessionId, until: this.loaded.expiresAt })
     this.sessionId = randomId()
     this.replace = true
+    this.stored = false
   }
 
   /** A new id, no data and a new CSRF token; the old id is ended everywhere (logout). @example `await session.invalidate()` */
   async invalidate(): Promise<void> {
     this.flush()
     await this.regenerate()
-    this.regenerateToken()
+    // The new id derives a new token, so the empty session needs no record.
+    if (this.tokenKeys.length === 0) this.regenerateToken()
   }
 
   /**
@@ -218,82 +238,59 @@ export class Session {
    * ended by another request meanwhile (a logout, or a login, in another
    * tab) is not written back.
    *
-   * Resolves to `'written'` (the record was written: the cookie should be
-   * sent, to carry a new id or extend its life), `'unchanged'` (nothing to
-   * write: the browser's cookie is still right) or `'ended'` (another
-   * request ended this id: send no cookie, the browser already holds the
-   * one that replaced it).
+   * A session with no data and no record is not written: its cookie
+   * carries it (the CSRF token is derived from the id), so the store holds
+   * only sessions with something in them.
+   *
+   * Resolves to `'written'` (saved: the cookie should be sent, to carry a
+   * new id or extend its life), `'unchanged'` (nothing to save: the
+   * browser's cookie is still right) or `'ended'` (another request ended
+   * this id: send no cookie, the browser already holds the one that
+   * replaced it).
    *
    * @example
    * ```ts
-   * if ((await session.save()) === 'written') ctx.cookies.set('kiln_session', session.id)
+   * if ((await session.save()) === 'written') ctx.cookies.set('kiln_session', session.cookieValue())
    * ```
    */
   async save(): Promise<SaveResult> {
-    this.ageFlashOnSave()
-    for (const id of this.ended.splice(0)) await this.records.destroy(id)
+    ageFlashOnSave(this.data)
+    for (const { id, until } of this.ended.splice(0)) await this.records.destroy(id, until)
     const expiresAt = Date.now() + this.records.lifetimeSeconds * 1000
+    if (!this.stored && Object.keys(this.data).length === 0) return this.keepInCookie(expiresAt)
     if (this.replace) {
       const data = this.data
       const written = await this.records.update(this.sessionId, () => ({ data, expires_at: expiresAt }))
       this.replace = false
-      this.markLoaded(expiresAt)
+      this.loaded.mark(data, expiresAt)
+      this.stored = written
       return written ? 'written' : 'ended'
     }
-    const changed = this.changedKeys()
-    if (changed.length === 0 && expiresAt - this.loadedExpiresAt < TOUCH_INTERVAL_MS) return 'unchanged'
-    const written = await this.records.update(this.sessionId, (current) => {
-      // Gone without a tombstone (cleared by hand): what this request holds is all there is.
-      if (!current) return { data: this.data, expires_at: expiresAt }
-      const data = { ...current.data }
-      for (const key of changed) {
-        if (Object.prototype.hasOwnProperty.call(this.data, key)) data[key] = this.data[key]
-        else delete data[key]
-      }
-      return { data, expires_at: expiresAt }
-    })
-    this.markLoaded(expiresAt)
+    const changed = this.loaded.changedKeys(this.data)
+    if (changed.length === 0 && expiresAt - this.loaded.expiresAt < TOUCH_INTERVAL_MS) return 'unchanged'
+    const written = await this.records.merge(this.sessionId, this.data, changed, expiresAt)
+    this.loaded.mark(this.data, expiresAt)
+    this.stored = written
     return written ? 'written' : 'ended'
+  }
+
+  /** Saves a session with nothing to store: only its cookie, with a new expiry, when new or due. */
+  private async keepInCookie(expiresAt: number): Promise<SaveResult> {
+    if (!this.replace && expiresAt - this.loaded.expiresAt < TOUCH_INTERVAL_MS) return 'unchanged'
+    // Renewing a cookie the browser already has must not bring back an id that a login in another tab ended.
+    if (!this.replace && (await this.records.find(this.sessionId))?.destroyed) return 'ended'
+    this.replace = false
+    this.loaded.mark({}, expiresAt)
+    return 'written'
+  }
+
+  private ownToken(): string | undefined {
+    const token = this.data._token
+    return typeof token === 'string' && token.length === 40 ? token : undefined
   }
 
   /** True when something changed since load. @example `session.isDirty()` */
   isDirty(): boolean {
-    return this.replace || this.changedKeys().length > 0
-  }
-
-  private changedKeys(): string[] {
-    const keys = new Set([...this.loaded.keys(), ...Object.keys(this.data)])
-    return [...keys].filter((key) => {
-      const now = Object.prototype.hasOwnProperty.call(this.data, key) ? JSON.stringify(this.data[key]) : undefined
-      return now !== this.loaded.get(key)
-    })
-  }
-
-  private markLoaded(expiresAt: number): void {
-    this.loaded = new Map(Object.entries(this.data).map(([key, value]) => [key, JSON.stringify(value)]))
-    this.loadedExpiresAt = expiresAt
-  }
-
-  private flashState(): { old: string[]; new: string[] } {
-    let flash = this.data._flash as { old: string[]; new: string[] } | undefined
-    if (!flash || !Array.isArray(flash.old) || !Array.isArray(flash.new)) {
-      flash = { old: [], new: [] }
-      this.data._flash = flash
-    }
-    return flash
-  }
-
-  private ageFlashOnLoad(): void {
-    const flash = this.data._flash as { old?: string[]; new?: string[] } | undefined
-    if (!flash) return
-    this.data._flash = { old: [...(flash.old ?? []), ...(flash.new ?? [])], new: [] }
-  }
-
-  private ageFlashOnSave(): void {
-    const flash = this.data._flash as { old: string[]; new: string[] } | undefined
-    if (!flash) return
-    for (const key of flash.old) if (!flash.new.includes(key)) delete this.data[key]
-    this.data._flash = { old: [], new: flash.new }
-    if (flash.new.length === 0 && flash.old.length === 0) delete this.data._flash
+    return this.replace || this.loaded.changedKeys(this.data).length > 0
   }
 }

@@ -1,7 +1,7 @@
 import { HttpException } from '../http/http-exception.ts'
 import type { HttpContext } from '../http/http-context.ts'
 import type { Middleware } from '../http/middleware.ts'
-import { safeEqual } from '../security/safe-compare.ts'
+import type { Session } from './session.ts'
 import type { SessionConfig } from './session-config.ts'
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -27,7 +27,7 @@ export const verifyCsrfToken: Middleware = async (ctx, next) => {
   if (!session) throw new Error('verifyCsrfToken needs the session: put it after startSession.')
   // Also on a refusal, so a client that lost the cookie can retry.
   XSRF_WANTED.add(ctx)
-  if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session.token())) {
+  if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session)) {
     throw new HttpException(419, 'CSRF token mismatch.')
   }
   const response = await next()
@@ -72,9 +72,8 @@ export function addXsrfCookie(ctx: HttpContext, token: string): void {
   })
 }
 
-function tokensMatch(ctx: HttpContext, expected: string): boolean {
-  const given = ctx.request.body()?._token ?? ctx.request.header('x-csrf-token') ?? ctx.request.header('x-xsrf-token')
-  return typeof given === 'string' && given.length > 0 && safeEqual(given, expected)
+function tokensMatch(ctx: HttpContext, session: Session): boolean {
+  return session.matchesToken(ctx.request.body()?._token ?? ctx.request.header('x-csrf-token') ?? ctx.request.header('x-xsrf-token'))
 }
 
 function isExcepted(ctx: HttpContext): boolean {

@@ -63,7 +63,11 @@ test("Redis keys carry the app's name: sessions, storage stores, and the kv and 
     redis.disconnect()
   })
 
-  await new TestClient(app).get('/')
+  const visitor = new TestClient(app)
+  await visitor.get('/')
+  t.deepEqual(await redis.keys(`${slug}:sessions:*`), [], 'a visitor whose session holds nothing is not stored')
+  // A failed form login flashes its errors and old input: now the session holds something.
+  t.is((await visitor.post('/login', new URLSearchParams({ email: 'test@example.com', password: 'wrong' }), { accept: 'text/html' })).status, 302)
   const sessions = await redis.keys(`${slug}:sessions:*`)
   t.is(sessions.length, 1, 'the session is stored under <slug>:sessions:')
 

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { createApp, type Application } from '../../../core/index.ts'
+import { createApp, generateAppKey, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { Browser } from './session-contract.ts'
 
@@ -55,4 +55,36 @@ test('missing, wrong, or another session\'s token: 419 {"message":"CSRF token mi
 test('excepted paths skip the check', async (t) => {
   const browser = new Browser(await makeApp(t))
   t.is((await browser.request('/webhooks/stripe', json({}))).status, 200)
+})
+
+test('after APP_KEY is rotated (the old key in APP_PREVIOUS_KEYS), a visitor keeps its session and the token of the page already on screen passes; the next page has a new token', async (t) => {
+  const root = tempApp()
+  const oldKey = generateAppKey()
+  const boot = async (env: Record<string, string>) => {
+    const app = await createApp({ root, env: { APP_ENV: 'test', ...env }, config: { session: { driver: 'fs' } } })
+    t.teardown(() => app.close())
+    app.router.group({ middleware: ['web'] }, () => {
+      app.router.get('/form', ({ session }) => ({ id: session!.id, token: session!.token() }))
+      app.router.post('/submit', () => ({ ok: true }))
+    })
+    return app
+  }
+  const before = await boot({ APP_KEY: oldKey })
+  const browser = new Browser(before)
+  const onScreen = await (await browser.request('/form')).json()
+  await before.close()
+
+  const after = await boot({ APP_KEY: generateAppKey(), APP_PREVIOUS_KEYS: oldKey })
+  const rotated = new Browser(after)
+  for (const [name, value] of browser.cookies) rotated.cookies.set(name, value)
+  t.is((await rotated.request('/submit', json({}, { 'x-csrf-token': onScreen.token }))).status, 200, 'the old page posts')
+  const next = await (await rotated.request('/form')).json()
+  t.is(next.id, onScreen.id, 'the same session')
+  t.not(next.token, onScreen.token, 'a token under the new key')
+  t.is(rotated.xsrf(), next.token, 'and the XSRF-TOKEN cookie follows it')
+  t.is((await rotated.request('/submit', json({}, { 'x-csrf-token': next.token }))).status, 200)
+
+  const stranger = new Browser(after)
+  await stranger.request('/form')
+  t.is((await stranger.request('/submit', json({}, { 'x-csrf-token': onScreen.token }))).status, 419, "another session's token under the old key is still refused")
 })

@@ -1,5 +1,5 @@
 import type { ExecutionContext, TestFn } from 'ava'
-import { createApp, type Application } from '../../../core/index.ts'
+import { createApp, sessionStore, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 /** A cookie jar as a browser keeps one, for requests through `app.request()`. */
@@ -121,6 +121,10 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
         return { ok: true }
       })
       Route.get('/me', ({ session }) => ({ user: session!.get('user', null) }))
+      // The id is shown here only so that the tests can look for its record.
+      Route.get('/id', ({ session }) => ({ id: session!.id, token: session!.token() }))
+      Route.post('/rotate', ({ session }) => ({ token: session!.regenerateToken() }))
+      Route.post('/noop', () => ({ ok: true }))
       Route.get('/slow', async ({ session, request }) => {
         if (request.query().write !== 'no') session!.put('seen-by-slow', true)
         gate(app).enter()
@@ -249,5 +253,83 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     for (const [k, v] of copy) replay.cookies.set(k, v)
     t.deepEqual(await (await replay.request('/me')).json(), { user: null })
     t.deepEqual(await (await browser.request('/me')).json(), { user: null })
+  })
+
+  const stored = (app: Application, id: string) => sessionStore(app).hasItem(id)
+  const post = (browser: Browser, path: string, token: string) => browser.request(path, { method: 'POST', headers: { 'x-xsrf-token': token } })
+
+  test(`${driver}: requests without a session cookie to a web route, each a new visitor given a CSRF token, store nothing, nor do their next requests`, async (t) => {
+    const app = await makeApp(t)
+    const visitors = Array.from({ length: 20 }, () => new Browser(app))
+    const ids = new Set<string>()
+    for (const visitor of visitors) {
+      const { id, token } = await (await visitor.request('/id')).json()
+      ids.add(id)
+      t.is((await post(visitor, '/noop', token)).status, 200, 'its token passes the CSRF check')
+      t.is((await (await visitor.request('/id')).json()).id, id, 'the next request is on the same session')
+    }
+    t.is(ids.size, visitors.length, 'each visitor has a session of its own')
+    for (const id of ids) t.false(await stored(app, id), 'no record for a session that holds nothing')
+  })
+
+  test(`${driver}: a visitor whose session holds only its CSRF token keeps one session id across requests, and nothing is stored until the session holds data`, async (t) => {
+    const app = await makeApp(t)
+    const browser = new Browser(app)
+    const first = await (await browser.request('/id')).json()
+    t.is(browser.xsrf(), first.token, 'the XSRF-TOKEN cookie carries the token')
+    const second = await (await browser.request('/id')).json()
+    t.deepEqual(second, first, 'the second request, carrying the cookie of the first, has the same id and token')
+    t.false(await stored(app, first.id), 'a session with nothing but its token is not stored')
+
+    t.is((await post(browser, '/keys/a', browser.xsrf())).status, 200, 'the token passes the CSRF check')
+    t.true(await stored(app, first.id), 'the first real data stores the session, under the same id')
+    t.deepEqual(await (await browser.request('/id')).json(), first)
+    t.deepEqual((await (await browser.request('/keys')).json()).keys, ['key-a'])
+    t.is((await post(browser, '/keys/b', 'x'.repeat(40))).status, 419)
+  })
+
+  test(`${driver}: on a session that holds only its token, regenerateToken, login and logout each give a new token, and login and logout a new id`, async (t) => {
+    const app = await makeApp(t)
+    const browser = new Browser(app)
+    const guest = await (await browser.request('/id')).json()
+    const rotated = (await (await post(browser, '/rotate', guest.token)).json()).token
+    t.not(rotated, guest.token)
+    t.is(browser.xsrf(), rotated)
+    t.is((await post(browser, '/keys/a', guest.token)).status, 419, 'the token before regenerateToken is refused')
+    t.is((await post(browser, '/keys/a', rotated)).status, 200)
+
+    const other = new Browser(app)
+    const before = await (await other.request('/id')).json()
+    t.is((await post(other, '/login', before.token)).status, 200)
+    const loggedIn = await (await other.request('/id')).json()
+    t.not(loggedIn.id, before.id, 'login gives a new id')
+    t.not(loggedIn.token, before.token, 'and a new token')
+    t.is((await post(other, '/keys/a', before.token)).status, 419)
+    t.is((await post(other, '/invalidate', loggedIn.token)).status, 200)
+    const loggedOut = await (await other.request('/id')).json()
+    t.not(loggedOut.id, loggedIn.id, 'logout gives a new id')
+    t.not(loggedOut.token, loggedIn.token, 'and a new token')
+    t.is((await post(other, '/keys/a', loggedIn.token)).status, 419)
+    t.is((await post(other, '/keys/a', loggedOut.token)).status, 200)
+  })
+
+  test(`${driver}: a copy of the cookie of a session that held only its token is refused after the login`, async (t) => {
+    const app = await makeApp(t)
+    const browser = new Browser(app)
+    const guest = await (await browser.request('/id')).json()
+    const copy = new Map(browser.cookies)
+    // A request on the guest session is in flight while the user logs in.
+    const inFlight = browser.request('/slow?write=no')
+    await gate(app).entered
+    t.is((await post(browser, '/login', guest.token)).status, 200)
+    gate(app).open()
+    t.is((await inFlight).status, 200)
+    t.deepEqual(await (await browser.request('/me')).json(), { user: 1 }, 'the late answer did not put the guest cookie back')
+    t.is((await post(browser, '/keys/a', browser.xsrf())).status, 200)
+
+    const replay = new Browser(app)
+    for (const [k, v] of copy) replay.cookies.set(k, v)
+    const replayed = await (await replay.request('/id')).json()
+    t.not(replayed.id, guest.id, 'the guest id does not load again')
   })
 }

@@ -2,11 +2,15 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import test from 'ava'
-import { createApp, runCli, type Application } from '../../../core/index.ts'
+import { createApp, runCli, sessionStore, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
+import { seedSessions } from './seed-sessions.ts'
 
 const sessionRoutes = `import { defineRoutes } from 'kiln-framework'
-export default defineRoutes((Route) => { Route.get('/touch', ({ session }) => { session.put('n', 1); return { ok: true } }) })
+export default defineRoutes((Route) => {
+  Route.get('/touch', ({ session }) => { session.put('n', 1); return { ok: true } })
+  Route.get('/id', ({ session }) => ({ id: session.id, token: session.token() }))
+})
 `
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -59,3 +63,31 @@ test('kiln session:gc removes expired sessions and says how many', async (t) => 
   t.regex(out, /Removed 3 expired sessions\./)
   t.deepEqual(sessionFiles(root), [])
 })
+
+for (const driver of ['fs', 'memory']) {
+  test(`${driver}: each request that wins the lottery removes at most session.sweep_limit expired sessions, however many there are`, async (t) => {
+    const app = await sessionApp(t, { driver, lottery: [1, 1], sweep_limit: 10 })
+    await seedSessions(app, 0, 300)
+    const held = () => sessionStore(app).getKeys().then((keys) => keys.length)
+    for (const left of [290, 280, 270]) {
+      // A visitor without a cookie: its own session stores nothing.
+      t.is((await app.request('/id')).status, 200)
+      // The sweep runs after the response: wait for it to remove what it will.
+      for (let i = 0; i < 400 && (await held()) > left; i++) await sleep(10)
+      t.is(await held(), left)
+    }
+  })
+}
+
+for (const driver of ['fs', 'memory']) {
+  test(`${driver}: a session that holds only its token lives as long as a stored one: its cookie replayed after the lifetime starts a new session`, async (t) => {
+    const app = await sessionApp(t, { driver, lifetime: 0.01, lottery: [0, 100] })
+    const first = await app.request('/id')
+    const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+    const { id } = await first.json()
+    t.is((await (await app.request('/id', { headers: { cookie } })).json()).id, id)
+    t.deepEqual(await sessionStore(app).getKeys(), [], 'nothing was stored')
+    await sleep(1100)
+    t.not((await (await app.request('/id', { headers: { cookie } })).json()).id, id, 'the cookie carries its expiry, so the id does not outlive it')
+  })
+}

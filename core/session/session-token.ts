@@ -1,0 +1,48 @@
+import { createHmac } from 'node:crypto'
+import { safeEqual } from '../security/safe-compare.ts'
+
+/**
+ * The keys CSRF tokens are derived with, from `APP_KEY` then each previous
+ * key: a key for this purpose only, so tokens never share key material with
+ * cookie encryption or URL signatures.
+ *
+ * @example
+ * ```ts
+ * const keys = csrfTokenKeys([parseAppKey(app.config.get('app.key'))])
+ * ```
+ */
+export function csrfTokenKeys(appKeys: Buffer[]): Buffer[] {
+  return appKeys.map((key) => createHmac('sha256', key).update('kiln:session:csrf').digest())
+}
+
+/**
+ * The CSRF token of a session that holds none of its own: an HMAC of its
+ * id, 40 hex characters (160 bits), the shape of a stored token. Only the
+ * server can compute it (the id is secret and so is the key), and a new id
+ * (login, logout) gives a new token.
+ *
+ * @example
+ * ```ts
+ * derivedCsrfToken(keys[0], session.id)
+ * ```
+ */
+export function derivedCsrfToken(key: Buffer, id: string): string {
+  return createHmac('sha256', key).update(id).digest('hex').slice(0, 40)
+}
+
+/**
+ * True when `given` is the session's token, compared in constant time. A
+ * session without a token of its own also accepts the token its id derives
+ * under a previous key (`previousKeys`), so that rotating `APP_KEY` does not
+ * refuse the forms already on screen.
+ *
+ * @example
+ * ```ts
+ * tokenMatches(given, session.token(), { id: session.id, previousKeys: keys.slice(1) })
+ * ```
+ */
+export function tokenMatches(given: unknown, expected: string, derivedFrom?: { id: string; previousKeys: Buffer[] }): boolean {
+  if (typeof given !== 'string' || given.length === 0) return false
+  if (safeEqual(given, expected)) return true
+  return derivedFrom !== undefined && derivedFrom.previousKeys.some((key) => safeEqual(given, derivedCsrfToken(key, derivedFrom.id)))
+}
