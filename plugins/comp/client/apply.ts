@@ -1,9 +1,7 @@
 import { alpine } from './alpine.ts'
-import type { CompComponent } from './component.ts'
+import type { PageComponent } from './page-component.ts'
 import type { ToggledElement } from './directives/display.ts'
-import { dispatchEvent } from './registry.ts'
-import { runJs } from './wire.ts'
-import { navigate } from './navigate.ts'
+import { applyEffects } from './effects.ts'
 import type { UpdateResponse } from './transport.ts'
 
 /**
@@ -11,14 +9,15 @@ import type { UpdateResponse } from './transport.ts'
  * state first (so bindings show the new values at once), then the HTML
  * (morphed: attributes patched, keyed children kept by `wire:key` /
  * `wire:id`, `wire:ignore` subtrees and child components left alone, Alpine
- * state kept), or only the island that was asked for; then events to other
- * components and the page, the URL's query string, scripts, redirects.
+ * state kept); then the features' effects (an island's HTML, events to
+ * other components and the page, the URL's query string, scripts,
+ * redirects), each by the handler its feature registered.
  * `pending` are paths the user changed while the request was out: the
  * answer does not overwrite them.
  */
-export function applyResponse(component: CompComponent, response: UpdateResponse, pending: Set<string>): void {
+export function applyResponse(component: PageComponent, response: UpdateResponse, pending: Set<string>): void {
   const { effects, serverMemo } = response
-  component.memo = serverMemo as unknown as CompComponent['memo']
+  component.memo = serverMemo as unknown as PageComponent['memo']
   for (const [key, value] of Object.entries(serverMemo.data)) {
     if (pending.has(key)) continue
     if (key in effects.data || !(key in component.data)) component.data[key] = structuredClone(value)
@@ -26,18 +25,12 @@ export function applyResponse(component: CompComponent, response: UpdateResponse
   component.errors.bag = { ...effects.errors }
 
   if (effects.html !== undefined) morphInto(component, component.el, effects.html, false)
-  for (const [name, html] of Object.entries(effects.islands ?? {})) {
-    const island = component.el.querySelector(`[wire\\:island="${CSS.escape(name)}"]`)
-    if (island) morphInto(component, island as HTMLElement, `<div>${html}</div>`, true)
-  }
-  for (const dispatch of effects.dispatches) dispatchEvent(dispatch.name, dispatch.params, component, dispatch)
-  if (effects.queryString) syncQueryString(effects.queryString)
-  for (const code of effects.js ?? []) runJs(component, code)
-  if (effects.redirect) void navigate(effects.redirect, { hard: !document.querySelector('[wire\\:navigate]') })
+  // The features' effects: islands, dispatches, the query string, scripts, redirects (features/client.ts).
+  applyEffects(component, effects)
 }
 
 /** Morphs `el` into `html`; with `childrenOnly`, `el` keeps its own attributes. */
-export function morphInto(component: CompComponent, el: HTMLElement, html: string, childrenOnly: boolean): void {
+export function morphInto(component: PageComponent, el: HTMLElement, html: string, childrenOnly: boolean): void {
   alpine().morph(el, html, {
     key: (node) => node.getAttribute?.('wire:key') ?? node.getAttribute?.('wire:id') ?? undefined,
     updating(from, to, onlyChildren, skip) {
@@ -65,16 +58,4 @@ export function morphInto(component: CompComponent, el: HTMLElement, html: strin
     },
     lookahead: false,
   })
-}
-
-/** Keeps the address bar's query string in step with the component: `null` drops a key. */
-function syncQueryString(values: Record<string, unknown>): void {
-  const url = new URL(location.href)
-  for (const [key, value] of Object.entries(values)) {
-    url.searchParams.delete(key)
-    if (value === null || value === undefined || value === '') continue
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item))
-    else url.searchParams.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value))
-  }
-  if (url.href !== location.href) history.replaceState(history.state, '', url)
 }

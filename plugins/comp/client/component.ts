@@ -3,28 +3,9 @@ import { applyResponse } from './apply.ts'
 import { getPath, setPath } from './literal.ts'
 import { RequestFailed, send, type UpdateRequest, type UpdateResponse } from './transport.ts'
 import { makeWire } from './wire.ts'
+import type { CallOptions, Memo, PageComponent } from './page-component.ts'
 
-/** A snapshot's memo as the browser keeps it. */
-export interface Memo {
-  data: Record<string, unknown>
-  errors: Record<string, string[]>
-  checksum: string
-  listeners?: string[]
-  js?: Record<string, string>
-  lazy?: { mode: 'lazy' | 'defer' }
-  children?: Record<string, { id: string; name: string; tag: string }>
-  [key: string]: unknown
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  renderless?: boolean
-  island?: string | null
-  /** A poll: dropped while another request is in flight, cancelled by user actions. */
-  poll?: boolean
-  /** The element that triggered it: it gets `data-loading` while the request runs. */
-  trigger?: Element
-}
+export type { CallOptions, Memo } from './page-component.ts'
 
 interface PendingCall {
   method: string
@@ -41,7 +22,7 @@ interface PendingCall {
  * action made while a request is in flight waits for it; a poll is dropped
  * while a request is in flight, and a user action cancels an in-flight poll.
  */
-export class CompComponent {
+export class CompComponent implements PageComponent {
   readonly id: string
   readonly name: string
   memo: Memo

@@ -1,6 +1,7 @@
 import morph from '@alpinejs/morph'
 import { alpine, type AlpineApi, type BootConfig } from './alpine.ts'
 import { CompComponent } from './component.ts'
+import type { PageComponent } from './page-component.ts'
 import { readConfig } from './config.ts'
 import { initDirectives } from './directives/index.ts'
 import { navigate } from './navigate.ts'
@@ -8,6 +9,7 @@ import { showReloadNotice } from './overlay.ts'
 import { watchNetwork } from './network.ts'
 import { closestComponent, components } from './registry.ts'
 import { errorBag } from './wire.ts'
+import '../features/client.ts'
 
 /**
  * The component client. It loads before Alpine.js, so it hears Alpine's
@@ -29,7 +31,7 @@ function install(Alpine: AlpineApi, config: BootConfig): void {
         const existing = components.get(el.getAttribute('wire:id')!)
         if (!existing) start(Alpine, el as HTMLElement, config)
         // A new root element for a known component (its root tag changed in an update): move the component onto it.
-        else if ((el as HTMLElement & { __comp?: CompComponent }).__comp !== existing) adopt(Alpine, existing, el as HTMLElement)
+        else if ((el as HTMLElement & { __comp?: PageComponent }).__comp !== existing) adopt(Alpine, existing, el as HTMLElement)
       }
       const component = closestComponent(el)
       if (component) initDirectives(component, el)
@@ -62,9 +64,9 @@ function start(Alpine: AlpineApi, el: HTMLElement, config: BootConfig): void {
 }
 
 /** Makes `el` the component's root: its state in scope for expressions, and the component forgotten when it goes. */
-function adopt(Alpine: AlpineApi, component: CompComponent, el: HTMLElement): void {
+function adopt(Alpine: AlpineApi, component: PageComponent, el: HTMLElement): void {
   component.el = el
-  ;(el as HTMLElement & { __comp?: CompComponent }).__comp = component
+  ;(el as HTMLElement & { __comp?: PageComponent }).__comp = component
   // Expressions inside the component see its state, as `count` and as `$wire.count`.
   Alpine.addScopeToNode(el, component.data)
   Alpine.onElRemoved(el, () => {

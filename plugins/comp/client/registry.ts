@@ -1,10 +1,10 @@
-import type { CompComponent } from './component.ts'
+import type { PageComponent } from './page-component.ts'
 
 /** The components of the page, by id. */
-export const components = new Map<string, CompComponent>()
+export const components = new Map<string, PageComponent>()
 
 /** The component an element belongs to: its closest root with `wire:id`. */
-export function closestComponent(el: Element | null): CompComponent | undefined {
+export function closestComponent(el: Element | null): PageComponent | undefined {
   const root = el?.closest('[wire\\:id]')
   return root ? components.get(root.getAttribute('wire:id')!) : undefined
 }
@@ -16,7 +16,7 @@ export function closestComponent(el: Element | null): CompComponent | undefined 
  * of the page that listens for it with `@on` (only those of `to`, or only
  * the sender with `self`).
  */
-export function dispatchEvent(name: string, params: Record<string, unknown>, from?: CompComponent, options: { to?: string; self?: true } = {}): void {
+export function dispatchEvent(name: string, params: Record<string, unknown>, from?: PageComponent, options: { to?: string; self?: true } = {}): void {
   const target = from?.el.isConnected ? from.el : window
   target.dispatchEvent(new CustomEvent(name, { detail: params, bubbles: true, composed: true }))
   for (const component of components.values()) {

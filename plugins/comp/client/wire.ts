@@ -1,5 +1,5 @@
 import { alpine } from './alpine.ts'
-import type { CallOptions, CompComponent } from './component.ts'
+import type { CallOptions, PageComponent } from './page-component.ts'
 import { getPath } from './literal.ts'
 import { dispatchEvent } from './registry.ts'
 import { upload } from '../features/uploads/client/upload.ts'
@@ -14,7 +14,7 @@ import { upload } from '../features/uploads/client/upload.ts'
  * live)`, `$js.<action>()`, `$upload(path, files)`, `$errors`, `$el`, `$id`,
  * `$refs`.
  */
-export function makeWire(component: CompComponent, scope: CallOptions = {}): Record<string, unknown> {
+export function makeWire(component: PageComponent, scope: CallOptions = {}): Record<string, unknown> {
   const helpers: Record<string, unknown> = {
     $set: (path: string, value: unknown, live = true) => component.set(path, value, live),
     $toggle: (path: string, live = true) => component.set(path, !component.get(path), live),
@@ -65,7 +65,7 @@ export function makeWire(component: CompComponent, scope: CallOptions = {}): Rec
  * `$errors` (and `$wire.$errors`): the validation messages by field, with
  * `has(field)`, `first(field)`, `get(field)`, `all()` and `any()`.
  */
-export function errorBag(component: CompComponent): Record<string, unknown> {
+export function errorBag(component: PageComponent): Record<string, unknown> {
   const methods = {
     has: (field: string) => (component.errors.bag[field]?.length ?? 0) > 0,
     first: (field: string) => component.errors.bag[field]?.[0] ?? '',
@@ -79,7 +79,7 @@ export function errorBag(component: CompComponent): Record<string, unknown> {
 }
 
 /** Runs JavaScript from the server with `$wire` in scope (not with `csp_safe`, which forbids evaluating code). */
-export function runJs(component: CompComponent, code: string): unknown {
+export function runJs(component: PageComponent, code: string): unknown {
   if (component.config.cspSafe) {
     console.warn('comp: $js actions need evaluating code, which the CSP-safe build forbids.')
     return undefined
@@ -88,7 +88,7 @@ export function runJs(component: CompComponent, code: string): unknown {
   return new Function('$wire', code)(component.$wire)
 }
 
-function jsActions(component: CompComponent): Record<string, () => unknown> {
+function jsActions(component: PageComponent): Record<string, () => unknown> {
   return new Proxy({} as Record<string, () => unknown>, {
     get: (_target, key) => {
       const code = typeof key === 'string' ? component.memo.js?.[key] : undefined
@@ -101,7 +101,7 @@ function jsActions(component: CompComponent): Record<string, () => unknown> {
  * `$wire.$entangle('open')` in `x-data`: an Alpine property and a component
  * property that follow each other; with `live`, each change is sent at once.
  */
-function entangle(component: CompComponent, path: string, live: boolean): unknown {
+function entangle(component: PageComponent, path: string, live: boolean): unknown {
   const Alpine = alpine()
   // Alpine's interceptor gives a factory; the object it makes is what x-data sees and initialises.
   const factory = Alpine.interceptor((_initial, get, set) => {

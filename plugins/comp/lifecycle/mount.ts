@@ -3,8 +3,7 @@ import { withRootAttributes } from '../html-root.ts'
 import type { ComponentClass } from '../registry.ts'
 import { renderComponentView, type RenderScope } from '../render.ts'
 import { bootComponent } from './boot.ts'
-import type { CompServices } from './comp-services.ts'
-import { ComponentContext } from './component-hook.ts'
+import { ComponentContext, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** Set on a request that rendered a component, for asset injection. */

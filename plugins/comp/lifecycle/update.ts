@@ -9,8 +9,7 @@ import { hydrate } from '../state.ts'
 import type { UpdatePayload } from '../update-payload.ts'
 import { applyUpdate } from '../updates.ts'
 import { bootComponent } from './boot.ts'
-import type { CompServices } from './comp-services.ts'
-import { ComponentContext, type ComponentHook } from './component-hook.ts'
+import { ComponentContext, type ComponentHook, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** What `POST /comp/update` answers. */

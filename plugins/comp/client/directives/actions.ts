@@ -1,5 +1,5 @@
 import { alpine } from '../alpine.ts'
-import type { CompComponent } from '../component.ts'
+import type { PageComponent } from '../page-component.ts'
 import { parseAction } from '../literal.ts'
 import { dispatchEvent } from '../registry.ts'
 import { runJs } from '../wire.ts'
@@ -20,7 +20,7 @@ function islandOf(el: Element): string | null {
  * asking `wire:confirm` first. Returns the call's promise (undefined when
  * the user declined).
  */
-export function runAction(component: CompComponent, el: Element, expression: string, modifiers: string[], event?: Event) {
+export function runAction(component: PageComponent, el: Element, expression: string, modifiers: string[], event?: Event) {
   const confirmText = el.getAttribute('wire:confirm')
   if (confirmText !== null && !window.confirm(confirmText || 'Are you sure?')) return undefined
   const { method, params } = parseAction(expression, event)
@@ -54,7 +54,7 @@ export function runAction(component: CompComponent, el: Element, expression: str
  * `wire:submit` always prevents the form's own submission, and disables its
  * buttons while the request runs.
  */
-export function eventAction(component: CompComponent, el: Element, directive: Directive): void {
+export function eventAction(component: PageComponent, el: Element, directive: Directive): void {
   const { name: eventName, modifiers } = directive
   const keys = modifiers.map((modifier) => KEYS[modifier]).filter(Boolean)
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -85,7 +85,7 @@ function disableWhile(form: HTMLFormElement, pending: Promise<unknown>): void {
 }
 
 /** `wire:init="method"`: called once, when the element starts. */
-export function initAction(component: CompComponent, el: Element, directive: Directive): void {
+export function initAction(component: PageComponent, el: Element, directive: Directive): void {
   queueMicrotask(() => void runAction(component, el, directive.value, directive.modifiers))
 }
 
@@ -94,7 +94,7 @@ export function initAction(component: CompComponent, el: Element, directive: Dir
  * paused while the tab is hidden or the browser offline, and dropped while
  * another request of the component is in flight.
  */
-export function pollAction(component: CompComponent, el: Element, directive: Directive): void {
+export function pollAction(component: PageComponent, el: Element, directive: Directive): void {
   const every = duration(directive.modifiers, 2000)
   const interval = setInterval(() => {
     if (document.hidden || !navigator.onLine || !el.isConnected) return
@@ -105,7 +105,7 @@ export function pollAction(component: CompComponent, el: Element, directive: Dir
 }
 
 /** `wire:intersect="method"`: called when the element scrolls into view; `.once`, `.half`, `.full`. */
-export function intersectAction(component: CompComponent, el: Element, directive: Directive): void {
+export function intersectAction(component: PageComponent, el: Element, directive: Directive): void {
   const { modifiers } = directive
   const threshold = modifiers.includes('full') ? 1 : modifiers.includes('half') ? 0.5 : 0
   const observer = new IntersectionObserver((entries) => {

@@ -1,15 +1,15 @@
 import { alpine, bindVirtual } from '../alpine.ts'
-import type { CompComponent } from '../component.ts'
+import type { PageComponent } from '../page-component.ts'
 import { network } from '../network.ts'
 import { duration, targetsOf, type Directive } from './parse.ts'
 
 /** `wire:text="path"`: the element's text follows the property. */
-export function textDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function textDirective(component: PageComponent, el: Element, directive: Directive): void {
   bindVirtual(el, { 'x-text': () => component.get(directive.value) ?? '' })
 }
 
 /** `wire:show="path"`: the element shows while the property is truthy. */
-export function showDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function showDirective(component: PageComponent, el: Element, directive: Directive): void {
   bindVirtual(el, { 'x-show': () => Boolean(component.get(directive.value)) })
 }
 
@@ -17,7 +17,7 @@ export function showDirective(component: CompComponent, el: Element, directive: 
  * `wire:bind:<attr>="expression"`: a reactive attribute. The expression is
  * Alpine's, evaluated with the component's state in scope and `$wire`.
  */
-export function bindDirective(_component: CompComponent, el: Element, directive: Directive): void {
+export function bindDirective(_component: PageComponent, el: Element, directive: Directive): void {
   bindVirtual(el, { [`:${directive.arg}`]: directive.value })
 }
 
@@ -58,13 +58,13 @@ function toggled(el: Element, directive: Directive, active: () => boolean): void
 export type ToggledElement = Element & { __compReapply?: () => void }
 
 /** `wire:loading`: while the component's request runs (only for `wire:target` actions or properties, when given). */
-export function loadingDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function loadingDirective(component: PageComponent, el: Element, directive: Directive): void {
   const targets = targetsOf(el)
   toggled(el, directive, () => component.status.loading && (targets.length === 0 || component.status.targets.some((target) => targets.includes(target))))
 }
 
 /** `wire:dirty`: while the user's changes have not been through the server yet (of `wire:target` properties, when given). */
-export function dirtyDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function dirtyDirective(component: PageComponent, el: Element, directive: Directive): void {
   const targets = targetsOf(el)
   const model = el.getAttribute('wire:model') ?? [...el.attributes].find((a) => a.name.startsWith('wire:model'))?.value
   const watched = targets.length > 0 ? targets : model ? [model] : []
@@ -75,13 +75,13 @@ export function dirtyDirective(component: CompComponent, el: Element, directive:
 }
 
 /** `wire:offline` and `wire:online`: shown (or classed, or attributed) only while the browser is offline, or online. */
-export function connectivityDirective(_component: CompComponent, el: Element, directive: Directive): void {
+export function connectivityDirective(_component: PageComponent, el: Element, directive: Directive): void {
   const wantOnline = directive.name === 'online'
   toggled(el, directive, () => network.online === wantOnline)
 }
 
 /** `wire:ref="name"`: the element as `$el.__compRefs.name` on the component's root (and `$wire.$refs.name`). */
-export function refDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function refDirective(component: PageComponent, el: Element, directive: Directive): void {
   const root = component.el as HTMLElement & { __compRefs?: Record<string, Element> }
   root.__compRefs ??= {}
   root.__compRefs[directive.value] = el

@@ -1,11 +1,11 @@
-import type { CompComponent } from '../component.ts'
+import type { PageComponent } from '../page-component.ts'
 import { eventAction, initAction, intersectAction, pollAction } from './actions.ts'
 import { bindDirective, connectivityDirective, dirtyDirective, loadingDirective, refDirective, showDirective, textDirective } from './display.ts'
 import { modelDirective } from './model.ts'
 import { directivesOf, type Directive } from './parse.ts'
 import { sortDirective } from './sort.ts'
 
-type Handler = (component: CompComponent, el: Element, directive: Directive) => void
+type Handler = (component: PageComponent, el: Element, directive: Directive) => void
 
 const HANDLERS: Record<string, Handler> = {
   model: modelDirective,
@@ -24,6 +24,6 @@ const HANDLERS: Record<string, Handler> = {
 }
 
 /** Starts the `wire:*` directives of one element of a component (any other `wire:<event>` listens for that event). */
-export function initDirectives(component: CompComponent, el: Element): void {
+export function initDirectives(component: PageComponent, el: Element): void {
   for (const directive of directivesOf(el)) (HANDLERS[directive.name] ?? eventAction)(component, el, directive)
 }

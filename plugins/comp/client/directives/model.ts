@@ -1,5 +1,5 @@
 import { bindVirtual } from '../alpine.ts'
-import type { CompComponent } from '../component.ts'
+import type { PageComponent } from '../page-component.ts'
 import { upload } from '../../features/uploads/client/upload.ts'
 import { duration, type Directive } from './parse.ts'
 
@@ -17,7 +17,7 @@ import { duration, type Directive } from './parse.ts'
  *
  * On `<input type="file">` it uploads the chosen files into the property.
  */
-export function modelDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function modelDirective(component: PageComponent, el: Element, directive: Directive): void {
   const path = directive.value
   const modifiers = directive.modifiers
   if (el instanceof HTMLInputElement && el.type === 'file') {

@@ -1,4 +1,4 @@
-import type { CompComponent } from '../component.ts'
+import type { PageComponent } from '../page-component.ts'
 import { runAction } from './actions.ts'
 import type { Directive } from './parse.ts'
 
@@ -8,7 +8,7 @@ import type { Directive } from './parse.ts'
  * the list is reordered at once and `method(ids)` is called with the item
  * ids in their new order.
  */
-export function sortDirective(component: CompComponent, el: Element, directive: Directive): void {
+export function sortDirective(component: PageComponent, el: Element, directive: Directive): void {
   if (directive.arg === 'item') {
     el.setAttribute('draggable', 'true')
     return

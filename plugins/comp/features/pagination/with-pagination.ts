@@ -4,7 +4,7 @@ import Handlebars from 'handlebars'
 import { HttpException, KilnError, type ModelQuery, type Model, type Paginated } from '../../../../core/index.ts'
 import { frameworkClass } from '../../class-meta.ts'
 import type { Component } from '../../component.ts'
-import type { CompServices } from '../../lifecycle/comp-services.ts'
+import type { CompServices } from '../../lifecycle/component-hook.ts'
 import type { RenderScope } from '../../render.ts'
 
 type ComponentConstructor = abstract new (...args: any[]) => Component

@@ -1,5 +1,5 @@
 import { HttpException, Limit, type HandlerFunction, type HttpContext, type RateLimiters } from '../../../../core/index.ts'
-import type { CompServices } from '../../lifecycle/comp-services.ts'
+import type { CompServices } from '../../lifecycle/component-hook.ts'
 import type { TemporaryUploadedFile } from './temporary-uploaded-file.ts'
 import { uploadRulesOf } from './upload-rules.ts'
 

@@ -1,0 +1,34 @@
+import type { PageComponent } from './page-component.ts'
+
+/** What a feature does in the browser with one effect of an update's answer. */
+export type EffectHandler = (component: PageComponent, value: never) => void
+
+const handlers: Array<[string, EffectHandler]> = []
+
+/**
+ * Registers what the browser does with an effect (`redirect`, `js`,
+ * `islands`…) of an update's answer: the client half of a feature's
+ * `dehydrate` hook. Handlers run after the state and the HTML are applied,
+ * in the order the features registered them (`features/client.ts`).
+ *
+ * @example
+ * ```ts
+ * onEffect('redirect', (component, url: string) => navigate(url))
+ * ```
+ */
+export function onEffect<T>(name: string, handler: (component: PageComponent, value: T) => void): void {
+  handlers.push([name, handler as EffectHandler])
+}
+
+/**
+ * Runs the registered handler of each effect present in an answer.
+ *
+ * @example
+ * ```ts
+ * applyEffects(component, response.effects)
+ * ```
+ */
+export function applyEffects(component: PageComponent, effects: object): void {
+  const present = effects as Record<string, unknown>
+  for (const [name, handler] of handlers) if (present[name] !== undefined) (handler as (component: PageComponent, value: unknown) => void)(component, present[name])
+}
