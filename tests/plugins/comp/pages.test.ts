@@ -6,9 +6,6 @@ import { runCli } from '../../../core/index.ts'
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, next, page, snapshots, update, counterFiles } from './comp-fixtures.ts'
 
-/** A 1×1 PNG: uploads are checked on their content. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
-
 const pageFiles = {
   ...counterFiles,
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
@@ -80,98 +77,6 @@ test('csp_safe: no inline script, the config as JSON, and the CSP build of Alpin
   t.false(html.includes('window.__COMP__'))
   t.regex(html, /<script type="application\/json" id="comp-config">\{"base":""/)
   t.regex(html, /<script src="\/comp\/alpine-csp\.js\?v=[\w-]+" defer data-comp-reactive><\/script>/)
-})
-
-test('uploads: $upload answers a signed address; files are checked and kept; the reference becomes a TemporaryUploadedFile; store() moves it', async (t) => {
-  const files = {
-    ...counterFiles,
-    'app/components/avatar.ts': `import { Component, TemporaryUploadedFile, upload, uploadRule } from 'kiln-framework/comp'
-import { z } from 'zod'
-export default class Avatar extends Component {
-  static rules = z.object({ photo: uploadRule({ maxKb: 1, mimes: ['image/*'] }) })
-  @upload({ maxKb: 1, mimes: ['image/*'] }) photo: TemporaryUploadedFile | null = null
-  saved = ''
-  async save() {
-    this.validate()
-    this.saved = await this.photo!.store('avatars')
-    this.photo = null
-  }
-  render() { return '<div>{{#if photo}}{{photo.name}}{{/if}} {{saved}}</div>' }
-}
-`,
-    'resources/views/avatar.hbs': "{{!< layouts/app}}\n@comp('avatar')",
-    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
-  }
-  const { app, client } = await compApp(t, files, { comp: { uploads: { store: 'tmp', max_kb: 2, mimes: ['image/*', 'text/plain'], max_age_minutes: 60 } }, storage: { default: 'local', stores: { local: { driver: 'fs', base: 'storage/app' }, tmp: { driver: 'fs', base: 'storage/tmp' } } } })
-  const { snapshot: avatar, endpoint } = await page(client, '/avatar')
-
-  // Refused by the property's rules before anything is sent: a validation error on the property, not a failed request.
-  const tooBig = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'big.png', type: 'image/png', size: 10_000 }]] }] })
-  t.is(tooBig.status, 200)
-  t.deepEqual((await tooBig.json()).effects.errors, { photo: ['The file "big.png" may not be larger than 1 KB.'] })
-  const wrongType = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'a.exe', type: 'application/x-msdownload', size: 10 }]] }] })
-  t.deepEqual((await wrongType.json()).effects.errors, { photo: ['The file "a.exe" must be one of: image/*.'] })
-  const started = await (await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }] })).json()
-  t.is(started.effects.upload.property, 'photo')
-  t.regex(started.effects.upload.url, /^\/comp\/upload\?.*&expires=\d+&signature=[a-f0-9]{64}$/)
-
-  const form = new FormData()
-  form.append('files', new Blob([PNG], { type: 'image/png' }), 'me.png')
-  const uploaded = await client.post(started.effects.upload.url, form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })
-  t.is(uploaded.status, 200)
-  const { references, files: described } = await uploaded.json()
-  t.deepEqual(described, [{ name: 'me.png', type: 'image/png', size: PNG.length }])
-  t.regex(references[0], /^comp-upload:[\w-]{22}:[a-f0-9]{64}$/)
-  t.is((await client.post('/comp/upload', form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })).status, 403, 'the upload address must be signed')
-
-  const set = await (await update(client, started.effects.endpoint, next(avatar, started), { updates: [['photo', references[0]]] })).json()
-  t.regex(set.effects.html, /me\.png/)
-  t.deepEqual(set.serverMemo.types, [[['photo'], { t: 'upload' }]])
-  const forged = await update(client, set.effects.endpoint, next(avatar, set), { updates: [['photo', references[0].replace(/.$/, (c: string) => (c === '0' ? '1' : '0'))]] })
-  t.is(forged.status, 403, 'a reference not signed here is refused')
-  const saved = await (await update(client, set.effects.endpoint, next(avatar, set), { calls: [{ method: 'save' }] })).json()
-  t.regex(saved.serverMemo.data.saved, /^avatars\/[\w-]+\.png$/)
-  t.deepEqual(readFileSync(join(app.root, 'storage/app', saved.serverMemo.data.saved)), PNG)
-  t.false(existsSync(join(app.root, 'storage/tmp/comp-uploads', references[0].split(':')[1])), 'the temporary file is gone')
-})
-
-test('pagination: WithPagination pages a model query, keeps ?page= in the URL, and renders links that call gotoPage', async (t) => {
-  const files = {
-    'database/migrations/0001_items.ts': `import { increments } from 'kiln-framework'
-export async function up(db) { await db.schema.createTable('items').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute() }
-export async function down(db) { await db.schema.dropTable('items').execute() }
-`,
-    'app/models/item.ts': "import { Model } from 'kiln-framework'\nexport class Item extends Model { static table = 'items'; static fillable = ['name']; declare name: string }\n",
-    'app/components/item-list.ts': `import { view } from 'kiln-framework'
-import { Component, WithPagination } from 'kiln-framework/comp'
-import { Item } from '../models/item.ts'
-export default class ItemList extends WithPagination(Component) {
-  async render() { return view('components/item-list', { items: await this.paginate(Item.query().orderBy('id'), 2) }) }
-}
-`,
-    'resources/views/components/item-list.hbs': '<div><ul>{{#each items.data}}<li>{{name}}</li>{{/each}}</ul>{{{paginationLinks items}}}</div>',
-    'resources/views/list.hbs': "{{!< layouts/app}}\n@comp('item-list')",
-    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/list', () => view('list')) })\n",
-  }
-  const { app, client } = await compApp(t, files)
-  await refreshDatabase(app)
-  const { runWithApp } = await import('../../../core/index.ts')
-  const { Item } = await import(join(app.root, 'app/models/item.ts'))
-  await runWithApp(app, async () => {
-    for (const name of ['a', 'b', 'c', 'd', 'e']) await Item.create({ name })
-  })
-  const first = await (await client.get('/list?page=2', { accept: 'text/html' })).text()
-  t.regex(first, /<li>c<\/li><li>d<\/li>/, '?page=2 from the URL')
-  t.regex(first, /<button type="button" wire:click="gotoPage\(2\)" aria-current="page">2<\/button>/)
-  const snapshot = snapshots(first)[0]!
-  const endpoint = /<meta name="comp-endpoint" content="([^"]+)">/.exec(first)![1]!.replace(/&amp;/g, '&')
-  const third = await (await update(client, endpoint, snapshot, { calls: [{ method: 'gotoPage', params: [3] }] })).json()
-  t.regex(third.effects.html, /<li>e<\/li><\/ul>/)
-  t.deepEqual(third.effects.queryString, { page: 3 })
-  const back = await (await update(client, third.effects.endpoint, next(snapshot, third), { calls: [{ method: 'gotoPage', params: [1] }] })).json()
-  t.deepEqual(back.effects.queryString, { page: null }, 'page 1 leaves the URL')
-  const beyond = await (await update(client, back.effects.endpoint, next(snapshot, back), { calls: [{ method: 'gotoPage', params: [99] }] })).json()
-  t.is(beyond.serverMemo.data.page, 3, 'a page past the end shows the last one')
 })
 
 test('kiln make:comp writes a component and its view that render', async (t) => {

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import { TestClient } from '../../../../core/testing/index.ts'
-import { compApp, next, page, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { compApp, counterFiles, next, page, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 
 /** A 1×1 PNG: uploads are checked on their content. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
@@ -181,4 +181,57 @@ test('the app-wide comp.uploads.max_kb and mimes bound every @upload() rule', as
   const misfit = await start(client, endpoint, snapshot, 'notes', [{ name: 'a.txt', type: 'text/plain', size: 10 }])
   t.is(misfit.status, 403, 'a property whose types the app refuses altogether')
   t.regex(misfit.body.message, /comp\.uploads\.mimes/)
+})
+
+test('uploads: $upload answers a signed address; files are checked and kept; the reference becomes a TemporaryUploadedFile; store() moves it', async (t) => {
+  const files = {
+    ...counterFiles,
+    'app/components/avatar.ts': `import { Component, TemporaryUploadedFile, upload, uploadRule } from 'kiln-framework/comp'
+import { z } from 'zod'
+export default class Avatar extends Component {
+  static rules = z.object({ photo: uploadRule({ maxKb: 1, mimes: ['image/*'] }) })
+  @upload({ maxKb: 1, mimes: ['image/*'] }) photo: TemporaryUploadedFile | null = null
+  saved = ''
+  async save() {
+    this.validate()
+    this.saved = await this.photo!.store('avatars')
+    this.photo = null
+  }
+  render() { return '<div>{{#if photo}}{{photo.name}}{{/if}} {{saved}}</div>' }
+}
+`,
+    'resources/views/avatar.hbs': "{{!< layouts/app}}\n@comp('avatar')",
+    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
+  }
+  const { app, client } = await compApp(t, files, { comp: { uploads: { store: 'tmp', max_kb: 2, mimes: ['image/*', 'text/plain'], max_age_minutes: 60 } }, storage: { default: 'local', stores: { local: { driver: 'fs', base: 'storage/app' }, tmp: { driver: 'fs', base: 'storage/tmp' } } } })
+  const { snapshot: avatar, endpoint } = await page(client, '/avatar')
+
+  // Refused by the property's rules before anything is sent: a validation error on the property, not a failed request.
+  const tooBig = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'big.png', type: 'image/png', size: 10_000 }]] }] })
+  t.is(tooBig.status, 200)
+  t.deepEqual((await tooBig.json()).effects.errors, { photo: ['The file "big.png" may not be larger than 1 KB.'] })
+  const wrongType = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'a.exe', type: 'application/x-msdownload', size: 10 }]] }] })
+  t.deepEqual((await wrongType.json()).effects.errors, { photo: ['The file "a.exe" must be one of: image/*.'] })
+  const started = await (await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }] })).json()
+  t.is(started.effects.upload.property, 'photo')
+  t.regex(started.effects.upload.url, /^\/comp\/upload\?.*&expires=\d+&signature=[a-f0-9]{64}$/)
+
+  const form = new FormData()
+  form.append('files', new Blob([PNG], { type: 'image/png' }), 'me.png')
+  const uploaded = await client.post(started.effects.upload.url, form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })
+  t.is(uploaded.status, 200)
+  const { references, files: described } = await uploaded.json()
+  t.deepEqual(described, [{ name: 'me.png', type: 'image/png', size: PNG.length }])
+  t.regex(references[0], /^comp-upload:[\w-]{22}:[a-f0-9]{64}$/)
+  t.is((await client.post('/comp/upload', form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })).status, 403, 'the upload address must be signed')
+
+  const set = await (await update(client, started.effects.endpoint, next(avatar, started), { updates: [['photo', references[0]]] })).json()
+  t.regex(set.effects.html, /me\.png/)
+  t.deepEqual(set.serverMemo.types, [[['photo'], { t: 'upload' }]])
+  const forged = await update(client, set.effects.endpoint, next(avatar, set), { updates: [['photo', references[0].replace(/.$/, (c: string) => (c === '0' ? '1' : '0'))]] })
+  t.is(forged.status, 403, 'a reference not signed here is refused')
+  const saved = await (await update(client, set.effects.endpoint, next(avatar, set), { calls: [{ method: 'save' }] })).json()
+  t.regex(saved.serverMemo.data.saved, /^avatars\/[\w-]+\.png$/)
+  t.deepEqual(readFileSync(join(app.root, 'storage/app', saved.serverMemo.data.saved)), PNG)
+  t.false(existsSync(join(app.root, 'storage/tmp/comp-uploads', references[0].split(':')[1])), 'the temporary file is gone')
 })
