@@ -10,7 +10,7 @@ import nodeAdapter from 'crossws/adapters/node'
 import { serve } from 'srvx'
 import { createApp } from '../core/index.ts'
 import websocketDriver, { type WebsocketBroadcaster } from '../drivers/websocket/index.ts'
-import { broadcasting, type BroadcastManager } from '../plugins/broadcasting/index.ts'
+import { broadcasting } from '../plugins/broadcasting/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { fanOut, histogramLines, socketClients } from './ws-measure.ts'
 
@@ -35,7 +35,7 @@ export async function rtFanout(): Promise<void> {
     config: { broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: 'bench', secret: 'bench-secret' } } } },
   })
   const kilnServer = await app.listen({ port: 0 })
-  const rt = app.service<BroadcastManager>('broadcast').connection() as WebsocketBroadcaster
+  const rt = app.service('broadcast').connection() as WebsocketBroadcaster
   const raw = await rawServer()
   try {
     // One client process per side: on a 2-core machine a second one competes with the server for the CPU.

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { createApp } from '../core/index.ts'
 import kvDriver from '../drivers/kv/index.ts'
-import { broadcasting, type BroadcastManager } from '../plugins/broadcasting/index.ts'
+import { broadcasting } from '../plugins/broadcasting/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { serverProcess } from './server-process.ts'
 import { fanOut, socketClients } from './ws-measure.ts'
@@ -25,7 +25,7 @@ export async function rtScaling(): Promise<void> {
     plugins: [broadcasting(), kvDriver],
     config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url: process.env.REDIS_URL, prefix } } } },
   })
-  const kv = publisher.service<BroadcastManager>('broadcast').connection()
+  const kv = publisher.service('broadcast').connection()
   try {
     const singleClients = [await socketClients(single.url, SOCKETS, 'rt')]
     const scaledClients = [await socketClients(scaled[0].url, SOCKETS / 2, 'rt'), await socketClients(scaled[1].url, SOCKETS / 2, 'rt')]

@@ -14,7 +14,7 @@ import nodeAdapter from 'crossws/adapters/node'
 import { serve } from 'srvx'
 import { createApp } from '../core/index.ts'
 import websocketDriver, { type WebsocketBroadcaster } from '../drivers/websocket/index.ts'
-import { broadcasting, type BroadcastManager } from '../plugins/broadcasting/index.ts'
+import { broadcasting } from '../plugins/broadcasting/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 
 const mode = process.argv[2]
@@ -34,7 +34,7 @@ async function kiln() {
     },
   })
   const server = await app.listen({ port: 0 })
-  const rt = app.service<BroadcastManager>('broadcast').connection() as WebsocketBroadcaster
+  const rt = app.service('broadcast').connection() as WebsocketBroadcaster
   return {
     url: `${server.url.replace('http', 'ws')}/broadcasting/socket`,
     sockets: () => rt.server.size,

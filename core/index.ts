@@ -13,6 +13,7 @@ export { DriverManager, type DriverContext, type DriverResolver, type DriverMana
 export { KilnError, ConfigError } from './support/errors.ts'
 export { appSlug } from './support/app-slug.ts'
 export { getPath, FORBIDDEN_KEYS } from './support/dot-path.ts'
+export type { KilnServices } from './application/kiln-services.ts'
 export { MissingPackageError, requirePackage, requireDriverPackages } from './support/optional-package.ts'
 export { ServiceUnavailableError, failFastRedisOptions, watchRedis, redisReady, redisTarget, type RedisHealth } from './support/redis-health.ts'
 export { defineCommand, CommandError, type CommandDefinition, type CommandContext } from './cli/define-command.ts'

@@ -3,18 +3,10 @@ import { container as rootContainer, type DependencyContainer, type InjectionTok
 import type { ConfigRepository } from '../config/config-repository.ts'
 import type { Env } from '../config/env.ts'
 import { APP, CONFIG, ENV } from '../container/tokens.ts'
-import { CommandRegistry } from '../cli/command-registry.ts'
 import { KilnError } from '../support/errors.ts'
 import { runWithApp, setLastBootedApp } from './current-app.ts'
 import type { Plugin } from './define-plugin.ts'
-import type { HttpKernel } from '../http/http-kernel.ts'
-import type { MiddlewareRegistry } from '../http/middleware-registry.ts'
-import type { Router } from '../http/router.ts'
-import type { UrlGenerator } from '../http/url-generator.ts'
-import type { StaticAssets } from '../http/static-assets.ts'
-import type { ListenOptions, RunningServer } from '../http/serve.ts'
-import type { Logger } from '../logging/create-logger.ts'
-import type { ViewManager } from '../views/view-manager.ts'
+import type { KilnServices } from './kiln-services.ts'
 
 type Hook = (app: Application) => void | Promise<void>
 
@@ -40,8 +32,6 @@ export class Application {
   private readonly bootedHooks: Hook[] = []
   private readonly terminatingHooks: Hook[] = []
   private state: 'created' | 'registered' | 'booted' | 'closed' = 'created'
-  /** The CLI commands that the kernel and plugins register. */
-  readonly commands = new CommandRegistry()
   /** Services that kernel providers and plugins attach by name. */
   private readonly services = new Map<string, unknown>()
 
@@ -68,33 +58,33 @@ export class Application {
   }
 
   /** The app's logger (pino). @example `app.logger.info({ order: 1 }, 'Shipped')` */
-  get logger(): Logger {
-    return this.service<Logger>('logger')
+  get logger(): KilnServices['logger'] {
+    return this.service('logger')
   }
 
   /** Views: engines, helpers, preprocessors. @example `app.views.helper('upper', (s) => s.toUpperCase())` */
-  get views(): ViewManager {
-    return this.service<ViewManager>('views')
+  get views(): KilnServices['views'] {
+    return this.service('views')
   }
 
   /** The routes. @example `app.router.get('/ping', () => 'pong')` */
-  get router(): Router {
-    return this.service<Router>('router')
+  get router(): KilnServices['router'] {
+    return this.service('router')
   }
 
   /** Middleware aliases and groups. @example `app.middleware.alias('admin', admin)` */
-  get middleware(): MiddlewareRegistry {
-    return this.service<MiddlewareRegistry>('middleware')
+  get middleware(): KilnServices['middleware'] {
+    return this.service('middleware')
   }
 
   /** Browser URLs with `APP_BASE_PATH`. @example `app.urls.route('home')` */
-  get urls(): UrlGenerator {
-    return this.service<UrlGenerator>('url')
+  get urls(): KilnServices['url'] {
+    return this.service('url')
   }
 
   /** Static files: built bundles, vendor folders, `public/`. @example `app.assets.file('/app.js', 'dist/app.js')` */
-  get assets(): StaticAssets {
-    return this.service<StaticAssets>('assets')
+  get assets(): KilnServices['assets'] {
+    return this.service('assets')
   }
 
   /**
@@ -106,11 +96,16 @@ export class Application {
    * ```
    */
   request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    return this.service<HttpKernel>('http').request(input, init)
+    return this.service('http').request(input, init)
   }
 
   /** Serves a web `Request` (for servers and adapters). @example `srvx.serve({ fetch: app.fetch })` */
-  fetch = (request: Request): Promise<Response> => this.service<HttpKernel>('http').fetch(request)
+  fetch = (request: Request): Promise<Response> => this.service('http').fetch(request)
+
+  /** The CLI commands that the kernel and plugins register. @example `app.commands.register(myCommand)` */
+  get commands(): KilnServices['commands'] {
+    return this.service('commands')
+  }
 
   /**
    * Listens on a real port (HTTP and websocket routes). Closed with the app.
@@ -121,9 +116,8 @@ export class Application {
    * console.log(server.url)
    * ```
    */
-  async listen(options: ListenOptions = {}): Promise<RunningServer> {
-    const { listen } = await import('../http/serve.ts')
-    const server = await listen(this, options)
+  async listen(options: Parameters<KilnServices['server']['listen']>[0] = {}): ReturnType<KilnServices['server']['listen']> {
+    const server = await this.service('server').listen(options)
     this.terminating(() => server.close())
     return server
   }
@@ -134,14 +128,19 @@ export class Application {
   }
 
   /**
-   * Resolves a service from this application's container.
+   * Resolves a named service (typed by `KilnServices`), or anything else
+   * from this application's container by its token.
    *
    * @example
    * ```ts
+   * const router = app.make('router')            // a Router, no type argument
    * const config = app.make<ConfigRepository>(CONFIG)
    * ```
    */
-  make<T>(token: InjectionToken<T>): T {
+  make<K extends keyof KilnServices>(name: K): KilnServices[K]
+  make<T>(token: InjectionToken<T>): T
+  make(token: InjectionToken<unknown>): unknown {
+    if (typeof token === 'string' && this.services.has(token)) return this.services.get(token)
     return this.container.resolve(token)
   }
 
@@ -182,16 +181,17 @@ export class Application {
   }
 
   /**
-   * A named service attached by a provider or plugin (`router`, `views`, `db`...).
+   * A named service attached by a provider or plugin (`router`, `views`,
+   * `db`...), typed by `KilnServices`: a plugin declares its own entries.
    *
    * @example
    * ```ts
-   * const views = app.service<ViewManager>('views')
+   * const views = app.service('views') // a ViewManager
    * ```
    */
-  service<T>(name: string): T {
+  service<K extends keyof KilnServices>(name: K): KilnServices[K] {
     if (!this.services.has(name)) throw new KilnError(`The "${name}" service is not available.`, { hint: 'Is the plugin that provides it listed in config/app.ts?' })
-    return this.services.get(name) as T
+    return this.services.get(name) as KilnServices[K]
   }
 
   /** True when a named service is attached. @example `app.hasService('db')` */

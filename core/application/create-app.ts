@@ -30,7 +30,7 @@ export interface CreateAppOptions {
  * import { createApp } from 'kiln-framework'
  *
  * const app = await createApp({ root: process.cwd() })
- * const server = await app.service<HttpServerFactory>('server').listen({ port: 3000 })
+ * const server = await app.service('server').listen({ port: 3000 })
  * ```
  */
 export async function createApp(options: CreateAppOptions): Promise<Application> {

@@ -73,5 +73,5 @@ function unauthenticated(ctx: HttpContext): Response {
 }
 
 function manager(ctx: HttpContext): AuthManager {
-  return ctx.app.service<AuthManager>('auth')
+  return ctx.app.service('auth')
 }

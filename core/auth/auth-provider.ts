@@ -9,6 +9,12 @@ import { ModelUserProvider, type UserModelClass } from './model-user-provider.ts
 import { RequestAuth } from './request-auth.ts'
 import { SessionGuard } from './session-guard.ts'
 
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    auth: AuthManager
+  }
+}
+
 declare module '../http/http-context.ts' {
   interface HttpContextExtensions {
     /** Auth for this request: `await ctx.auth.user()`, `login`, `logout`, `attempt`. */
@@ -21,7 +27,7 @@ if (!Object.getOwnPropertyDescriptor(HttpContext.prototype, 'auth')) {
   Object.defineProperty(HttpContext.prototype, 'auth', {
     get(this: HttpContext) {
       const holder = this as unknown as Record<symbol, RequestAuth | undefined>
-      return (holder[AUTH] ??= new RequestAuth(this, this.app.service<AuthManager>('auth')))
+      return (holder[AUTH] ??= new RequestAuth(this, this.app.service('auth')))
     },
   })
 }
@@ -63,5 +69,5 @@ export const authProvider = definePlugin({
  */
 export function providerFor(app: Application, guard: string, provider: string | undefined) {
   if (!provider) throw new KilnError(`The "${guard}" guard in config/auth.ts needs a \`provider\`.`)
-  return app.service<AuthManager>('auth').provider(provider)
+  return app.service('auth').provider(provider)
 }

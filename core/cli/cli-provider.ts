@@ -1,8 +1,17 @@
 import { definePlugin } from '../application/define-plugin.ts'
+import { CommandRegistry } from './command-registry.ts'
 import { coreCommands } from './commands/index.ts'
 import { discoverCommands } from './discover-commands.ts'
 import { STUBS_DIR } from './generators/stubs.ts'
 import { Publisher } from './publisher.ts'
+
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    publisher: Publisher
+    /** The CLI commands that the kernel and plugins register (`app.commands`). */
+    commands: CommandRegistry
+  }
+}
 
 /**
  * The kernel's CLI provider: core commands, the app's own from `app/commands/`,
@@ -12,6 +21,7 @@ import { Publisher } from './publisher.ts'
 export const cliProvider = definePlugin({
   name: 'kiln:cli',
   register(app) {
+    app.instance(CommandRegistry, new CommandRegistry(), 'commands')
     const publisher = new Publisher()
     publisher.publishes('stubs', [{ from: STUBS_DIR, to: 'stubs' }])
     app.instance(Publisher, publisher, 'publisher')

@@ -22,7 +22,7 @@ export interface PublishResult {
  * @example
  * ```ts
  * // in a plugin's boot(app)
- * app.service<Publisher>('publisher').publishes('tok-config', [{ from: new URL('./stubs/tok.ts', import.meta.url).pathname, to: 'config/tok.ts' }])
+ * app.service('publisher').publishes('tok-config', [{ from: new URL('./stubs/tok.ts', import.meta.url).pathname, to: 'config/tok.ts' }])
  * ```
  */
 export class Publisher {

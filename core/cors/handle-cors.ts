@@ -6,7 +6,7 @@ import type { CorsConfig } from './cors-config.ts'
  * CORS for the configured paths (in the `global` group, so preflights for
  * routes that only answer POST still get their 204), through h3's CORS
  * helpers (those `handleCors` is made of). With credentials the origin is echoed, never `*`, and
- * `Vary: Origin` is set.
+ * `Vary: Origin` is set. An origin that is not allowed gets no CORS header at all.
  *
  * @example
  * ```ts
@@ -18,13 +18,16 @@ export const handleCors: Middleware = async (ctx, next) => {
   const origin = ctx.request.header('origin')
   if (!origin || !pathMatches(config.paths, ctx.request.path)) return next()
   const options = corsOptions(config)
+  const allowed = originAllowed(config, origin)
   if (!isPreflightRequest(ctx.event)) {
     // On the event's response headers: h3 merges them into whatever the route returns, errors included.
-    appendCorsHeaders(ctx.event, options)
+    // A refused origin gets none of them: h3 would still send allow-credentials and expose-headers.
+    if (allowed) appendCorsHeaders(ctx.event, options)
+    else ctx.event.res.headers.append('vary', 'Origin')
     return next()
   }
   // A refused origin learns nothing of the policy (h3 would still list the methods and headers).
-  if (!originAllowed(config, origin)) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
+  if (!allowed) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
   appendCorsPreflightHeaders(ctx.event, options)
   return new Response(null, { status: 204, headers: ctx.event.res.headers })
 }

@@ -1,7 +1,6 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
 import { currentApp } from '../application/current-app.ts'
 import type { Dialect } from './connection.ts'
-import type { DatabaseManager } from './database-manager.ts'
 import { transactionStorage } from './transaction-context.ts'
 
 const PARAMETERS = Array.from({ length: 8 }, (_, i) => Symbol(`parameter ${i}`))
@@ -49,7 +48,7 @@ export interface ReadBuilder {
 export async function compiledRead(key: string, build: (builder: ReadBuilder) => Compilable | Promise<Compilable>, values: readonly unknown[], options: { connection?: string } = {}): Promise<Record<string, unknown>[]> {
   const now = compiledReadNow(key, values, options)
   if (now) return now
-  const manager = currentApp().service<DatabaseManager>('db')
+  const manager = currentApp().service('db')
   const db = await manager.kysely(options.connection)
   const { dialect, kysely } = await manager.connection(options.connection)
   const query = compiled.get(kysely)?.get(key) ?? (await compile(kysely, dialect, key, build))
@@ -70,7 +69,7 @@ export async function compiledRead(key: string, build: (builder: ReadBuilder) =>
  * ```
  */
 export function compiledReadNow(key: string, values: readonly unknown[], options: { connection?: string } = {}): Record<string, unknown>[] | undefined {
-  const open = currentApp().service<DatabaseManager>('db').openConnection(options.connection)
+  const open = currentApp().service('db').openConnection(options.connection)
   if (!open?.readSync) return undefined
   const query = compiled.get(open.kysely)?.get(key)
   return query && open.readSync(query.sql, bind(query, values))

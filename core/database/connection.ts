@@ -8,7 +8,7 @@ export type Dialect = 'sqlite' | 'pgsql'
  *
  * @example
  * ```ts
- * const { kysely } = app.service<DatabaseManager>('db').connection()
+ * const { kysely } = app.service('db').connection()
  * await kysely.selectFrom('users').selectAll().execute()
  * ```
  */

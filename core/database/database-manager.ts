@@ -12,7 +12,7 @@ import { transactionStorage, type TransactionFrame } from './transaction-context
  *
  * @example
  * ```ts
- * const db = app.service<DatabaseManager>('db')
+ * const db = app.service('db')
  * await db.transaction(async () => {
  *   const order = await Order.create({ total: 10 })
  *   await order.lines().create({ sku: 'A' })

@@ -6,6 +6,12 @@ import { databaseConfigSchema } from './database-config.ts'
 import { DatabaseManager } from './database-manager.ts'
 import { discoverModels } from './model/discover-models.ts'
 
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    db: DatabaseManager
+  }
+}
+
 /**
  * The kernel's database provider: `app.service('db')` (a `DatabaseManager`),
  * the `sqlite` (embedded default, `database/database.sqlite`) and `pgsql`

@@ -5,7 +5,6 @@ import { sql, type Kysely } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import { forgetCompiledReads } from './compiled-read.ts'
-import type { DatabaseManager } from './database-manager.ts'
 
 /** A migration module: `up` and `down`, written with Kysely's schema builder. */
 export interface Migration {
@@ -145,7 +144,7 @@ export class Migrator {
    */
   async wipe(): Promise<string[]> {
     const db = await this.kysely()
-    const { dialect } = await this.app.service<DatabaseManager>('db').connection(this.connection)
+    const { dialect } = await this.app.service('db').connection(this.connection)
     // On PostgreSQL the catalog is read for the current schema only: Kysely's introspection reads every schema's
     // columns, and a relation another session drops meanwhile makes that read fail ("could not find relation").
     const tables: Array<{ name: string; isView: boolean }> =
@@ -167,7 +166,7 @@ export class Migrator {
   }
 
   private async kysely(): Promise<Kysely<any>> {
-    return (await this.app.service<DatabaseManager>('db').connection(this.connection)).kysely
+    return (await this.app.service('db').connection(this.connection)).kysely
   }
 
   private async ensureTable(db: Kysely<any>): Promise<void> {

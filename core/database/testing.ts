@@ -1,5 +1,4 @@
 import type { Application } from '../application/application.ts'
-import type { DatabaseManager } from './database-manager.ts'
 import { Migrator } from './migrator.ts'
 
 /**
@@ -15,7 +14,7 @@ import { Migrator } from './migrator.ts'
  */
 export async function refreshDatabase(app: Application, options: { connection?: string } = {}): Promise<void> {
   const name = options.connection ?? 'testing'
-  const db = app.service<DatabaseManager>('db')
+  const db = app.service('db')
   const previous = db.connections.resolved().get(name)
   if (previous) await (await previous).close()
   await db.connections.purge(name)

@@ -1,6 +1,5 @@
 import type { Application } from '../application/application.ts'
 import { afterCommit } from '../database/transaction-context.ts'
-import type { QueueManager } from '../queue/queue-manager.ts'
 import { CallQueuedListener, registerQueuedListener } from './call-queued-listener.ts'
 import type { Event, EventClass, EventKey, Listener } from './event.ts'
 import { EventFake } from './event-fake.ts'
@@ -14,7 +13,7 @@ export type DispatchHook = (event: Event) => unknown | Promise<unknown>
  *
  * @example
  * ```ts
- * const events = app.service<EventDispatcher>('events')
+ * const events = app.service('events')
  * events.listen(OrderShipped, (e) => audit(e))
  * events.addDispatchHook((e) => { if (shouldBroadcast(e)) queueBroadcast(e) })
  * ```
@@ -131,7 +130,7 @@ export class EventDispatcher {
     if (ListenerClass.queued) {
       registerQueuedListener(ListenerClass, event.constructor as new () => Event)
       const data = Object.fromEntries(Object.entries(event))
-      await this.app.service<QueueManager>('queue').push(new CallQueuedListener(ListenerClass.name, event.constructor.name, data), { queue: ListenerClass.queue, connection: ListenerClass.connection })
+      await this.app.service('queue').push(new CallQueuedListener(ListenerClass.name, event.constructor.name, data), { queue: ListenerClass.queue, connection: ListenerClass.connection })
       return
     }
     await this.app.container.resolve(ListenerClass).handle(event)

@@ -105,5 +105,5 @@ export function event(instance: Event): Promise<void> {
 }
 
 function dispatcher(): EventDispatcher {
-  return currentApp().service<EventDispatcher>('events')
+  return currentApp().service('events')
 }

@@ -5,6 +5,12 @@ import type { EventClass, Listener } from './event.ts'
 import { EventDispatcher } from './event-dispatcher.ts'
 import { eventsConfigSchema } from './events-config.ts'
 
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    events: EventDispatcher
+  }
+}
+
 let bridged = false
 
 /** Model events reach the dispatcher of the app in scope (once per process: model classes are shared). */
@@ -14,7 +20,7 @@ function bridgeModelEvents(): void {
   onAnyModelEvent((event, model) => {
     const app = maybeCurrentApp()
     if (!app?.hasService('events')) return true
-    return app.service<EventDispatcher>('events').dispatchModelEvent(event, model as never)
+    return app.service('events').dispatchModelEvent(event, model as never)
   })
 }
 

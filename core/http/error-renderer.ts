@@ -69,7 +69,7 @@ export function renderError(error: unknown, ctx: HttpContext): Response {
   const { status, message, headers, body } = description
   // A service outage (ServiceUnavailableError) is logged once by whatever watches that service, not once per request.
   if (status >= 500 && !(error instanceof ServiceUnavailableError)) {
-    const logger = ctx.app.hasService('logger') ? ctx.app.service<{ error(obj: unknown, msg?: string): void }>('logger') : undefined
+    const logger = ctx.app.hasService('logger') ? ctx.app.service('logger') : undefined
     const summary = { err: error, method: ctx.request.method, path: ctx.request.path }
     if (logger) logger.error(summary, 'Unhandled error while serving a request')
     else console.error('Unhandled error while serving', ctx.request.method, ctx.request.path, error)

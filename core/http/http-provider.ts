@@ -11,6 +11,20 @@ import { Router } from './router.ts'
 import { StaticAssets } from './static-assets.ts'
 import { UrlGenerator } from './url-generator.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
+import type { ListenOptions, RunningServer } from './serve.ts'
+
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    router: Router
+    middleware: MiddlewareRegistry
+    url: UrlGenerator
+    assets: StaticAssets
+    http: HttpKernel
+    limiters: RateLimiters
+    /** Real servers: `app.listen()` goes through it. */
+    server: { listen(options?: ListenOptions): Promise<RunningServer> }
+  }
+}
 
 /**
  * The kernel's HTTP provider: router, middleware registry, URL generator,
@@ -37,6 +51,8 @@ export const httpProvider = definePlugin({
       publicFiles: publicDir ? assets : undefined,
     })
     app.instance(HttpKernel, kernel, 'http')
+    // Loaded on first listen: srvx and crossws stay out of apps that only answer app.request().
+    app.instance(Symbol.for('kiln.server'), { listen: async (options?: ListenOptions) => (await import('./serve.ts')).listen(app, options) }, 'server')
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
     if (log) middleware.prependToGroup('global', requestLog)
     const throttleStore = app.config.get<string>('http.throttle_store', 'memory')
@@ -49,7 +65,7 @@ export const httpProvider = definePlugin({
     app.booted(async () => {
       await loadRouteFile(app, 'web', 'web')
       await loadRouteFile(app, 'api', 'api')
-      app.service<HttpKernel>('http').compileAll()
+      app.service('http').compileAll()
     })
   },
 })

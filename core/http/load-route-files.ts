@@ -41,7 +41,7 @@ export async function loadRouteFile(app: Application, name: string, group?: stri
   if (typeof mod.default !== 'function') {
     throw new KilnError(`routes/${name} must default-export a function.`, { hint: 'Wrap the routes in `export default defineRoutes((Route) => { ... })`.' })
   }
-  const router = app.service<Router>('router')
+  const router = app.service('router')
   const previous = router.defaultGroup
   router.defaultGroup = group
   try {

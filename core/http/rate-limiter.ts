@@ -189,12 +189,12 @@ export class RateLimiters {
  */
 export const RateLimiter = {
   for(name: string, definition: LimitDefinition): RateLimiters {
-    return currentApp().service<RateLimiters>('limiters').for(name, definition)
+    return currentApp().service('limiters').for(name, definition)
   },
   attempt(name: string, limit: Limit): Promise<AttemptResult> {
-    return currentApp().service<RateLimiters>('limiters').attempt(name, limit)
+    return currentApp().service('limiters').attempt(name, limit)
   },
   clear(name: string, limit: Limit): Promise<void> {
-    return currentApp().service<RateLimiters>('limiters').clear(name, limit)
+    return currentApp().service('limiters').clear(name, limit)
   },
 }

@@ -32,7 +32,7 @@ export const requestLog: Middleware = async (ctx, next) => {
     const responseTime = Math.round((performance.now() - started) * 10) / 10
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
     const entry = { req: { id, method: ctx.request.method, url: ctx.request.path }, res: { statusCode: status }, responseTime }
-    if (ctx.app.hasService('logger')) ctx.app.service<Record<typeof level, (obj: object, msg: string) => void>>('logger')[level](entry, 'request completed')
+    if (ctx.app.hasService('logger')) ctx.app.service('logger')[level](entry, 'request completed')
     else console.log(JSON.stringify({ ...entry, msg: 'request completed' }))
   }
 }

@@ -1,6 +1,5 @@
 import { currentApp } from '../application/current-app.ts'
 import type { Router } from './router.ts'
-import type { UrlGenerator } from './url-generator.ts'
 
 /**
  * The router of the application in scope (being booted, or serving this
@@ -17,7 +16,7 @@ import type { UrlGenerator } from './url-generator.ts'
  */
 export const Route: Router = new Proxy({} as Router, {
   get(_target, key) {
-    const router = currentApp().service<Router>('router') as unknown as Record<string | symbol, unknown>
+    const router = currentApp().service('router') as unknown as Record<string | symbol, unknown>
     const value = router[key]
     return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(router) : value
   },
@@ -32,7 +31,7 @@ export const Route: Router = new Proxy({} as Router, {
  * ```
  */
 export function route(name: string, params: Record<string, string | number | boolean> = {}, options: { absolute?: boolean } = {}): string {
-  return currentApp().service<UrlGenerator>('url').route(name, params, options)
+  return currentApp().service('url').route(name, params, options)
 }
 
 /**
@@ -44,5 +43,5 @@ export function route(name: string, params: Record<string, string | number | boo
  * ```
  */
 export function url(path: string, options: { absolute?: boolean } = {}): string {
-  return currentApp().service<UrlGenerator>('url').to(path, options)
+  return currentApp().service('url').to(path, options)
 }

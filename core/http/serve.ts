@@ -5,9 +5,6 @@ import type { Hooks } from 'crossws'
 import { addRoute, createRouter, findRoute } from 'rou3'
 import { serve } from 'srvx'
 import type { Application } from '../application/application.ts'
-import type { HttpKernel } from './http-kernel.ts'
-import type { Router } from './router.ts'
-import type { UrlGenerator } from './url-generator.ts'
 
 /** Options for {@link listen}. */
 export interface ListenOptions {
@@ -40,9 +37,9 @@ export interface RunningServer {
  * ```
  */
 export async function listen(app: Application, options: ListenOptions = {}): Promise<RunningServer> {
-  const kernel = app.service<HttpKernel>('http')
-  const router = app.service<Router>('router')
-  const urls = app.service<UrlGenerator>('url')
+  const kernel = app.service('http')
+  const router = app.service('router')
+  const urls = app.service('url')
   const sockets = createRouter<Partial<Hooks>>()
   for (const route of router.websockets()) addRoute(sockets, '', route.path.replace(/\{(\w+)\}/g, ':$1'), route.hooks)
 

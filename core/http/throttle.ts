@@ -22,7 +22,7 @@ import { Limit, type AttemptResult, type RateLimiters } from './rate-limiter.ts'
  * ```
  */
 export const throttle: Middleware = async (ctx, next, params) => {
-  const limiters = ctx.app.service<RateLimiters>('limiters')
+  const limiters = ctx.app.service('limiters')
   let checks: Array<{ name: string; limit: Limit }>
   if (params.length === 1 && !/^\d+$/.test(params[0]!)) {
     const name = params[0]!

@@ -1,7 +1,13 @@
 import { definePlugin } from '../application/define-plugin.ts'
 import { LOGGER } from '../container/tokens.ts'
-import { createLogger } from './create-logger.ts'
+import { createLogger, type Logger } from './create-logger.ts'
 import { loggingConfigSchema } from './logging-config.ts'
+
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    logger: Logger
+  }
+}
 
 /**
  * The kernel's logging provider: `app.service('logger')` / `LOGGER`, a pino

@@ -1,7 +1,6 @@
 import type { Application } from '../application/application.ts'
 import { afterCommit } from '../database/transaction-context.ts'
 import type { Job, JobClass } from './job.ts'
-import type { QueueManager } from './queue-manager.ts'
 
 /**
  * A job on its way to the queue: chain options, then it is sent on the next
@@ -55,7 +54,7 @@ export class PendingDispatch implements PromiseLike<void> {
   private send(): Promise<void> {
     if (this.sent) return this.sent
     const Class = this.job.constructor as JobClass
-    const manager = this.app.service<QueueManager>('queue')
+    const manager = this.app.service('queue')
     const push = () =>
       manager.push(this.job, {
         connection: this.connectionName ?? Class.connection,

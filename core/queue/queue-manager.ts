@@ -15,7 +15,7 @@ import type { FailedJob } from './run-job.ts'
  *
  * @example
  * ```ts
- * const queue = app.service<QueueManager>('queue')
+ * const queue = app.service('queue')
  * await queue.flush()
  * queue.failed() // [{ job: 'SendWelcome', error: '...', ... }]
  * ```
@@ -72,8 +72,8 @@ export class QueueManager {
  * ```
  */
 export const Queue = {
-  flush: () => currentApp().service<QueueManager>('queue').flush(),
-  failed: () => currentApp().service<QueueManager>('queue').failed(),
-  push: (job: Job, options?: { connection?: string; queue?: string; delay?: number }) => currentApp().service<QueueManager>('queue').push(job, options),
-  register: (...jobs: JobClass[]) => currentApp().service<QueueManager>('queue').register(...jobs),
+  flush: () => currentApp().service('queue').flush(),
+  failed: () => currentApp().service('queue').failed(),
+  push: (job: Job, options?: { connection?: string; queue?: string; delay?: number }) => currentApp().service('queue').push(job, options),
+  register: (...jobs: JobClass[]) => currentApp().service('queue').register(...jobs),
 }

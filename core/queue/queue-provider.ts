@@ -6,6 +6,12 @@ import { queueConfigSchema } from './queue-config.ts'
 import { QueueManager } from './queue-manager.ts'
 import { queueWorkCommand } from './queue-work-command.ts'
 
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    queue: QueueManager
+  }
+}
+
 /** The kernel's queue provider: `app.service('queue')`, connections `sync`, `memory` (default) and `redis`, and `queue:work`. */
 export const queueProvider = definePlugin({
   name: 'kiln:queue',

@@ -1,6 +1,5 @@
 import { CommandError, defineCommand } from '../cli/define-command.ts'
 import { waitForShutdownSignal } from '../cli/shutdown-signal.ts'
-import type { QueueManager } from './queue-manager.ts'
 import { RedisQueue } from './redis-driver.ts'
 
 /**
@@ -18,7 +17,7 @@ export const queueWorkCommand = defineCommand({
     concurrency: { type: 'number', description: 'Jobs at once per queue', default: 1 },
   },
   async run({ app, flags, info }) {
-    const manager = app.service<QueueManager>('queue')
+    const manager = app.service('queue')
     const driver = manager.connections.connection(flags.connection as string | undefined)
     if (!(driver instanceof RedisQueue)) throw new CommandError('queue:work needs a connection with an external queue (driver "redis"); memory and sync queues run in the app process.')
     const queues = String(flags.queue).split(',').map((q) => q.trim()).filter(Boolean)

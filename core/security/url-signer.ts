@@ -27,7 +27,7 @@ export interface SignOptions {
  *
  * @example
  * ```ts
- * const signer = app.service<UrlSigner>('signer')
+ * const signer = app.service('signer')
  * signer.sign('/comp/update', { ttlMinutes: 720 }) // '/sub/comp/update?expires=...&signature=...'
  * ```
  */
@@ -101,7 +101,7 @@ function canonicalQuery(params: URLSearchParams): string {
  * ```
  */
 export const validateSignature: Middleware = (ctx, next, params) => {
-  const signer = ctx.app.service<UrlSigner>('signer')
+  const signer = ctx.app.service('signer')
   if (!signer.hasValidSignature(ctx, { relative: params.includes('relative') })) throw new HttpException(403, 'Invalid signature.')
   return next()
 }
@@ -115,7 +115,7 @@ export const validateSignature: Middleware = (ctx, next, params) => {
  * ```
  */
 export function signedRoute(name: string, params: Record<string, string | number | boolean> = {}, options: Omit<SignOptions, 'params'> = {}): string {
-  return currentApp().service<UrlSigner>('signer').signRoute(name, params, options)
+  return currentApp().service('signer').signRoute(name, params, options)
 }
 
 /**
@@ -127,5 +127,5 @@ export function signedRoute(name: string, params: Record<string, string | number
  * ```
  */
 export function signUrl(path: string, options: SignOptions = {}): string {
-  return currentApp().service<UrlSigner>('signer').sign(path, options)
+  return currentApp().service('signer').sign(path, options)
 }

@@ -1,6 +1,5 @@
 import type { Application } from '../application/application.ts'
 import { parseAppKey } from '../security/app-key.ts'
-import type { Encrypter } from '../security/encrypter.ts'
 import type { Middleware } from '../http/middleware.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
@@ -30,7 +29,7 @@ declare module '../http/http-context.ts' {
  * ```
  */
 export const encryptCookies: Middleware = (ctx, next) => {
-  const encrypter = ctx.app.service<Encrypter>('encrypter')
+  const encrypter = ctx.app.service('encrypter')
   const exempt = new Set(ctx.app.config.get<string[]>('session.unencrypted_cookies', []))
   ctx.cookies.codec = {
     encode: (name, value) => encrypter.encrypt(value, `cookie:${name}`),

@@ -1,4 +1,7 @@
+import type { Storage } from 'unstorage'
+import type { Application } from '../application/application.ts'
 import { definePlugin } from '../application/define-plugin.ts'
+import type { DriverManager } from '../manager/driver-manager.ts'
 import { ENCRYPTER } from '../container/tokens.ts'
 import { parseAppKey } from '../security/app-key.ts'
 import { Encrypter } from '../security/encrypter.ts'
@@ -10,6 +13,14 @@ import { sessionGcCommand } from './session-gc.ts'
 import { createSessionStores, defaultStores, sessionCookieName } from './session-stores.ts'
 import { verifyCsrfToken } from './verify-csrf-token.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
+
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    encrypter: Encrypter
+    'session.stores': DriverManager<Storage, Application>
+    signer: UrlSigner
+  }
+}
 
 /**
  * The kernel's session provider: the encrypter (`ENCRYPTER`,

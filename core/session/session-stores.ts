@@ -11,7 +11,7 @@ import { registerUnstorageDrivers } from '../storage/unstorage-drivers.ts'
  *
  * @example
  * ```ts
- * app.service<DriverManager<Storage, Application>>('session.stores').extend('dynamo', (app, { config }) => createStorage({ driver: dynamo(config) }))
+ * app.service('session.stores').extend('dynamo', (app, { config }) => createStorage({ driver: dynamo(config) }))
  * ```
  */
 export function createSessionStores(app: Application): DriverManager<Storage, Application> {
@@ -71,5 +71,5 @@ export function sessionCookieName(app: Application): string {
  * ```
  */
 export function sessionStore(app: Application): Storage {
-  return app.service<DriverManager<Storage, Application>>('session.stores').connection()
+  return app.service('session.stores').connection()
 }

@@ -11,7 +11,7 @@ import { registerUnstorageDrivers } from './unstorage-drivers.ts'
  *
  * @example
  * ```ts
- * const cache = app.service<StorageManager>('storage').store('cache')
+ * const cache = app.service('storage').store('cache')
  * await cache.setItem('stats', { users: 3 }, { ttl: 60 })
  * ```
  */
@@ -39,6 +39,6 @@ export class StorageManager {
  */
 export const Storage = {
   store(name?: string): import('unstorage').Storage {
-    return currentApp().service<StorageManager>('storage').store(name)
+    return currentApp().service('storage').store(name)
   },
 }

@@ -2,6 +2,12 @@ import { definePlugin } from '../application/define-plugin.ts'
 import { storageConfigSchema } from './storage-config.ts'
 import { StorageManager } from './storage-manager.ts'
 
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    storage: StorageManager
+  }
+}
+
 /** The kernel's storage provider: `app.service('storage')`; stores are disposed when the app closes. */
 export const storageProvider = definePlugin({
   name: 'kiln:storage',

@@ -1,5 +1,4 @@
 import type { Application } from '../application/application.ts'
-import type { AuthManager } from '../auth/auth-manager.ts'
 import type { AuthUser } from '../auth/contracts.ts'
 import { TestResponse } from './test-response.ts'
 
@@ -63,7 +62,7 @@ export class TestClient {
    * ```
    */
   actingAs(user: AuthUser, abilitiesOrGuard?: string[] | string, guard?: string): this {
-    const auth = this.app.service<AuthManager>('auth')
+    const auth = this.app.service('auth')
     const abilities = Array.isArray(abilitiesOrGuard) ? abilitiesOrGuard : undefined
     const name = typeof abilitiesOrGuard === 'string' ? abilitiesOrGuard : (guard ?? (abilities && auth.guards.connectionNames().includes('tok') ? 'tok' : undefined))
     if (abilities) {

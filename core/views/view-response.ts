@@ -1,7 +1,6 @@
 import { FastResponse } from 'srvx'
 import { currentApp } from '../application/current-app.ts'
 import type { HttpContext } from '../http/http-context.ts'
-import type { ViewManager } from './view-manager.ts'
 
 /**
  * A view as a handler's return value: rendered with the request's composers.
@@ -34,7 +33,7 @@ export class ViewResponse {
   }
 
   async toResponse(ctx: HttpContext): Promise<Response> {
-    const html = await ctx.app.service<ViewManager>('views').render(this.name, this.data, ctx)
+    const html = await ctx.app.service('views').render(this.name, this.data, ctx)
     return new FastResponse(html, { status: this.statusCode, headers: { 'content-type': 'text/html; charset=utf-8', ...this.headers } })
   }
 }
@@ -60,5 +59,5 @@ export function view(name: string, data: Record<string, unknown> = {}): ViewResp
  * ```
  */
 export function renderView(name: string, data: Record<string, unknown> = {}): Promise<string> {
-  return currentApp().service<ViewManager>('views').render(name, data)
+  return currentApp().service('views').render(name, data)
 }

@@ -5,6 +5,12 @@ import { HandlebarsEngine } from './handlebars-engine.ts'
 import { ViewManager } from './view-manager.ts'
 import { viewsConfigSchema } from './views-config.ts'
 
+declare module '../application/kiln-services.ts' {
+  interface KilnServices {
+    views: ViewManager
+  }
+}
+
 /**
  * The kernel's views provider: `app.service('views')` with the handlebars
  * engine, and the `url`, `route`, `json` and `csrfField` helpers.
@@ -28,7 +34,7 @@ export const viewsProvider = definePlugin({
     })
   },
   boot(app) {
-    app.service<ViewManager>('views').composer((ctx) => ({
+    app.service('views').composer((ctx) => ({
       csrfToken: ctx.session?.token(),
       user: ctx.request.user() ?? null,
       basePath: app.urls.basePath,

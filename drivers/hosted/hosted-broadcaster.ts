@@ -45,7 +45,7 @@ interface SdkError {
  *
  * @example
  * ```ts
- * const hosted = app.service<BroadcastManager>('broadcast').connection('hosted') as HostedBroadcaster
+ * const hosted = app.service('broadcast').connection('hosted') as HostedBroadcaster
  * await hosted.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
  * ```
  */

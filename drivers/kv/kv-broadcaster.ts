@@ -47,7 +47,7 @@ export interface KvWireMessage {
  *
  * @example
  * ```ts
- * const kv = app.service<BroadcastManager>('broadcast').connection('kv') as KvBroadcaster
+ * const kv = app.service('broadcast').connection('kv') as KvBroadcaster
  * await kv.broadcast({ channels: ['orders.1'], event: 'OrderShipped', payload: { id: 1 } })
  * ```
  */

@@ -19,6 +19,8 @@ export class Connection {
   readonly channels = new Map<string, PresenceMember | null>()
   lastSeen = Date.now()
   closed = false
+  /** The client address this socket counts against, once admitted (see `RtLimits`). */
+  address?: string
   private windowStart = 0
   private windowCount = 0
 

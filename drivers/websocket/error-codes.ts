@@ -22,6 +22,8 @@ export const RtError = {
   InvalidField: 4303,
   SubscriptionRefused: 4304,
   ClientEventRefused: 4305,
+  /** Too many subscribe frames from this socket or its address: wait and subscribe again. */
+  SubscribeRateLimited: 4306,
   TryAgain: 4310,
 } as const
 

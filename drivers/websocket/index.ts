@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { appSlug, requireDriverPackages, type Application } from '../../core/index.ts'
-import { defineBroadcastDriver, type BroadcastManager, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
+import { defineBroadcastDriver, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 import { registerPusherHttpApi } from './pusher-http-api.ts'
 import { pusherProtocol } from './pusher-protocol.ts'
 import { svcProtocol } from './svc-protocol.ts'
@@ -42,7 +42,7 @@ const clientFile = (file: string) => fileURLToPath(new URL(`../../packages/rt/di
 
 /** Mounts the server on the app's own HTTP server when the active connection uses it. */
 async function mount(app: Application): Promise<void> {
-  const manager = app.service<BroadcastManager>('broadcast')
+  const manager = app.service('broadcast')
   const name = manager.drivers.defaultConnection()
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
   if (driver !== 'websocket' && driver !== 'rt') return

@@ -65,7 +65,7 @@ export const pusherProtocol: WireProtocol = {
   parse,
   established: (socketId, activityTimeout) => JSON.stringify({ event: 'pusher:connection_established', data: JSON.stringify({ socket_id: socketId, activity_timeout: activityTimeout }) }),
   subscribed: (channel, members) => JSON.stringify({ event: 'pusher_internal:subscription_succeeded', channel, data: JSON.stringify(members ? presence(members) : {}) }),
-  subscriptionError: (channel, code, message) => JSON.stringify({ event: 'pusher:subscription_error', channel, data: JSON.stringify({ type: 'AuthError', error: message, status: code === RtError.SubscriptionRefused ? 401 : code === RtError.TryAgain ? 503 : 400 }) }),
+  subscriptionError: (channel, code, message) => JSON.stringify({ event: 'pusher:subscription_error', channel, data: JSON.stringify({ type: 'AuthError', error: message, status: code === RtError.SubscriptionRefused ? 401 : code === RtError.TryAgain ? 503 : code === RtError.SubscribeRateLimited ? 429 : 400 }) }),
   memberAdded: (channel, member) => JSON.stringify({ event: 'pusher_internal:member_added', channel, data: JSON.stringify({ user_id: String(member.user_id), user_info: member.user_info ?? null }) }),
   memberRemoved: (channel, userId) => JSON.stringify({ event: 'pusher_internal:member_removed', channel, data: JSON.stringify({ user_id: String(userId) }) }),
   pong: () => '{"event":"pusher:pong","data":"{}"}',

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 
+const rate = z.object({ limit: z.number().int().positive(), per_seconds: z.number().positive() })
+
 /**
  * The options of a `websocket` / `rt` connection in `config/broadcasting.ts`,
  * with their defaults.
@@ -8,7 +10,7 @@ import { z } from 'zod'
  * ```ts
  * rt: {
  *   driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'),
- *   client_events: true, max_connections: 20_000, allowed_origins: ['app.example.com'],
+ *   client_events: true, max_connections: 20_000, max_connections_per_address: 50, allowed_origins: ['app.example.com'],
  *   scaling: { enabled: true, url: env.get('REDIS_URL'), prefix: 'kiln:' },
  * }
  * ```
@@ -20,13 +22,23 @@ export const rtConfigSchema = z.looseObject({
   /** Let clients send `client-*` events to the other members of private and presence channels. */
   client_events: z.boolean().default(false),
   /** Client events one connection may send per `per_seconds`. */
-  client_event_rate: z.object({ limit: z.number().int().positive(), per_seconds: z.number().positive() }).default({ limit: 10, per_seconds: 1 }),
+  client_event_rate: rate.default({ limit: 10, per_seconds: 1 }),
   /** Largest accepted frame, in bytes; larger ones get error 4009 and a close. */
   max_frame_bytes: z.number().int().positive().default(10_000),
   /** Bytes waiting to be sent to one socket before the server gives up on it (a client that stopped reading). */
   max_buffered_bytes: z.number().int().positive().default(4 * 1024 * 1024),
   /** Connections this process accepts; the next one gets error 4004. Null: no limit. */
-  max_connections: z.number().int().positive().nullable().default(null),
+  max_connections: z.number().int().positive().nullable().default(10_000),
+  /** Connections one client address may hold in this process; the next one gets error 4004. Null: no limit. */
+  max_connections_per_address: z.number().int().positive().nullable().default(100),
+  /** Channels one connection may join; the next subscription gets error 4304. */
+  max_channels_per_connection: z.number().int().positive().default(100),
+  /** Subscribe frames one connection may send per `per_seconds`; more get error 4306 (the socket stays). Null: no limit. */
+  subscribe_rate: rate.nullable().default({ limit: 100, per_seconds: 10 }),
+  /** Subscribe frames all sockets of one client address may send per `per_seconds`; more get error 4306. Null: no limit. */
+  subscribe_rate_per_address: rate.nullable().default({ limit: 1000, per_seconds: 10 }),
+  /** Proxy addresses whose `X-Forwarded-For` names the client address (for the per-address limits). */
+  trusted_proxies: z.array(z.string()).default(['127.0.0.1', '::1']),
   /** Browser origins (hosts, `*.example.com`, or `*`) allowed to connect. */
   allowed_origins: z.array(z.string()).default(['*']),
   /** Seconds of silence before the client should ping; after twice this the server drops the socket. */

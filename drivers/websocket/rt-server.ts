@@ -10,6 +10,7 @@ import { LocalDelivery } from './local-delivery.ts'
 import { LocalSockets } from './local-sockets.ts'
 import { MemoryChannelStore } from './memory-channel-store.ts'
 import { originAllowed } from './origin.ts'
+import { RtLimits } from './rt-limits.ts'
 import type { HealedChange, ReapedMember } from './redis-channel-store.ts'
 import type { RedisRelay, RelayMessage } from './redis-relay.ts'
 import { startScaling } from './rt-scaling.ts'
@@ -19,7 +20,6 @@ import type { RtConfig } from './rt-config.ts'
 import type { Inbound, WireProtocol } from './wire-protocol.ts'
 
 const reservedEvent = /^(svc:|pusher:|pusher_internal:)/
-const MAX_CHANNELS_PER_CONNECTION = 100
 
 /** Why a mount refuses a connection at open (for example a wrong Pusher app key). */
 export interface Refusal {
@@ -70,6 +70,7 @@ export interface PublishOptions {
 export class RtServer implements RtHub {
   private readonly sockets = new LocalSockets()
   private readonly delivery: LocalDelivery
+  private readonly limits: RtLimits
   private store: ChannelStore = new MemoryChannelStore()
   private relay?: RedisRelay
   private redis: Redis[] = []
@@ -84,6 +85,7 @@ export class RtServer implements RtHub {
     private readonly logger: Logger,
   ) {
     this.delivery = new LocalDelivery(this.sockets, config.max_buffered_bytes, logger)
+    this.limits = new RtLimits(config)
   }
 
   /** Connections held by this process. @example `server.size` */
@@ -193,6 +195,10 @@ export class RtServer implements RtHub {
     const restricted = !this.config.allowed_origins.includes('*')
     if (restricted && !originAllowed(peer.request.headers.get('origin'), this.config.allowed_origins)) return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
     if (this.config.max_connections !== null && this.sockets.size >= this.config.max_connections) return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
+    const address = this.limits.address(peer)
+    const crowded = this.limits.admit(address)
+    if (crowded) return connection.fail(RtError.OverQuota, crowded)
+    connection.address = address
     this.sockets.add(connection)
     connection.send(protocol.established(connection.socketId, this.config.activity_timeout))
   }
@@ -227,12 +233,17 @@ export class RtServer implements RtHub {
 
   private async subscribe(connection: Connection, channel: string, auth?: string, channelData?: string): Promise<void> {
     const { protocol } = connection
+    // Counted first, before any other work a flood of subscribe frames would cause.
+    if (!(await this.limits.takeSubscribe(connection.socketId, connection.address ?? ''))) {
+      return connection.send(protocol.subscriptionError(channel, RtError.SubscribeRateLimited, `Too many subscriptions from this connection or address; subscribe to ${channel} again shortly.`))
+    }
     const presence = channel.startsWith('presence-')
     if (connection.channels.has(channel)) {
       return connection.send(protocol.subscribed(channel, presence ? await this.store.members(channel) : undefined))
     }
-    if (connection.channels.size >= MAX_CHANNELS_PER_CONNECTION) {
-      return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, `A connection may join at most ${MAX_CHANNELS_PER_CONNECTION} channels.`))
+    const maxChannels = this.config.max_channels_per_connection
+    if (connection.channels.size >= maxChannels) {
+      return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, `A connection may join at most ${maxChannels} channels.`))
     }
     let member: PresenceMember | undefined
     if (presence || channel.startsWith('private-')) {
@@ -292,6 +303,7 @@ export class RtServer implements RtHub {
     this.sockets.byPeer.delete(peer)
     connection.closed = true
     this.sockets.remove(connection)
+    if (connection.address !== undefined) this.limits.release(connection.address)
     for (const [channel, member] of connection.channels) {
       this.sockets.unindex(channel, connection)
       if (this.stopped) continue

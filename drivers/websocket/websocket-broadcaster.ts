@@ -10,7 +10,7 @@ import { RtServer } from './rt-server.ts'
  *
  * @example
  * ```ts
- * const rt = app.service<BroadcastManager>('broadcast').connection('rt') as WebsocketBroadcaster
+ * const rt = app.service('broadcast').connection('rt') as WebsocketBroadcaster
  * rt.server.size // sockets held by this process
  * ```
  */

@@ -1,8 +1,8 @@
 import { HttpException, ValidationException, type AuthUser, type HttpContext } from '../../core/index.ts'
-import type { BroadcastManager } from './broadcast-manager.ts'
 import type { ChannelClass, ChannelDefinition } from './channel-registry.ts'
 import { channelKind } from './channels.ts'
 import { isValidSocketId } from './signatures.ts'
+import { recordSocketId } from './socket-ids.ts'
 
 const denied = () => new HttpException(403, 'This channel is not available to you.')
 
@@ -11,7 +11,9 @@ const denied = () => new HttpException(403, 'This channel is not available to yo
  * `socket_id` and `channel_name` (form or JSON), finds the channel's
  * pattern, loads bound models, asks the callback, and answers the signed
  * `{ auth }` (plus `channel_data` for presence, `shared_secret` for encrypted).
- * Every refusal is a 403; bad input is a 422.
+ * Private and encrypted channels need the callback to return exactly `true`;
+ * a presence channel takes `true` or the member's info. Every refusal is a
+ * 403; bad input is a 422.
  *
  * @example
  * ```ts
@@ -20,7 +22,7 @@ const denied = () => new HttpException(403, 'This channel is not available to yo
  */
 export async function authorizeChannel(ctx: HttpContext): Promise<Record<string, string>> {
   const { socketId, channel } = readInput(ctx)
-  const manager = ctx.app.service<BroadcastManager>('broadcast')
+  const manager = ctx.app.service('broadcast')
   const kind = channelKind(channel)
   if (kind === 'public') throw new HttpException(403, 'Public channels need no authorisation.')
   const found = manager.channels.find(channel)
@@ -31,7 +33,11 @@ export async function authorizeChannel(ctx: HttpContext): Promise<Record<string,
   if (!params) throw denied()
   const result = await callHandler(ctx, found.definition, user, params)
   if (!result) throw denied()
+  // A member object is a presence answer: it must not also open private-<name> (or its encrypted twin) of the same pattern.
+  if (kind !== 'presence' && result !== true) throw denied()
   const broadcaster = manager.connection()
+  // Only the socket's own client asks to sign for it: from now on its X-Socket-ID is this requester's own.
+  await recordSocketId(ctx, socketId, user)
   if (kind === 'presence') {
     const channelData = JSON.stringify({ user_id: user.getKey(), user_info: result === true ? {} : result })
     return { ...broadcaster.signChannel(socketId, channel, channelData), channel_data: channelData }
@@ -54,7 +60,8 @@ export async function authenticateUser(ctx: HttpContext): Promise<Record<string,
   const user = ctx.request.user<AuthUser & { toDict?(): Record<string, unknown> }>()
   if (!user) throw new HttpException(403, 'You must be logged in.')
   const userData = JSON.stringify({ id: String(user.getKey()), user_info: user.toDict ? user.toDict() : {} })
-  return { ...ctx.app.service<BroadcastManager>('broadcast').connection().signUser(socketId, userData), user_data: userData }
+  await recordSocketId(ctx, socketId, user)
+  return { ...ctx.app.service('broadcast').connection().signUser(socketId, userData), user_data: userData }
 }
 
 function readInput(ctx: HttpContext): { socketId: string; channel: string } {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { currentApp, Job } from '../../core/index.ts'
-import type { BroadcastManager } from './broadcast-manager.ts'
 
 /**
  * The queued broadcast: channels, name and payload captured as plain JSON
@@ -29,7 +28,7 @@ export class BroadcastEvent extends Job {
 
   async handle(): Promise<void> {
     await currentApp()
-      .service<BroadcastManager>('broadcast')
+      .service('broadcast')
       .send({ channels: this.channels, event: this.event, payload: this.payload, socket: this.socket ?? undefined, id: this.id ?? undefined }, this.connection ?? undefined)
   }
 }

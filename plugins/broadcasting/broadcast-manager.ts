@@ -10,7 +10,7 @@ import { ChannelRegistry } from './channel-registry.ts'
  *
  * @example
  * ```ts
- * const broadcast = app.service<BroadcastManager>('broadcast')
+ * const broadcast = app.service('broadcast')
  * broadcast.extend('audit', (app, { name, config }) => new AuditBroadcaster(name, config, key))
  * await broadcast.send({ channels: ['orders'], event: 'OrderShipped', payload: {} })
  * ```

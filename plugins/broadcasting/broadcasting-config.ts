@@ -23,4 +23,6 @@ export const broadcastingConfigSchema = z.object({
   routes: z.boolean().default(true),
   /** Middleware in front of the authorisation routes. */
   middleware: z.array(z.string()).default(['web']),
+  /** The `config/storage.ts` store that records token-authenticated socket ids for `toOthers()` (default: `cache`, else the default store). */
+  socket_store: z.string().optional(),
 })

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterCommit, currentApp, Model, QueueManager } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
-import type { BroadcastManager } from './broadcast-manager.ts'
 import { Channel, PrivateChannel } from './channels.ts'
 
 /** The model changes that broadcast. */
@@ -72,10 +71,10 @@ async function broadcastModelEvent(model: Model & Broadcasting, event: Broadcast
   const app = currentApp()
   const Class = model.constructor as unknown as { broadcastsNow?: boolean; broadcastsAfterCommit?: boolean }
   if (Class.broadcastsNow) {
-    await app.service<BroadcastManager>('broadcast').send({ channels, event: name, payload, id: randomUUID() })
+    await app.service('broadcast').send({ channels, event: name, payload, id: randomUUID() })
     return
   }
-  const push = () => app.service<QueueManager>('queue').push(new BroadcastEvent(channels, name, payload, null, null))
+  const push = () => app.service('queue').push(new BroadcastEvent(channels, name, payload, null, null))
   if (Class.broadcastsAfterCommit) afterCommit(push)
   else await push()
 }

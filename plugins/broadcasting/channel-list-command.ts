@@ -1,5 +1,4 @@
 import { defineCommand } from '../../core/index.ts'
-import type { BroadcastManager } from './broadcast-manager.ts'
 
 /** `kiln channel:list`: every channel pattern with its guards and handler. */
 export const channelListCommand = defineCommand({
@@ -7,7 +6,7 @@ export const channelListCommand = defineCommand({
   description: 'List the broadcast channels and who may join them',
   examples: ['kiln channel:list'],
   run({ app, table, info }) {
-    const rows = app.service<BroadcastManager>('broadcast').channels.all().map((d) => ({
+    const rows = app.service('broadcast').channels.all().map((d) => ({
       channel: d.pattern,
       guards: d.options.guards?.join(', ') ?? '(request user)',
       handler: /^class[\s{]/.test(Function.prototype.toString.call(d.handler)) ? `${d.handler.name}@join` : d.handler.name || 'closure',

@@ -1,6 +1,5 @@
 import { definePlugin, parseAppKey, type Application, type Plugin } from '../../core/index.ts'
 import type { Broadcaster, BroadcasterConfig } from './broadcaster.ts'
-import type { BroadcastManager } from './broadcast-manager.ts'
 import type { AppKeys } from './signing-broadcaster.ts'
 
 /** What a driver module declares. */
@@ -36,7 +35,7 @@ export function defineBroadcastDriver(definition: BroadcastDriverDefinition): Pl
   return definePlugin({
     name: `broadcast-driver:${definition.name}`,
     register(app) {
-      const manager = app.service<BroadcastManager>('broadcast')
+      const manager = app.service('broadcast')
       for (const driver of [definition.name, ...(definition.aliases ?? [])]) {
         manager.extend(driver, (app, { name, config }) => definition.create(app, { name, config: config as BroadcasterConfig, appKey: appKeys(app) }))
       }

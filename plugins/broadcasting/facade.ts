@@ -5,7 +5,7 @@ import type { BroadcastManager } from './broadcast-manager.ts'
 import type { ChannelCallback, ChannelClass, ChannelOptions } from './channel-registry.ts'
 
 function manager(): BroadcastManager {
-  return currentApp().service<BroadcastManager>('broadcast')
+  return currentApp().service('broadcast')
 }
 
 /**

@@ -1,10 +1,12 @@
-import { currentHttpContext } from '../../core/index.ts'
+import type { ShouldBroadcast } from './should-broadcast.ts'
+import { markToOthers } from './socket-ids.ts'
 
 type Constructor = abstract new (...args: any[]) => { socket?: string; broadcastVia?: string }
 
 /**
  * Adds `dontBroadcastToCurrentUser()`: the broadcast leaves out the socket
- * named by the request's `X-Socket-ID` (what `broadcast(e).toOthers()` does).
+ * named by the request's `X-Socket-ID` when the requester authenticated it
+ * (what `broadcast(e).toOthers()` does).
  *
  * @example
  * ```ts
@@ -16,8 +18,8 @@ export function InteractsWithSockets<TBase extends Constructor>(Base: TBase) {
   abstract class WithSockets extends Base {
     /** @example `event.dontBroadcastToCurrentUser()` */
     dontBroadcastToCurrentUser(): this {
-      const socket = currentHttpContext()?.request.header('x-socket-id')
-      if (socket && /^\d+\.\d+$/.test(socket)) this.socket = socket
+      // Checked when the event is sent: only a socket this requester authenticated is left out.
+      markToOthers(this as unknown as ShouldBroadcast)
       return this
     }
   }

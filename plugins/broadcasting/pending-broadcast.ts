@@ -1,6 +1,6 @@
-import { currentHttpContext } from '../../core/index.ts'
 import { queueBroadcast } from './queue-broadcast.ts'
 import type { ShouldBroadcast } from './should-broadcast.ts'
+import { markToOthers } from './socket-ids.ts'
 
 /**
  * `broadcast(event)`: broadcast an event without its other listeners.
@@ -16,10 +16,15 @@ export class PendingBroadcast implements PromiseLike<void> {
 
   constructor(readonly event: ShouldBroadcast) {}
 
-  /** Leaves out the socket named by the request's `X-Socket-ID`. @example `.toOthers()` */
+  /**
+   * Leaves out the socket named by the request's `X-Socket-ID`, when that
+   * socket authenticated through `/broadcasting/auth` for this session (or
+   * token); any other id is ignored and everyone receives the broadcast.
+   *
+   * @example `.toOthers()`
+   */
   toOthers(): this {
-    const socket = currentHttpContext()?.request.header('x-socket-id')
-    if (socket && /^\d+\.\d+$/.test(socket)) this.event.socket = socket
+    markToOthers(this.event)
     return this
   }
 

@@ -8,6 +8,12 @@ import { broadcastingConfigSchema } from './broadcasting-config.ts'
 import { channelListCommand } from './channel-list-command.ts'
 import { makeChannelCommand } from './make-channel-command.ts'
 import { Broadcast } from './facade.ts'
+
+declare module '../../core/index.ts' {
+  interface KilnServices {
+    broadcast: BroadcastManager
+  }
+}
 import { queueBroadcast } from './queue-broadcast.ts'
 import { ShouldBroadcast } from './should-broadcast.ts'
 
@@ -33,10 +39,10 @@ export function broadcasting(): Plugin {
       const manager = new BroadcastManager(app)
       app.instance(BroadcastManager, manager, 'broadcast')
       app.terminating(() => manager.drivers.purge())
-      app.service<EventDispatcher>('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
+      app.service('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
     },
     async boot(app) {
-      app.service<BroadcastManager>('broadcast').assertActiveConnection()
+      app.service('broadcast').assertActiveConnection()
       app.commands.register(channelListCommand)
       app.commands.register(makeChannelCommand)
       if (app.config.get('broadcasting.routes', true)) {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterCommit, currentApp, QueueManager, type Application } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
-import type { BroadcastManager } from './broadcast-manager.ts'
 import { channelNames, ShouldBroadcast, ShouldBroadcastAfterCommit, ShouldBroadcastNow } from './should-broadcast.ts'
+import { settleToOthers } from './socket-ids.ts'
 
 /**
  * Sends a broadcast event the way its marker asks: now, queued, or queued
@@ -15,13 +15,15 @@ import { channelNames, ShouldBroadcast, ShouldBroadcastAfterCommit, ShouldBroadc
  */
 export async function queueBroadcast(event: ShouldBroadcast, app: Application = currentApp()): Promise<void> {
   if (!event.broadcastWhen()) return
+  // Before the payload is captured: it carries the socket left out.
+  await settleToOthers(event)
   const channels = channelNames(event)
   if (channels.length === 0) return
   const name = event.broadcastAs()
   const payload = JSON.parse(JSON.stringify(event.broadcastWith())) as Record<string, unknown>
   const socket = event.socket ?? null
   const connection = event.broadcastVia ?? null
-  const manager = app.service<BroadcastManager>('broadcast')
+  const manager = app.service('broadcast')
   if (connection) manager.assertDeliverable(connection)
   const id = randomUUID()
   if (event instanceof ShouldBroadcastNow) {
@@ -29,7 +31,7 @@ export async function queueBroadcast(event: ShouldBroadcast, app: Application = 
     return
   }
   const job = new BroadcastEvent(channels, name, payload, socket, connection, id)
-  const push = () => app.service<QueueManager>('queue').push(job, { queue: event.broadcastQueue, connection: event.broadcastConnection })
+  const push = () => app.service('queue').push(job, { queue: event.broadcastQueue, connection: event.broadcastConnection })
   if (event instanceof ShouldBroadcastAfterCommit) afterCommit(push)
   else await push()
 }
@@ -45,5 +47,5 @@ export async function queueBroadcast(event: ShouldBroadcast, app: Application = 
  * ```
  */
 export async function flushBroadcasts(app: Application = currentApp()): Promise<void> {
-  await app.service<QueueManager>('queue').flush()
+  await app.service('queue').flush()
 }

@@ -1,6 +1,5 @@
 import Handlebars from 'handlebars'
 import { currentApp, currentHttpContext } from '../../core/index.ts'
-import type { ComponentManager } from './component-manager.ts'
 import type { ComponentClass } from './registry.ts'
 
 /**
@@ -14,6 +13,6 @@ import type { ComponentClass } from './registry.ts'
  * ```
  */
 export async function comp(name: string | ComponentClass, params: Record<string, unknown> = {}): Promise<Handlebars.SafeString> {
-  const manager = currentApp().service<ComponentManager>('comp')
+  const manager = currentApp().service('comp')
   return new Handlebars.SafeString((await manager.mount(name, params, { ctx: currentHttpContext() })).html)
 }

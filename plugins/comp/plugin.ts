@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { definePlugin, parseAppKey, type Plugin, type Publisher, type StorageManager } from '../../core/index.ts'
+import { definePlugin, parseAppKey, type Plugin } from '../../core/index.ts'
 import { Checksums } from './checksum.ts'
 import { compConfigSchema, type CompConfig } from './comp-config.ts'
 import { ComponentManager } from './component-manager.ts'
@@ -20,6 +20,12 @@ import { uploadHandler } from './features/uploads/upload-handler.ts'
 import { UploadStore } from './features/uploads/upload-store.ts'
 import { registerViewHelpers } from './view-helpers.ts'
 import { tsPrivateMethods } from './private-methods.ts'
+
+declare module '../../core/index.ts' {
+  interface KilnServices {
+    comp: ComponentManager
+  }
+}
 
 const STUBS = fileURLToPath(new URL('./stubs/', import.meta.url))
 
@@ -45,17 +51,17 @@ export function comp(): Plugin {
       const config = app.config.get<CompConfig>('comp')
       const appKey = parseAppKey(app.config.get<string>('app.key'))
       const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
-      const uploads = new UploadStore(app.service<StorageManager>('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
+      const uploads = new UploadStore(app.service('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
       const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads, new SessionBinding(hmacKey(appKey, 'comp:session')), COMPONENT_FEATURES)
       app.instance(ComponentManager, manager, 'comp')
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)
-      const publisher = app.service<Publisher>('publisher')
+      const publisher = app.service('publisher')
       publisher.publishes('comp-views', [{ from: PAGINATION_VIEW, to: 'resources/views/components/pagination.hbs' }])
       publisher.publishes('stubs', [{ from: STUBS, to: 'stubs' }])
     },
     async boot(app) {
-      const manager = app.service<ComponentManager>('comp')
+      const manager = app.service('comp')
       const { config } = manager
       // Development only: TypeScript's `private` is erased, so a `private` method would still be callable from the browser.
       const warn = app.config.get<string>('app.env', 'production') !== 'production'

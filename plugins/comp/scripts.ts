@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import type { HttpContext, UrlSigner } from '../../core/index.ts'
+import type { HttpContext } from '../../core/index.ts'
 import type { ComponentManager } from './component-manager.ts'
 import { escapeAttribute } from './html-root.ts'
 import { signedEndpoint } from './keys.ts'
@@ -60,7 +60,7 @@ function defaultCdn(cspSafe: boolean): { url: string; integrity: string } {
 export async function compScripts(manager: ComponentManager, ctx?: HttpContext): Promise<string> {
   const { app, config } = manager
   ctx?.locals.set(SCRIPTS_EMITTED, true)
-  const signer = app.service<UrlSigner>('signer')
+  const signer = app.service('signer')
   const endpoint = signedEndpoint(signer, config.endpoint, config.signature_ttl_minutes, manager.binding.tag(ctx))
   const base = app.urls.basePath
   const asset = await app.assets.versionedUrl(config.asset_url)

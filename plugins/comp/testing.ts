@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2'
-import { HttpException, type Application, type UrlSigner } from '../../core/index.ts'
+import { HttpException, type Application } from '../../core/index.ts'
 import type { TestClient } from '../../core/testing/index.ts'
 import { ComponentManager } from './component-manager.ts'
 import { signedEndpoint } from './keys.ts'
@@ -76,7 +76,7 @@ export class ComponentTest {
    */
   static async mount(client: TestClient, component: ComponentClass | string, params: Record<string, unknown> = {}): Promise<ComponentTest> {
     const app = client.app
-    const manager = app.service<ComponentManager>('comp')
+    const manager = app.service('comp')
     const key = String(++mounts)
     pending.set(key, { component, params })
     try {
@@ -186,7 +186,7 @@ function ensureMountRoute(app: Application, manager: ComponentManager): void {
       const wanted = pending.get(ctx.params.key ?? '')
       if (!wanted) throw new HttpException(404, 'No component waits to be mounted under this key.')
       // The address is signed in this request, so it carries the client's session like a page's would.
-      const endpoint = signedEndpoint(ctx.app.service<UrlSigner>('signer'), manager.config.endpoint, manager.config.signature_ttl_minutes, manager.binding.tag(ctx))
+      const endpoint = signedEndpoint(ctx.app.service('signer'), manager.config.endpoint, manager.config.signature_ttl_minutes, manager.binding.tag(ctx))
       return { html: (await manager.mount(wanted.component, wanted.params, { ctx })).html, endpoint }
     })
     .middleware(['web'])

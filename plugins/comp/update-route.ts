@@ -1,4 +1,4 @@
-import { HttpException, Limit, type HandlerFunction, type HttpContext, type RateLimiters } from '../../core/index.ts'
+import { HttpException, Limit, type HandlerFunction, type HttpContext } from '../../core/index.ts'
 import type { CompServices } from './lifecycle/component-hook.ts'
 import { updateComponent } from './lifecycle/update.ts'
 import { nestedDeeperThan } from './nesting.ts'
@@ -43,7 +43,7 @@ export function updateHandler(services: CompServices): HandlerFunction {
 /** A snapshot changed outside the server: 403, and 429 for an address that keeps sending them. */
 async function tamperingRefused(services: CompServices, ctx: HttpContext): Promise<never> {
   const limit = Limit.perMinute(services.config.limits.checksum_failures_per_minute).by(ctx.request.ip() ?? 'unknown')
-  const { allowed, retryAfter } = await ctx.app.service<RateLimiters>('limiters').attempt('comp-checksum', limit)
+  const { allowed, retryAfter } = await ctx.app.service('limiters').attempt('comp-checksum', limit)
   if (!allowed) throw new HttpException(429, 'Too many tampered component snapshots from this address.', { headers: { 'retry-after': String(retryAfter) } })
   throw new HttpException(403, 'The component snapshot does not match its checksum: it was changed outside the server.')
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { definePlugin, providerFor, registerMigrations, type AuthManager, type Plugin, type Publisher } from '../../core/index.ts'
+import { definePlugin, providerFor, registerMigrations, type Plugin } from '../../core/index.ts'
 import { checkAbilities, checkForAnyAbility, requireAbilities } from './abilities-middleware.ts'
 import { pruneExpiredCommand } from './prune-command.ts'
 import { defaultStatefulDomains } from './stateful.ts'
@@ -30,11 +30,11 @@ export function tok(): Plugin {
     config: { file: 'tok', schema: tokConfigSchema },
     register(app) {
       if (!app.config.get('tok.stateful')) app.config.set('tok.stateful', defaultStatefulDomains(app))
-      const auth = app.service<AuthManager>('auth')
+      const auth = app.service('auth')
       auth.guards.extend<{ provider?: string }>('tok', (app, { name, config }) => new TokGuard(app, name, () => providerFor(app, name, config.provider)))
       auth.guards.extend<TokenGuardConfig & { provider?: string }>('token', (app, { name, config }) => new TokenGuard(name, () => providerFor(app, name, config.provider), config))
       registerMigrations(app, MIGRATIONS)
-      const publisher = app.service<Publisher>('publisher')
+      const publisher = app.service('publisher')
       publisher.publishes('tok-migrations', [{ from: MIGRATIONS, to: 'database/migrations' }])
       publisher.publishes('tok-config', [{ from: CONFIG_STUB, to: 'config/tok.ts' }])
     },

@@ -1,5 +1,5 @@
 import { sql, type Compilable } from 'kysely'
-import { compiledRead, compiledReadNow, currentApp, type DatabaseManager, inTransaction, keyFits, ModelUserProvider, parameter, type Model, type ReadBuilder, type UserProvider } from '../../core/index.ts'
+import { compiledRead, compiledReadNow, currentApp, inTransaction, keyFits, ModelUserProvider, parameter, type Model, type ReadBuilder, type UserProvider } from '../../core/index.ts'
 import type { PersonalAccessToken } from './personal-access-token.ts'
 import { batchedRead } from './token-batch.ts'
 
@@ -86,7 +86,7 @@ export async function readTokenWithUser(tokenModel: typeof PersonalAccessToken, 
   const plan = planFor(tokenModel, userModel)
   const options = { connection: tokenModel.connection }
   const app = currentApp()
-  const connection = app.service<DatabaseManager>('db').openConnection(tokenModel.connection)
+  const connection = app.service('db').openConnection(tokenModel.connection)
   if (connection?.dialect === 'pgsql' && !inTransaction()) {
     const read = (ids: number[]) => compiledRead(plan.anyKey, plan.any, [ids, plan.morph], options)
     const row = await batchedRead(app, plan.batchKey, id, read, (row) => row[TOKEN_ID])

@@ -4,7 +4,6 @@ import test from 'ava'
 import { Redis } from 'ioredis'
 import { runWithApp, StorageManager, type Application } from '../../core/index.ts'
 import { createTestApp, refreshDatabase, TestClient } from '../../core/testing/index.ts'
-import type { BroadcastManager } from '../../plugins/broadcasting/index.ts'
 import type { KvBroadcaster } from '../../drivers/kv/index.ts'
 import type { WebsocketBroadcaster } from '../../drivers/websocket/index.ts'
 import seed from '../../app-template/database/seeders/index.ts'
@@ -71,10 +70,10 @@ test("Redis keys carry the app's name: sessions, storage stores, and the kv and 
   const sessions = await redis.keys(`${slug}:sessions:*`)
   t.is(sessions.length, 1, 'the session is stored under <slug>:sessions:')
 
-  await runWithApp(app, () => app.service<StorageManager>('storage').store('cache').setItem('stats', { users: 3 }))
+  await runWithApp(app, () => app.service('storage').store('cache').setItem('stats', { users: 3 }))
   t.deepEqual(await redis.keys(`${slug}:cache:*`), [`${slug}:cache:stats`])
 
-  const broadcast = app.service<BroadcastManager>('broadcast')
+  const broadcast = app.service('broadcast')
   t.is((broadcast.connection('kv') as KvBroadcaster).prefix, `${slug}:`)
   t.is((broadcast.connection('rt') as WebsocketBroadcaster).server.config.scaling.prefix, `${slug}:`, 'rt scales on the prefix kv publishes to')
 })

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { runWithApp, type DatabaseManager } from '../../core/index.ts'
+import { runWithApp } from '../../core/index.ts'
 import { TestClient } from '../../core/testing/index.ts'
 import { PersonalAccessToken } from '../../plugins/tok/index.ts'
 import { newSecret } from '../../plugins/tok/token-secret.ts'
@@ -39,7 +39,7 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
       t.is(await PersonalAccessToken.find('99999999999'), undefined)
       t.is(await Order.find(2 ** 40), undefined)
       // On PostgreSQL a failed statement would abort the transaction: the lookup must not reach the database.
-      const order = await app.service<DatabaseManager>('db').transaction(async () => {
+      const order = await app.service('db').transaction(async () => {
         t.is(await Order.find('99999999999'), undefined)
         return Order.create({ user_id: 1 })
       })

@@ -107,6 +107,6 @@ test('a failed form login keeps the email to refill the form, but never an overs
   const page = await (await client.get('/login', { accept: 'text/html' })).text()
   t.regex(page, /These credentials do not match our records\.|The email must be a valid email address\./)
   t.false(page.includes('aaaaaaaaaa'), 'the 900 KB email is not flashed back')
-  const store = app.service<{ connection(): { getKeys(): Promise<string[]>; getItem(key: string): Promise<unknown> } }>('session.stores').connection()
+  const store = app.service('session.stores').connection()
   for (const key of await store.getKeys()) t.true(JSON.stringify(await store.getItem(key)).length < 10_000, 'no session record holds the oversized input')
 })

@@ -1,5 +1,4 @@
 import { CommandError, defineCommand } from '../define-command.ts'
-import type { Publisher } from '../publisher.ts'
 
 /**
  * `kiln vendor:publish --tag=<tag> [--force]`: copies files a plugin offers
@@ -15,7 +14,7 @@ export const vendorPublishCommand = defineCommand({
   },
   examples: ['kiln vendor:publish', 'kiln vendor:publish --tag=tok-config', 'kiln vendor:publish --tag=tok-config --force'],
   run({ app, flags, info, warn }) {
-    const publisher = app.service<Publisher>('publisher')
+    const publisher = app.service('publisher')
     const tag = flags.tag as string | undefined
     if (!tag) {
       const tags = publisher.tagNames()

@@ -2,7 +2,6 @@ import { sql } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
 import { compiledRead, outsideTransaction, parameter } from '../compiled-read.ts'
 import type { Dialect } from '../connection.ts'
-import type { DatabaseManager } from '../database-manager.ts'
 import type { KeyType, Model, ModelClass } from './model.ts'
 
 /**
@@ -17,7 +16,7 @@ import type { KeyType, Model, ModelClass } from './model.ts'
  * ```
  */
 export async function findByKey<M extends Model>(model: ModelClass<M>, key: unknown): Promise<M | undefined> {
-  const dialect = currentApp().service<DatabaseManager>('db').openConnection(model.connection)?.dialect ?? (await model.dialect())
+  const dialect = currentApp().service('db').openConnection(model.connection)?.dialect ?? (await model.dialect())
   if (!keyFits(model.keyType, key, dialect)) return undefined
   model.registerMorph()
   try {

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { KilnError } from '../../support/errors.ts'
-import type { DatabaseManager } from '../database-manager.ts'
 import { castFromDb, castToDb, type Cast } from './casts.ts'
 import { column } from './identifiers.ts'
 import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
@@ -104,7 +103,7 @@ export class Model {
   /** @internal the Kysely to use: the transaction in scope, or the connection. */
   static async db(): Promise<Kysely<any>> {
     this.registerMorph()
-    return currentApp().service<DatabaseManager>('db').kysely(this.connection)
+    return currentApp().service('db').kysely(this.connection)
   }
 
   /** @internal records the class under its morph name (for `morphTo`), checking it has a table. */
@@ -115,7 +114,7 @@ export class Model {
 
   /** @internal */
   static async dialect(): Promise<'sqlite' | 'pgsql'> {
-    return (await currentApp().service<DatabaseManager>('db').connection(this.connection)).dialect
+    return (await currentApp().service('db').connection(this.connection)).dialect
   }
 
   /** @internal a model from a database row. */

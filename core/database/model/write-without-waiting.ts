@@ -1,9 +1,7 @@
 import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
 import type { Dialect } from '../connection.ts'
-import type { DatabaseManager } from '../database-manager.ts'
 import { transactionStorage } from '../transaction-context.ts'
-import type { Model, ModelClass } from './model.ts'
 
 // PostgreSQL's lock_not_available: the row lock was still held when lock_timeout ran out.
 const LOCK_NOT_AVAILABLE = '55P03'
@@ -23,12 +21,13 @@ const LOCK_NOT_AVAILABLE = '55P03'
  * ```
  */
 export function writeWithoutWaiting(
-  model: ModelClass<Model>,
+  // Only what it reads of a model class: importing `ModelClass` would close a circle through model-query.ts.
+  model: { registerMorph(): void; readonly connection?: string },
   build: (db: Kysely<any>, dialect: Dialect) => UpdateQueryBuilder<any, any, any, UpdateResult>,
 ): Promise<number | undefined> {
   return transactionStorage.exit(async () => {
     model.registerMorph()
-    const connection = await currentApp().service<DatabaseManager>('db').connection(model.connection)
+    const connection = await currentApp().service('db').connection(model.connection)
     if (connection.writeNow) {
       const query = build(connection.kysely, connection.dialect).compile()
       return connection.writeNow(query.sql, query.parameters)?.changes

@@ -1,4 +1,4 @@
-import { HttpException, type HttpContext, type UrlSigner } from '../../../core/index.ts'
+import { HttpException, type HttpContext } from '../../../core/index.ts'
 import { callMethod } from '../calls.ts'
 import { ValidationStop } from '../component.ts'
 import { withRootAttributes } from '../html-root.ts'
@@ -101,7 +101,7 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
   const dirty: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(data)) if (updatedRoots.has(key) || JSON.stringify(value) !== JSON.stringify(memo.data[key])) dirty[key] = value
 
-  const signer = services.app.service<UrlSigner>('signer')
+  const signer = services.app.service('signer')
   return {
     effects: {
       ...(html !== undefined ? { html } : {}),

@@ -59,3 +59,13 @@ test('a preflight from a refused origin gets its 204 and nothing of the policy; 
   t.is(actual.headers.get('access-control-expose-headers'), 'x-total')
   t.is(actual.headers.get('access-control-allow-credentials'), null)
 })
+
+test('an actual request from a refused origin gets no CORS headers at all, credentials included', async (t) => {
+  const app = await makeApp(t, { allowed_origins: ['https://spa.example.com'], supports_credentials: true, exposed_headers: ['x-total'], max_age: 600 })
+  const refused = await app.request('/api/orders', { method: 'POST', headers: { origin: 'https://evil.test' } })
+  t.is(refused.status, 200)
+  t.deepEqual([...refused.headers.keys()].filter((name) => name.startsWith('access-control-')), [])
+  t.regex(refused.headers.get('vary') ?? '', /origin/i, 'the answer still varies by origin, for caches')
+  const allowed = await app.request('/api/orders', { method: 'POST', headers: { origin: 'https://spa.example.com' } })
+  t.is(allowed.headers.get('access-control-allow-credentials'), 'true')
+})

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import { sql } from 'kysely'
-import { compiledRead, compiledReadNow, Migrator, onAnyQueryWrite, parameter, runWithApp, type DatabaseManager, type QueryWrite } from '../../../core/index.ts'
+import { compiledRead, compiledReadNow, Migrator, onAnyQueryWrite, parameter, runWithApp, type QueryWrite } from '../../../core/index.ts'
 import { Author, databaseApp } from './database-suite.ts'
 
 const addNickname = `export async function up(db) { await db.schema.alterTable('authors').addColumn('nickname', 'varchar(50)').execute() }
@@ -26,7 +26,7 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
       t.deepEqual(await read('Cy'), [])
       t.false('nickname' in (await read('Ada'))[0]!)
       // Inside a transaction the read sees its uncommitted rows.
-      await app.service<import('../../../core/index.ts').DatabaseManager>('db').transaction(async () => {
+      await app.service('db').transaction(async () => {
         await Author.create({ name: 'Cy' })
         t.is((await read('Cy'))[0]!.name, 'Cy')
         throw new Error('roll back')
@@ -66,7 +66,7 @@ test('compiledReadNow answers at once on SQLite once the read was compiled, and 
     t.deepEqual(await compiledRead('author now', build, ['Ada']), [{ name: 'Ada' }])
     t.deepEqual(compiledReadNow('author now', ['Ada']), [{ name: 'Ada' }])
     t.deepEqual(compiledReadNow('author now', ['Bob']), [])
-    await sqlite.service<DatabaseManager>('db').transaction(async () => {
+    await sqlite.service('db').transaction(async () => {
       await Author.create({ name: 'Bob' })
       // Its uncommitted row is only visible through the transaction's own connection: compiledRead.
       t.is(compiledReadNow('author now', ['Bob']), undefined)

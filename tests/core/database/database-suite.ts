@@ -72,10 +72,10 @@ export async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsq
   })
   if (dialect === 'pgsql') {
     const schema = connection.schema as string
-    const admin = await app.service<DatabaseManager>('db').connection('main')
+    const admin = await app.service('db').connection('main')
     await sql.raw(`CREATE SCHEMA ${schema}`).execute(admin.kysely)
     t.teardown(async () => {
-      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await app.service<DatabaseManager>('db').connection('main')).kysely).catch(() => {})
+      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await app.service('db').connection('main')).kysely).catch(() => {})
       await app.close()
     })
   } else t.teardown(() => app.close())
@@ -181,7 +181,7 @@ export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
 
   test(`${dialect}: transactions commit, roll back, nest with savepoints, and run afterCommit only on commit`, (t) =>
     within(t, async (app) => {
-      const db = app.service<DatabaseManager>('db')
+      const db = app.service('db')
       const ran: string[] = []
       await db.transaction(async () => {
         await Author.create({ name: 'committed' })

@@ -48,7 +48,7 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
       for (const key of ['not-a-uuid', '1', `${invoice.id}x`, 42]) t.is(await Invoice.find(key), undefined, String(key))
       await t.throwsAsync(Invoice.findOrFail('nope'), { instanceOf: ModelNotFoundError })
       // On PostgreSQL a refused statement would abort the transaction: the lookup must not reach the database.
-      const total = await app.service<DatabaseManager>('db').transaction(async () => {
+      const total = await app.service('db').transaction(async () => {
         t.is(await Invoice.find('not-a-uuid'), undefined)
         return (await Invoice.create({ id: randomUUID(), total: 20 })).getAttribute('total')
       })

@@ -70,7 +70,7 @@ test('plugins ship migrations: registered folders run, a published copy with the
     name: 'things',
     register(app: Application) {
       registerMigrations(app, join(pluginDir, 'migrations'))
-      app.service<{ publishes(tag: string, e: unknown[]): void }>('publisher').publishes('things-migrations', [{ from: join(pluginDir, 'migrations'), to: 'database/migrations' }])
+      app.service('publisher').publishes('things-migrations', [{ from: join(pluginDir, 'migrations'), to: 'database/migrations' }])
     },
   })
   const root = appRoot({

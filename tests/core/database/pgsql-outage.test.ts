@@ -64,7 +64,7 @@ test('PostgreSQL going away: no crash, a fast 503 JSON, one warning for the outa
       logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/pgsql.log' } },
     },
   })
-  const db = app.service<DatabaseManager>('db')
+  const db = app.service('db')
   await sql.raw(`CREATE SCHEMA ${schema}`).execute((await db.connection('main')).kysely)
   t.teardown(async () => {
     await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await db.connection('main')).kysely).catch(() => {})

@@ -20,7 +20,7 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
       const ada = await Author.create({ name: 'Ada' })
       let inside: number | undefined
       await t.throwsAsync(
-        app.service<DatabaseManager>('db').transaction(async () => {
+        app.service('db').transaction(async () => {
           inside = await Author.query().where('id', '=', ada.id).tryUpdate({ email: 'kept@example.com' })
           throw new Error('roll back')
         }),

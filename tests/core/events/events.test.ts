@@ -37,7 +37,7 @@ test.serial('dispatch runs function and class listeners in order; queued listene
     Event.listen('*', (e: Event) => void seen.push(`*:${e.constructor.name}`))
     await OrderShipped.dispatch(7)
     t.deepEqual(seen, ['fn:7', 'email:7', '*:OrderShipped'])
-    await app.service<QueueManager>('queue').flush()
+    await app.service('queue').flush()
     t.deepEqual(seen, ['fn:7', 'email:7', '*:OrderShipped', 'sms:7'])
   })
 })
@@ -67,7 +67,7 @@ test.serial('Event.fake records and swallows; assertions pass and fail as they s
 test.serial('after-commit events wait for the commit and are dropped on rollback', async (t) => {
   const app = await databaseApp(t, 'sqlite')
   const audited: number[] = []
-  const db = app.service<DatabaseManager>('db')
+  const db = app.service('db')
   await runWithApp(app, async () => {
     Event.listen(OrderAudited, (e: OrderAudited) => void audited.push(e.orderId))
     await db.transaction(async () => {

@@ -15,12 +15,12 @@ const files = {
 import { User } from '../app/models/user.ts'
 export default defineRoutes((Route) => {
   Route.get('/users', async () => {
-    const { kysely } = await currentApp().service<DatabaseManager>('db').connection()
+    const { kysely } = await currentApp().service('db').connection()
     return kysely.selectFrom('users').selectAll().execute()
   })
   Route.get('/users/{id}', async ({ params }) => (await User.find(Number(params.id))) ?? { none: true })
   Route.get('/broken-sql', async () => {
-    const { kysely } = await currentApp().service<DatabaseManager>('db').connection()
+    const { kysely } = await currentApp().service('db').connection()
     return kysely.selectFrom('users').select('no_such_column').execute()
   })
 })
@@ -40,7 +40,7 @@ async function freshApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', debug:
     env: { APP_ENV: 'test', APP_DEBUG: String(debug) },
     config: { database: { default: 'main', connections: { main: connection } }, logging: { level: 'error', channels: ['file'], file: { path: 'storage/logs/kiln.log' } } },
   })
-  const db = app.service<DatabaseManager>('db')
+  const db = app.service('db')
   if (dialect === 'pgsql') {
     await sql.raw(`CREATE SCHEMA ${connection.schema as string}`).execute((await db.connection('main')).kysely)
     t.teardown(async () => {

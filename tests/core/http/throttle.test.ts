@@ -32,7 +32,7 @@ test('a named limiter keys by what it says, may hold several limits, and an unkn
     const other = await createApp({ root: tempApp(), env: { APP_ENV: 'test' } })
     t.teardown(() => other.close())
     other.router.get('/x', () => 'x').middleware([ref])
-    const error = t.throws(() => other.service<{ compileAll(): void }>('http').compileAll())
+    const error = t.throws(() => other.service('http').compileAll())
     t.regex(error!.message, /Route GET \/x: Middleware "throttle:/, ref)
   }
 })

@@ -57,7 +57,7 @@ test.serial('memory: a job runs after dispatch returns, flush awaits chains of j
     await Record.dispatch('a')
     t.deepEqual(log, [], 'not run during dispatch')
     await Chain.dispatch(2)
-    await app.service<QueueManager>('queue').flush()
+    await app.service('queue').flush()
     t.deepEqual(log, ['a', 'chain-2', 'chain-1', 'chain-0'])
   })
 })
@@ -67,10 +67,10 @@ test.serial('memory: retries with backoff, then records the failure with its pay
   flakyRuns = 0
   await within(app, async () => {
     await Flaky.dispatch('payload-value')
-    await app.service<QueueManager>('queue').flush()
+    await app.service('queue').flush()
   })
   t.is(flakyRuns, 3)
-  const failed = app.service<QueueManager>('queue').failed()
+  const failed = app.service('queue').failed()
   t.is(failed.length, 1)
   t.is(failed[0]!.job, 'Flaky')
   t.deepEqual(failed[0]!.data, { secret: 'payload-value' })
@@ -91,11 +91,11 @@ test.serial('sync runs before dispatch resolves; models travel by key and are re
 test.serial('afterCommit jobs wait for the commit and are dropped on rollback', async (t) => {
   const app = await databaseApp(t, 'sqlite')
   log.length = 0
-  const db = app.service<DatabaseManager>('db')
+  const db = app.service('db')
   await within(app, async () => {
     await db.transaction(async () => {
       await Record.dispatch('committed').afterCommit()
-      await app.service<QueueManager>('queue').flush()
+      await app.service('queue').flush()
       t.deepEqual(log, [])
     })
     await db
@@ -105,7 +105,7 @@ test.serial('afterCommit jobs wait for the commit and are dropped on rollback', 
       })
       .catch(() => {})
     await new Promise((r) => setTimeout(r, 10))
-    await app.service<QueueManager>('queue').flush()
+    await app.service('queue').flush()
   })
   t.deepEqual(log, ['committed'])
 })
@@ -116,7 +116,7 @@ test.serial('redis (bullmq): a job pushed to the local Redis is worked by a work
   app.config.set('queue.connections.redis', { driver: 'redis', url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix })
   log.length = 0
   flakyRuns = 0
-  const queue = app.service<QueueManager>('queue')
+  const queue = app.service('queue')
   const driver = queue.connections.connection('redis') as RedisQueue
   await driver.work(['default', 'other'])
   await within(app, async () => {

@@ -12,7 +12,7 @@ async function makeApp(t: { teardown(fn: () => unknown): void }, env: Record<str
 
 test('relative signatures: valid passes; bare, tampered and expired get 403 JSON', async (t) => {
   const app = await makeApp(t)
-  const signer = app.service<UrlSigner>('signer')
+  const signer = app.service('signer')
   const url = signer.sign('/comp/update', { ttlMinutes: 720 })
   t.regex(url, /^\/comp\/update\?expires=\d+&signature=[a-f0-9]{64}$/)
   t.is((await app.request(url, { method: 'POST' })).status, 200)
@@ -33,7 +33,7 @@ test('relative signatures: valid passes; bare, tampered and expired get 403 JSON
 
 test('APP_BASE_PATH: signed without the prefix, the browser URL carries it and verifies', async (t) => {
   const app = await makeApp(t, { APP_BASE_PATH: '/sub' })
-  const url = app.service<UrlSigner>('signer').sign('/comp/update', { ttlMinutes: 5 })
+  const url = app.service('signer').sign('/comp/update', { ttlMinutes: 5 })
   t.true(url.startsWith('/sub/comp/update?'))
   t.is((await app.request(url, { method: 'POST' })).status, 200)
   t.is((await app.request(url.replace('/sub', ''), { method: 'POST' })).status, 200, 'a proxy that strips the prefix still verifies')
@@ -41,7 +41,7 @@ test('APP_BASE_PATH: signed without the prefix, the browser URL carries it and v
 
 test('absolute signatures cover the host: a named route signed for APP_URL', async (t) => {
   const app = await makeApp(t)
-  const url = app.service<UrlSigner>('signer').signRoute('unsubscribe', { user: 7 }, { absolute: true, ttlMinutes: 10 })
+  const url = app.service('signer').signRoute('unsubscribe', { user: 7 }, { absolute: true, ttlMinutes: 10 })
   t.true(url.startsWith('http://localhost/unsubscribe/7?'))
   t.deepEqual(await (await app.request(url)).json(), { user: '7' })
   t.is((await app.request(url.replace('localhost', 'evil.test'))).status, 403)

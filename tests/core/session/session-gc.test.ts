@@ -26,7 +26,7 @@ for (const driver of ['fs', 'memory']) {
   test(`${driver}: expired sessions are swept by the lottery; live ones stay`, async (t) => {
     // A lifetime of 0.04 minutes (2.4 s), far longer than five requests take on a loaded machine, and a lottery that always wins.
     const app = await sessionApp(t, { driver, lifetime: 0.04, lottery: [1, 1] })
-    const store = app.service<{ connection(): { getKeys(): Promise<string[]> } }>('session.stores').connection()
+    const store = app.service('session.stores').connection()
     for (let i = 0; i < 5; i++) await app.request('/touch')
     for (let i = 0; i < 20 && (await store.getKeys()).length < 5; i++) await sleep(20)
     t.is((await store.getKeys()).length, 5)

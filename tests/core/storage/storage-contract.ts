@@ -8,7 +8,7 @@ export function storageSuite(test: TestFn, store: Record<string, unknown>): void
   const open = async (t: { teardown(fn: () => unknown): void }) => {
     const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { storage: { default: 'main', stores: { main: store } } } })
     t.teardown(() => app.close())
-    return app.service<StorageManager>('storage').store()
+    return app.service('storage').store()
   }
 
   test(`${driver}: set, get, has, remove, keys and clear`, async (t) => {

@@ -36,7 +36,7 @@ test('hosted → Kiln Pusher HTTP API → rt → native sockets; socket_id (toOt
     config: { broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', ...credentials, host: '127.0.0.1', port: server.port, scheme: 'http' } } } },
   })
   t.teardown(() => app.close())
-  const hosted = app.service<BroadcastManager>('broadcast').connection()
+  const hosted = app.service('broadcast').connection()
   const a = await subscriber(t, ['hosted-news'])
   const b = await subscriber(t, ['hosted-news'])
   await hosted.broadcast({ channels: ['hosted-news'], event: 'Published', payload: { id: 1 }, socket: b.id })

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import PusherSdk from 'pusher'
 import { createApp } from '../../../core/index.ts'
 import hostedDriver from '../../../drivers/hosted/index.ts'
-import { broadcasting, decryptPayload, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting, decryptPayload } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { join, KEY, pusherJs, rtApp } from './rt-fixtures.ts'
 import { logLines, rtCluster } from './scaling-fixtures.ts'
@@ -45,7 +45,7 @@ test('hosted → Kiln rt through the Pusher HTTP API: the SDK seals once, rt pas
     config: { broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', ...credentials, host: '127.0.0.1', port: Number(new URL(rt.url).port), scheme: 'http', encryption_master_key: MASTER_KEY } } } },
   })
   t.teardown(() => sender.close())
-  const hosted = sender.service<BroadcastManager>('broadcast').connection()
+  const hosted = sender.service('broadcast').connection()
   // The browser is authorised by the sending app, whose master key sealed the event.
   const client = await pusherJs(t, credentials.key, rt.url, (socketId, channel) => hosted.signChannel(socketId, channel))
   const channel = client.subscribe(CHANNEL)

@@ -1,5 +1,6 @@
 import test from 'ava'
-import { join, rtApp, TestSocket } from './rt-fixtures.ts'
+import { rtConfigSchema } from '../../../drivers/websocket/index.ts'
+import { join, KEY, rtApp, TestSocket } from './rt-fixtures.ts'
 
 test('malformed frames get svc:error with a code and the socket stays usable', async (t) => {
   const rt = await rtApp(t)
@@ -109,4 +110,72 @@ test('a client that stops reading is dropped once its send buffer passes max_buf
   t.is(rt.broadcaster.server.size, 1, 'the stalled socket was dropped')
   await rt.broadcaster.broadcast({ channels: ['firehose'], event: 'After', payload: {} })
   t.truthy(await reader.socket.event('After', undefined, 20_000), 'the reading client still gets broadcasts')
+})
+
+/** Polls until `check` holds (a close reaches the server a moment after the client sees it). */
+async function until(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return true
+}
+
+test('max_connections_per_address: sockets past the cap from one address get 4004 and a close (pusher:error on /app/{key}); HTTP still answers', async (t) => {
+  const rt = await rtApp(t, { max_connections_per_address: 3 }, { routes: (app) => app.router.get('/up', () => ({ ok: true })) })
+  const held = [await rt.connect(), await rt.connect(), await rt.connect()]
+  for (let i = 0; i < 3; i++) {
+    const refused = new TestSocket(rt.socketUrl)
+    const error = await refused.event('svc:error')
+    t.is(error.data.code, 4004)
+    t.regex(error.data.message, /address/)
+    t.is((await refused.closed).code, 4004)
+  }
+  const pusher = new TestSocket(`${rt.socketUrl.replace('/broadcasting/socket', '')}/app/${KEY}?protocol=7`)
+  t.is((await pusher.event('pusher:error')).data.code, 4004, 'the Pusher endpoint counts against the same cap')
+  t.is((await pusher.closed).code, 4004)
+  const response = await fetch(`${rt.url}/up`)
+  t.is(response.status, 200, 'HTTP answers while sockets are refused')
+  t.is(rt.broadcaster.server.size, 3)
+  held[0]!.socket.close()
+  t.true(await until(() => rt.broadcaster.server.size === 2))
+  t.regex((await rt.connect()).id, /^\d+\.\d+$/, 'a freed slot is usable again')
+})
+
+test('subscribe_rate: subscriptions past the limit get svc:error 4306 on that channel and the socket stays open', async (t) => {
+  const rt = await rtApp(t, { subscribe_rate: { limit: 3, per_seconds: 60 } })
+  const { socket, id } = await rt.connect()
+  for (const channel of ['a', 'b', 'c']) t.is((await join(socket, id, channel)).event, 'svc:subscription_succeeded', channel)
+  const refused = await join(socket, id, 'd')
+  t.is(refused.event, 'svc:error')
+  t.is(refused.data.code, 4306)
+  socket.send({ event: 'ping' })
+  t.truthy(await socket.event('svc:pong'), 'a rate-limited socket stays usable')
+  const other = await rt.connect()
+  t.is((await join(other.socket, other.id, 'd')).event, 'svc:subscription_succeeded', 'the limit is per connection')
+})
+
+test('subscribe_rate_per_address: one address\'s sockets share a budget; pusher clients get a subscription_error with status 429', async (t) => {
+  const rt = await rtApp(t, { subscribe_rate_per_address: { limit: 4, per_seconds: 60 } })
+  const a = await rt.connect()
+  const b = await rt.connect()
+  for (const channel of ['a', 'b']) t.is((await join(a.socket, a.id, channel)).event, 'svc:subscription_succeeded')
+  for (const channel of ['c', 'd']) t.is((await join(b.socket, b.id, channel)).event, 'svc:subscription_succeeded')
+  t.is((await join(b.socket, b.id, 'e')).data.code, 4306)
+  const pusher = new TestSocket(`${rt.socketUrl.replace('/broadcasting/socket', '')}/app/${KEY}?protocol=7`)
+  await pusher.event('pusher:connection_established')
+  pusher.send({ event: 'pusher:subscribe', data: { channel: 'f' } })
+  const error = await pusher.event('pusher:subscription_error', 'f')
+  t.is(JSON.parse(error.data).status, 429)
+  pusher.close()
+})
+
+test('the defaults cap connections per process and per address, channels and subscriptions', (t) => {
+  const defaults = rtConfigSchema.parse({ driver: 'rt' })
+  t.is(defaults.max_connections, 10_000)
+  t.is(defaults.max_connections_per_address, 100)
+  t.is(defaults.max_channels_per_connection, 100)
+  t.deepEqual(defaults.subscribe_rate, { limit: 100, per_seconds: 10 })
+  t.deepEqual(defaults.subscribe_rate_per_address, { limit: 1000, per_seconds: 10 })
 })

@@ -2,7 +2,7 @@ import test from 'ava'
 import { Redis } from 'ioredis'
 import { createApp, Model, runWithApp } from '../../../core/index.ts'
 import kvDriver from '../../../drivers/kv/index.ts'
-import { broadcasting, Channel, flushBroadcasts, Notifiable, Notification, ShouldBroadcast, type BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting, Channel, flushBroadcasts, Notifiable, Notification, ShouldBroadcast } from '../../../plugins/broadcasting/index.ts'
 import { waitFor } from '../kv/redis-server.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { join, type Frame } from './rt-fixtures.ts'
@@ -79,7 +79,7 @@ test.serial('a broadcast that arrives twice (a kv publish retried after it went 
   await join(bob.socket, bob.id, 'news')
   const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), kvDriver], config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url, prefix: 'cluster:' } } } } })
   t.teardown(() => app.close())
-  const kv = app.service<BroadcastManager>('broadcast').connection()
+  const kv = app.service('broadcast').connection()
   const counts = [alice, bob].map(({ socket }) => {
     const seen: number[] = []
     socket.raw.on('message', (data) => {
@@ -134,7 +134,7 @@ test.serial('queued broadcasts whose kv publish timed out on a busy Redis, which
     },
   })
   t.teardown(() => sender.close())
-  await sender.service<BroadcastManager>('broadcast').connection().broadcast({ channels: ['warm-up'], event: 'Connected', payload: {} })
+  await sender.service('broadcast').connection().broadcast({ channels: ['warm-up'], event: 'Connected', payload: {} })
   const admin = new Redis(url)
   t.teardown(() => admin.disconnect())
   await admin.ping()

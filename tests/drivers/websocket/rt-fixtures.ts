@@ -93,14 +93,14 @@ export interface RtApp {
 }
 
 /** An app whose active connection is `rt`, listening on a real port. */
-export async function rtApp(t: { teardown(fn: () => unknown): void }, options: Record<string, unknown> = {}, extra: { plugins?: Plugin[]; env?: Record<string, string>; config?: Record<string, unknown>; routes?: (app: Application) => void } = {}): Promise<RtApp> {
+export async function rtApp(t: { teardown(fn: () => unknown): void }, options: Record<string, unknown> = {}, extra: { plugins?: Plugin[]; env?: Record<string, string>; config?: Record<string, unknown>; routes?: (app: Application) => unknown; files?: Record<string, string> } = {}): Promise<RtApp> {
   const app = await createApp({
-    root: tempApp(),
+    root: tempApp(extra.files),
     env: { APP_ENV: 'test', ...extra.env },
     plugins: [broadcasting(), websocketDriver, ...(extra.plugins ?? [])],
     config: { ...extra.config, broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: KEY, secret: SECRET, ...options } } } },
   })
-  extra.routes?.(app)
+  await extra.routes?.(app)
   const server = await startServer(app)
   const sockets: TestSocket[] = []
   t.teardown(async () => {
@@ -112,7 +112,7 @@ export async function rtApp(t: { teardown(fn: () => unknown): void }, options: R
     app,
     url: server.url,
     socketUrl,
-    broadcaster: app.service<BroadcastManager>('broadcast').connection() as WebsocketBroadcaster,
+    broadcaster: app.service('broadcast').connection() as WebsocketBroadcaster,
     async connect(clientOptions = {}, path = '/broadcasting/socket') {
       const socket = new TestSocket(`${server.url.replace('http', 'ws')}${path}`, clientOptions)
       sockets.push(socket)

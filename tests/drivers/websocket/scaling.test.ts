@@ -65,7 +65,7 @@ test.serial('two rt processes on one Redis: a broadcast from a third process rea
     config: { broadcasting: { default: 'kv', connections: { kv: { driver: 'kv', url: REDIS_URL, prefix } } } },
   })
   t.teardown(() => kvApp.close())
-  const kv = kvApp.service<BroadcastManager>('broadcast').connection()
+  const kv = kvApp.service('broadcast').connection()
   await kv.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
   t.deepEqual((await alice.socket.event('Published')).data, { id: 1 })
   t.deepEqual((await bob.socket.event('Published')).data, { id: 1 })

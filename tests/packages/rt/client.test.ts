@@ -134,7 +134,7 @@ test('reconnect: after a server restart the client gets a new socket id, re-auth
   t.true(await waitFor(() => alice.state === 'connected' && alice.private('orders.1').subscribed && alice.channel('news').subscribed, 10_000))
   t.not(alice.socketId, before)
   const { BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
-  await second.service<InstanceType<typeof BroadcastManager>>('broadcast').connection().broadcast({ channels: ['private-orders.1', 'news'], event: 'OrderShipped', payload: { id: 9 } })
+  await second.service('broadcast').connection().broadcast({ channels: ['private-orders.1', 'news'], event: 'OrderShipped', payload: { id: 9 } })
   t.true(await waitFor(() => got.length === 1))
   t.deepEqual(got, [{ id: 9 }])
 })

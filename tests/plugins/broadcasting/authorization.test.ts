@@ -130,3 +130,16 @@ test('routes can be turned off with broadcasting.routes = false', async (t) => {
   t.teardown(() => app.close())
   t.is((await app.request('/broadcasting/auth', { method: 'POST', headers: { accept: 'application/json' } })).status, 404)
 })
+
+test('a member object answers only presence-: the private- and private-encrypted- channels of the same name need true', async (t) => {
+  const { app, ada } = await makeApp(t)
+  const client = await loggedIn(app, ada.id)
+  t.is((await auth(client, { socket_id: '1.2', channel_name: 'presence-chat.lobby' })).status, 200)
+  for (const channel of ['private-chat.lobby', 'private-encrypted-chat.lobby']) {
+    const res = await auth(client, { socket_id: '1.2', channel_name: channel })
+    t.is(res.status, 403, channel)
+    t.truthy((await res.json()).message)
+  }
+  t.is((await auth(client, { socket_id: '1.2', channel_name: 'presence-vault.1' })).status, 200, 'true still answers presence, with empty user_info')
+  t.is((await auth(client, { socket_id: '1.2', channel_name: 'private-vault.1' })).status, 200)
+})

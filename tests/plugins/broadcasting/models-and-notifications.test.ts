@@ -91,12 +91,12 @@ test('broadcastsNow skips the queue and custom names and payloads apply; after-c
     const fake = Broadcast.fake()
     const live = await LiveArticle.create({ title: 'x' })
     t.deepEqual(fake.sent.map((m) => [m.event, m.payload]), [['article.created', { id: live.getKey() }]], 'sent during save, no flush needed')
-    await app.service<DatabaseManager>('db').transaction(async () => {
+    await app.service('db').transaction(async () => {
       await CommittedArticle.create({ title: 'y' })
       await flushBroadcasts()
       t.is(fake.broadcasts('CommittedArticleCreated').length, 0)
     })
-    await app.service<DatabaseManager>('db').transaction(async () => {
+    await app.service('db').transaction(async () => {
       await CommittedArticle.create({ title: 'z' })
       throw new Error('rollback')
     }).catch(() => {})

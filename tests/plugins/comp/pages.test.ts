@@ -92,6 +92,6 @@ test('kiln make:comp writes a component and its view that render', async (t) => 
   const { createApp } = await import('../../../core/index.ts')
   const fresh = await createApp({ root: app.root, env: { APP_ENV: 'test' }, config: { session: { driver: 'memory' } } })
   t.teardown(() => fresh.close())
-  const { html } = await fresh.service<{ mount(n: string): Promise<{ html: string }> }>('comp').mount('admin.user-table')
+  const { html } = await fresh.service('comp').mount('admin.user-table')
   t.regex(html, /wire:name="admin\.user-table"[^>]*>\n  <p>UserTable: <span wire:text="count">0<\/span>/)
 })

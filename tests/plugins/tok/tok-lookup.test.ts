@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import test, { type ExecutionContext } from 'ava'
-import { Event, Migrator, ModelUserProvider, runWithApp, type Application, type AuthManager } from '../../../core/index.ts'
+import { Event, Migrator, ModelUserProvider, runWithApp, type Application } from '../../../core/index.ts'
 import { createTestApp, refreshDatabase, TestClient } from '../../../core/testing/index.ts'
 import { PersonalAccessToken, TokenAuthenticated } from '../../../plugins/tok/index.ts'
 import seed from '../../../app-template/database/seeders/index.ts'
@@ -26,7 +26,7 @@ test('a provider with its own retrieveById is asked for the user: the token and 
   const { app, users } = await setup(t, { auth: { providers: { users: { driver: 'picky' } } } })
   const [allowed, refused] = users as [User, User]
   // Registered before the first guard resolves its provider.
-  app.service<AuthManager>('auth').providers.extend('picky', () => {
+  app.service('auth').providers.extend('picky', () => {
     class Picky extends ModelUserProvider {
       override async retrieveById(id: unknown) {
         return Number(id) === refused.id ? undefined : super.retrieveById(id)

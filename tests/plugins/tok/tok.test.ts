@@ -167,7 +167,7 @@ test('testing helpers: actingAs(user, abilities) authenticates on tok with exact
   const reader = new TestClient(app).actingAs(user, ['orders:read'])
   t.is((await reader.json('GET', '/ability')).status, 200)
   t.is((await reader.json('GET', '/abilities')).status, 403)
-  app.service<import('../../../core/index.ts').AuthManager>('auth').forgetActingAs()
+  app.service('auth').forgetActingAs()
   const { plainTextToken } = await runWithApp(app, () => user.createToken('t', ['orders:read', 'orders:write']))
   const res = await new TestClient(app).withToken(plainTextToken).json('GET', '/abilities')
   t.deepEqual(await res.json(), { ok: true, can: true })

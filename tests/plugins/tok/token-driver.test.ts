@@ -29,7 +29,7 @@ async function makeApp(t: ExecutionContext, hash: boolean, dialect: 'sqlite' | '
     },
   })
   if (dialect === 'pgsql') {
-    const db = app.service<DatabaseManager>('db')
+    const db = app.service('db')
     await sql.raw(`CREATE SCHEMA ${String(connection.schema)}`).execute((await db.connection('main')).kysely)
     t.teardown(async () => {
       await sql.raw(`DROP SCHEMA ${String(connection.schema)} CASCADE`).execute((await db.connection('main')).kysely).catch(() => {})

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { HttpException, Limit, type HttpContext, type RateLimiters, type UrlSigner } from '../../../../core/index.ts'
+import { HttpException, Limit, type HttpContext } from '../../../../core/index.ts'
 import type { CompConfig } from '../../comp-config.ts'
 import type { ComponentContext } from '../../lifecycle/component-hook.ts'
 import { checkDescribedFile, uploadRulesOf } from './upload-rules.ts'
@@ -48,14 +48,14 @@ export async function startUpload(c: ComponentContext, params: unknown[]): Promi
   const kb = described.reduce((sum, file) => sum + Math.max(1, Math.ceil(file.size / 1024)), 0)
   const tag = services.binding.tag(ctx)
   await takeQuota(ctx, config, tag, kb)
-  const signer = ctx.app.service<UrlSigner>('signer')
+  const signer = ctx.app.service('signer')
   const query = { c: c.name, id: component.getId(), p: property, s: tag, n: randomBytes(12).toString('base64url'), bytes: String(described.reduce((sum, file) => sum + file.size, 0)), files: String(described.length) }
   return { property, url: signer.sign('/comp/upload', { ttlMinutes: config.url_ttl_minutes, params: query }) }
 }
 
 /** Counts the kilobytes against the session's and the address's quota; 429 once either is used up. */
 async function takeQuota(ctx: HttpContext, config: CompConfig['uploads'], tag: string, kb: number): Promise<void> {
-  const limiters = ctx.app.service<RateLimiters>('limiters')
+  const limiters = ctx.app.service('limiters')
   const minutes = Math.max(1, Math.ceil(config.quota_window_minutes))
   const quotas = [
     { name: 'comp-upload-session', limit: Limit.perMinutes(minutes, Math.ceil(config.quota_mb * 1024)).by(tag) },

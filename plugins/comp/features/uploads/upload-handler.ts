@@ -1,4 +1,4 @@
-import { HttpException, Limit, type HandlerFunction, type HttpContext, type RateLimiters } from '../../../../core/index.ts'
+import { HttpException, Limit, type HandlerFunction, type HttpContext } from '../../../../core/index.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
 import type { TemporaryUploadedFile } from './temporary-uploaded-file.ts'
 import { uploadRulesOf } from './upload-rules.ts'
@@ -50,6 +50,6 @@ export function uploadHandler(services: CompServices): HandlerFunction {
 /** An upload address works once: its nonce is counted in the app's rate limiter store (shared across processes with Redis). */
 async function useOnce(ctx: HttpContext, services: CompServices, nonce: string): Promise<void> {
   const minutes = Math.max(1, Math.ceil(services.config.uploads.url_ttl_minutes))
-  const { allowed } = await ctx.app.service<RateLimiters>('limiters').attempt('comp-upload-address-used', Limit.perMinutes(minutes, 1).by(nonce))
+  const { allowed } = await ctx.app.service('limiters').attempt('comp-upload-address-used', Limit.perMinutes(minutes, 1).by(nonce))
   if (!allowed) throw new HttpException(403, 'This upload address was used already: upload the file again.')
 }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import test from 'ava'
-import { Queue, runWithApp, type Application, type AuthManager, type Middleware } from '../../../../core/index.ts'
+import { Queue, runWithApp, type Application, type Middleware } from '../../../../core/index.ts'
 import { createTestApp, TestClient } from '../../../../core/testing/index.ts'
 import { broadcast, Broadcast, Channel, ShouldBroadcastNow, type BroadcastMessage } from '../../../../plugins/broadcasting/index.ts'
 import { generateAll, kiln, kilnBin, starterCopy } from './generator-fixtures.ts'
@@ -122,7 +122,7 @@ test('a generated middleware runs and hands the request on', async (t) => {
 test('a generated guard is a guard driver: auth:api-key answers 401 JSON for a guest', async (t) => {
   const { ApiKeyGuard } = await load<{ ApiKeyGuard: new (...args: never[]) => unknown }>('app/guards/api-key-guard.ts')
   const kilnApp = await app(t)
-  t.true(kilnApp.service<AuthManager>('auth').guard('api-key') instanceof ApiKeyGuard)
+  t.true(kilnApp.service('auth').guard('api-key') instanceof ApiKeyGuard)
   const authenticate = record<unknown[]>(t, ApiKeyGuard.prototype, 'authenticate')
   const response = await new TestClient(kilnApp).get('/guarded', { accept: 'application/json' })
   t.is(response.status, 401)
