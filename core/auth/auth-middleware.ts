@@ -1,7 +1,7 @@
-import { HttpException } from '../http/http-exception.ts'
-import type { HttpContext } from '../http/http-context.ts'
-import type { Middleware } from '../http/middleware.ts'
-import { redirect } from '../http/to-response.ts'
+import { HttpException } from '../http/errors/http-exception.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
+import type { Middleware } from '../http/pipeline/middleware.ts'
+import { redirect } from '../http/responses/to-response.ts'
 import type { AuthManager } from './auth-manager.ts'
 
 /**

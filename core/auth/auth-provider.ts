@@ -1,6 +1,6 @@
 import type { Application } from '../application/application.ts'
 import { definePlugin } from '../application/define-plugin.ts'
-import { HttpContext } from '../http/http-context.ts'
+import { HttpContext } from '../http/pipeline/http-context.ts'
 import { KilnError } from '../support/errors.ts'
 import { authConfigSchema } from './auth-config.ts'
 import { authenticate, guest, initializeAuth } from './auth-middleware.ts'
@@ -15,7 +15,7 @@ declare module '../application/kiln-services.ts' {
   }
 }
 
-declare module '../http/http-context.ts' {
+declare module '../http/pipeline/http-context.ts' {
   interface HttpContextExtensions {
     /** Auth for this request: `await ctx.auth.user()`, `login`, `logout`, `attempt`. */
     readonly auth: RequestAuth

@@ -1,4 +1,4 @@
-import type { HttpContext } from '../http/http-context.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
 
 /** What auth needs from a user object: its identifier. */
 export interface AuthUser {

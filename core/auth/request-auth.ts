@@ -1,4 +1,4 @@
-import type { HttpContext } from '../http/http-context.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
 import type { AuthUser } from './contracts.ts'
 import { verifyNothing } from './password-hasher.ts'

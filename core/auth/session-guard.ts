@@ -1,4 +1,4 @@
-import type { HttpContext } from '../http/http-context.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { KilnError } from '../support/errors.ts'
 import type { AuthUser, Guard, UserProvider } from './contracts.ts'
 

@@ -1,5 +1,5 @@
 import { appendCorsHeaders, appendCorsPreflightHeaders, isPreflightRequest, type CorsOptions } from 'h3'
-import type { Middleware } from '../http/middleware.ts'
+import type { Middleware } from '../http/pipeline/middleware.ts'
 import type { CorsConfig } from './cors-config.ts'
 
 /**

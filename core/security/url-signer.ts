@@ -1,8 +1,8 @@
 import type { Application } from '../application/application.ts'
 import { currentApp } from '../application/current-app.ts'
-import type { HttpContext } from '../http/http-context.ts'
-import { HttpException } from '../http/http-exception.ts'
-import type { Middleware } from '../http/middleware.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
+import { HttpException } from '../http/errors/http-exception.ts'
+import type { Middleware } from '../http/pipeline/middleware.ts'
 import { parseAppKey } from './app-key.ts'
 import { hmacHex, safeEqual } from './safe-compare.ts'
 

@@ -1,6 +1,6 @@
 import type { Application } from '../application/application.ts'
 import { parseAppKey } from '../security/app-key.ts'
-import type { Middleware } from '../http/middleware.ts'
+import type { Middleware } from '../http/pipeline/middleware.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session } from './session.ts'
@@ -10,7 +10,7 @@ import { sessionStore } from './session-stores.ts'
 import { addXsrfCookie, wantsXsrfCookie } from './verify-csrf-token.ts'
 import type { SessionConfig } from './session-config.ts'
 
-declare module '../http/http-context.ts' {
+declare module '../http/pipeline/http-context.ts' {
   interface HttpContextExtensions {
     /** The visitor's session, on routes in the `web` group (and stateful API requests). */
     session?: Session

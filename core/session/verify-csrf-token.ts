@@ -1,6 +1,6 @@
-import { HttpException } from '../http/http-exception.ts'
-import type { HttpContext } from '../http/http-context.ts'
-import type { Middleware } from '../http/middleware.ts'
+import { HttpException } from '../http/errors/http-exception.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
+import type { Middleware } from '../http/pipeline/middleware.ts'
 import type { Session } from './session.ts'
 import type { SessionConfig } from './session-config.ts'
 

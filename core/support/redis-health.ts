@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import { HttpException } from '../http/http-exception.ts'
+import { HttpException } from '../http/errors/http-exception.ts'
 
 /** The least a logger must do for {@link watchRedis}. */
 interface OutageLogger {

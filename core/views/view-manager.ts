@@ -1,5 +1,5 @@
 import type { Application } from '../application/application.ts'
-import type { HttpContext } from '../http/http-context.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { DriverManager } from '../manager/driver-manager.ts'
 import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
 

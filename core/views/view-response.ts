@@ -1,6 +1,6 @@
 import { FastResponse } from 'srvx'
 import { currentApp } from '../application/current-app.ts'
-import type { HttpContext } from '../http/http-context.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
 
 /**
  * A view as a handler's return value: rendered with the request's composers.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { definePlugin } from '../application/define-plugin.ts'
-import { escapeHtml } from '../http/error-renderer.ts'
+import { escapeHtml } from '../http/errors/error-renderer.ts'
 import { HandlebarsEngine } from './handlebars-engine.ts'
 import { ViewManager } from './view-manager.ts'
 import { viewsConfigSchema } from './views-config.ts'

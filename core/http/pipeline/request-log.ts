@@ -1,4 +1,4 @@
-import { describeError } from './error-renderer.ts'
+import { describeError } from '../errors/error-renderer.ts'
 import type { Middleware } from './middleware.ts'
 
 let nextId = 0

@@ -1,12 +1,12 @@
 import { HTTPError } from 'h3'
 import { FastResponse } from 'srvx'
 import { ZodError } from 'zod'
-import { ServiceUnavailableError } from '../support/redis-health.ts'
+import { ServiceUnavailableError } from '../../support/redis-health.ts'
 import { debugErrorPage } from './debug-error-page.ts'
 import { errorPage } from './error-page.ts'
 import { defaultMessage, HttpException } from './http-exception.ts'
-import type { HttpContext } from './http-context.ts'
-import { json } from './to-response.ts'
+import type { HttpContext } from '../pipeline/http-context.ts'
+import { json } from '../responses/to-response.ts'
 
 export { errorPage, escapeHtml } from './error-page.ts'
 

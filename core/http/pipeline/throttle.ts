@@ -1,4 +1,4 @@
-import { HttpException } from './http-exception.ts'
+import { HttpException } from '../errors/http-exception.ts'
 import type { Middleware } from './middleware.ts'
 import { Limit, type AttemptResult, type RateLimiters } from './rate-limiter.ts'
 

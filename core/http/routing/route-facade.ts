@@ -1,4 +1,4 @@
-import { currentApp } from '../application/current-app.ts'
+import { currentApp } from '../../application/current-app.ts'
 import type { Router } from './router.ts'
 
 /**

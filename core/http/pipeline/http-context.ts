@@ -1,9 +1,9 @@
 import type { H3Event } from 'h3'
-import type { Application } from '../application/application.ts'
-import { currentScope, enterScope } from '../support/async-scope.ts'
-import { CookieJar } from './cookie-jar.ts'
-import { KilnRequest } from './kiln-request.ts'
-import type { RouteDefinition } from './route-definition.ts'
+import type { Application } from '../../application/application.ts'
+import { currentScope, enterScope } from '../../support/async-scope.ts'
+import { CookieJar } from '../body/cookie-jar.ts'
+import { KilnRequest } from '../body/kiln-request.ts'
+import type { RouteDefinition } from '../routing/route-definition.ts'
 
 /**
  * Extension point: subsystems add typed members to the context (the session

@@ -1,4 +1,4 @@
-import type { HttpContext } from './http-context.ts'
+import type { HttpContext } from '../pipeline/http-context.ts'
 import { errorPage } from './error-page.ts'
 
 /** Headers whose values never appear on an error page: credentials, sessions, tokens. */

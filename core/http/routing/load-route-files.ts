@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Application } from '../application/application.ts'
-import { KilnError } from '../support/errors.ts'
+import type { Application } from '../../application/application.ts'
+import { KilnError } from '../../support/errors.ts'
 import type { Router } from './router.ts'
 
 /** A route file's default export. */

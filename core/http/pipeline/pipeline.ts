@@ -1,7 +1,7 @@
 import type { HttpContext } from './http-context.ts'
 import type { ResolvedMiddleware } from './middleware-registry.ts'
-import { renderError } from './error-renderer.ts'
-import { toResponse, withQueued } from './to-response.ts'
+import { renderError } from '../errors/error-renderer.ts'
+import { toResponse, withQueued } from '../responses/to-response.ts'
 
 /** A composed chain: middleware around a final handler. */
 export type Pipeline = (ctx: HttpContext) => Promise<Response>

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, resolve, sep } from 'node:path'
 import { serveStatic, type H3Event } from 'h3'
-import { KilnError } from '../support/errors.ts'
-import type { HttpContext } from './http-context.ts'
-import type { Router } from './router.ts'
-import type { UrlGenerator } from './url-generator.ts'
+import { KilnError } from '../../support/errors.ts'
+import type { HttpContext } from '../pipeline/http-context.ts'
+import type { Router } from '../routing/router.ts'
+import type { UrlGenerator } from '../routing/url-generator.ts'
 
 /** How a mounted file or folder is served. */
 export interface AssetOptions {

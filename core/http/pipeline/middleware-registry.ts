@@ -1,4 +1,4 @@
-import { KilnError } from '../support/errors.ts'
+import { KilnError } from '../../support/errors.ts'
 import type { Middleware, MiddlewareRef } from './middleware.ts'
 
 /** Options of an alias. */

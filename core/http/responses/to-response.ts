@@ -1,5 +1,5 @@
 import { FastResponse } from 'srvx'
-import type { HttpContext } from './http-context.ts'
+import type { HttpContext } from '../pipeline/http-context.ts'
 
 /** Anything a handler can return that knows how to become a response (views, redirects). */
 export interface Responsable {

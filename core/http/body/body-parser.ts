@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { limitRequestBody } from 'srvx/body-limit'
-import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
-import { HttpException } from './http-exception.ts'
+import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
+import { HttpException } from '../errors/http-exception.ts'
 
 /** A parsed request body: fields, and uploaded files for multipart forms. */
 export interface ParsedBody {

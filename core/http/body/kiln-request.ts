@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
-import { FORBIDDEN_KEYS, getPath } from '../support/dot-path.ts'
+import { FORBIDDEN_KEYS, getPath } from '../../support/dot-path.ts'
 import type { ParsedBody } from './body-parser.ts'
 
 /**

@@ -1,5 +1,5 @@
-import type { HttpContext } from './http-context.ts'
-import type { MiddlewareRef } from './middleware.ts'
+import type { HttpContext } from '../pipeline/http-context.ts'
+import type { MiddlewareRef } from '../pipeline/middleware.ts'
 
 /** A function route handler. Its return value becomes the response. */
 export type HandlerFunction = (ctx: HttpContext) => unknown | Promise<unknown>

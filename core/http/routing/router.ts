@@ -1,6 +1,6 @@
 import type { Hooks } from 'crossws'
-import { KilnError } from '../support/errors.ts'
-import type { MiddlewareRef } from './middleware.ts'
+import { KilnError } from '../../support/errors.ts'
+import type { MiddlewareRef } from '../pipeline/middleware.ts'
 import { RouteDefinition, type RouteHandler } from './route-definition.ts'
 
 /** Options of `Route.group`. */

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import type { Application } from '../application/application.ts'
-import { currentApp } from '../application/current-app.ts'
-import { KilnError } from '../support/errors.ts'
-import { failFastRedisOptions, redisReady, redisTarget, watchRedis } from '../support/redis-health.ts'
+import type { Application } from '../../application/application.ts'
+import { currentApp } from '../../application/current-app.ts'
+import { KilnError } from '../../support/errors.ts'
+import { failFastRedisOptions, redisReady, redisTarget, watchRedis } from '../../support/redis-health.ts'
 import type { HttpContext } from './http-context.ts'
 
 /**
