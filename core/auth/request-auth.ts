@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
 import type { AuthUser } from './contracts.ts'
@@ -55,7 +56,7 @@ export class RequestAuth {
   async login(user: AuthUser, guard?: string): Promise<void> {
     const name = guard ?? this.manager.defaultGuard()
     const driver = this.manager.guard(name)
-    if (!driver.login) throw new Error(`The "${name}" guard cannot log users in.`)
+    if (!driver.login) throw new KilnError(`The "${name}" guard cannot log users in.`, { code: 'E_GUARD_CANNOT_LOG_IN' })
     await driver.login(this.ctx, user)
     this.resolved.set(name, user)
     if (!this.guardName || this.guardName === name) this.ctx.request.setUser(user)

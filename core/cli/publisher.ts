@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
@@ -53,7 +54,7 @@ export class Publisher {
    */
   publish(tag: string, root: string, options: { force?: boolean } = {}): PublishResult {
     const entries = this.tags.get(tag)
-    if (!entries) throw new Error(`Unknown publish tag "${tag}".`)
+    if (!entries) throw new KilnError(`Unknown publish tag "${tag}".`, { code: 'E_PUBLISH_TAG' })
     const result: PublishResult = { copied: [], skipped: [] }
     for (const entry of entries) {
       for (const file of listFiles(entry.from)) {
@@ -73,7 +74,7 @@ export class Publisher {
 }
 
 function listFiles(path: string): string[] {
-  if (!existsSync(path)) throw new Error(`Nothing to publish at ${path}.`)
+  if (!existsSync(path)) throw new KilnError(`Nothing to publish at ${path}.`, { code: 'E_PUBLISH_SOURCE' })
   if (!statSync(path).isDirectory()) return [path]
   return readdirSync(path).flatMap((name) => listFiles(join(path, name)))
 }

@@ -23,7 +23,7 @@ export class MissingTableError extends KilnError {
     readonly table: string,
     cause: unknown,
   ) {
-    super(`The table "${table}" does not exist.`, { hint: 'Run `kiln migrate` to create it.', cause })
+    super(`The table "${table}" does not exist.`, { hint: 'Run `kiln migrate` to create it.', cause, code: 'E_MISSING_TABLE' })
     this.name = 'MissingTableError'
   }
 }

@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 
 const VERSION = 1
@@ -34,7 +35,7 @@ export class Encrypter {
     private readonly key: Buffer,
     private readonly previousKeys: Buffer[] = [],
   ) {
-    if (key.length !== 32) throw new Error('The encryption key must be 32 bytes.')
+    if (key.length !== 32) throw new KilnError('The encryption key must be 32 bytes.', { code: 'E_ENCRYPTION_KEY' })
   }
 
   /** Seals a string. @example `encrypter.encrypt('secret')` */

@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import { HttpException } from '../http/errors/http-exception.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { Middleware } from '../http/pipeline/middleware.ts'
@@ -24,7 +25,7 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export const verifyCsrfToken: Middleware = async (ctx, next) => {
   const session = ctx.session
-  if (!session) throw new Error('verifyCsrfToken needs the session: put it after startSession.')
+  if (!session) throw new KilnError('verifyCsrfToken needs the session: put it after startSession.', { code: 'E_SESSION_MISSING' })
   // Also on a refusal, so a client that lost the cookie can retry.
   XSRF_WANTED.add(ctx)
   if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session)) {
@@ -95,7 +96,7 @@ function globToRegExp(glob: string): RegExp {
  * ```
  */
 export function csrfToken(ctx: HttpContext): string {
-  if (!ctx.session) throw new Error('csrfToken() needs a session: use it on a `web` route.')
+  if (!ctx.session) throw new KilnError('csrfToken() needs a session: use it on a `web` route.', { code: 'E_SESSION_MISSING' })
   return ctx.session.token()
 }
 

@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
@@ -22,7 +23,7 @@ export const atomicFsDriver = defineDriver((options: { base: string }): Driver =
   const base = resolve(options.base)
   const lite = fsLite({ base, ignore: (path: string) => path.endsWith(TEMP_SUFFIX) })
   const path = (key: string) => {
-    if (/\.\.:|\.\.$/.test(key)) throw new Error(`Invalid storage key ${JSON.stringify(key)}: it must not contain .. segments.`)
+    if (/\.\.:|\.\.$/.test(key)) throw new KilnError(`Invalid storage key ${JSON.stringify(key)}: it must not contain .. segments.`, { code: 'E_STORAGE_KEY' })
     return join(base, key.replace(/:/g, '/'))
   }
   const write = async (key: string, value: string | Uint8Array) => {

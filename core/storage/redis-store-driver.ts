@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import type { Redis } from 'ioredis'
 import type { Driver } from 'unstorage'
 import redisDriver from 'unstorage/drivers/redis'
@@ -87,7 +88,7 @@ export function failFastRedisDriver(options: RedisStoreOptions): Driver & Atomic
         // Lost a race to another process: step aside a random moment so two writers do not stay in lockstep.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt + 1, 10)))
       }
-      throw new Error(`The stored item "${key}" kept changing during ${MAX_ATTEMPTS} attempts to update it.`)
+      throw new KilnError(`The stored item "${key}" kept changing during ${MAX_ATTEMPTS} attempts to update it.`, { code: 'E_STORAGE_CONTENTION' })
     },
     ...inner,
     hasItem: guard(inner.hasItem),

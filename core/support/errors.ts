@@ -1,18 +1,23 @@
 /**
- * The base of every error Kiln raises on purpose. `hint` tells the developer
- * what to do next.
+ * The base of every error Kiln raises on purpose. `code` is stable across
+ * releases (`E_CONFIG`, `E_SESSION_MISSING`...): match on it, not on the
+ * message; `hint` tells the developer what to do next.
  *
  * @example
  * ```ts
- * throw new KilnError('No APP_KEY is set.', { hint: 'Run `kiln key:generate`.' })
+ * throw new KilnError('No APP_KEY is set.', { code: 'E_APP_KEY', hint: 'Run `kiln key:generate`.' })
+ * if (error instanceof KilnError && error.code === 'E_APP_KEY') ...
  * ```
  */
 export class KilnError extends Error {
   readonly hint?: string
-  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+  /** A stable, machine-readable name of what went wrong; `E_KILN` when none more precise was given. */
+  readonly code: string
+  constructor(message: string, options: { hint?: string; cause?: unknown; code?: string } = {}) {
     super(options.hint ? `${message} ${options.hint}` : message, { cause: options.cause })
     this.name = 'KilnError'
     this.hint = options.hint
+    this.code = options.code ?? 'E_KILN'
   }
 }
 
@@ -26,7 +31,7 @@ export class KilnError extends Error {
  */
 export class ConfigError extends KilnError {
   constructor(readonly file: string, readonly key: string, readonly reason: string) {
-    super(`Invalid configuration in ${file}: ${key || '(root)'}: ${reason}`)
+    super(`Invalid configuration in ${file}: ${key || '(root)'}: ${reason}`, { code: 'E_CONFIG' })
     this.name = 'ConfigError'
   }
 }

@@ -1,3 +1,4 @@
+import { KilnError } from './errors.ts'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,6 +21,6 @@ export function kilnPackageRoot(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json')
     if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kiln-framework') return (root = dir)
-    if (dirname(dir) === dir) throw new Error('Kiln cannot find its own package.json above its code: reinstall kiln-framework.')
+    if (dirname(dir) === dir) throw new KilnError('Kiln cannot find its own package.json above its code: reinstall kiln-framework.', { code: 'E_PACKAGE_ROOT' })
   }
 }

@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import { randomBytes } from 'node:crypto'
 import Handlebars from 'handlebars'
 
@@ -49,7 +50,7 @@ export function asyncCapable<F extends (...args: any[]) => unknown>(fn: F): F {
     const result = fn.apply(this, args)
     if (!isThenable(result)) return result
     const collector = stack.at(-1)
-    if (!collector) throw new Error('An async view helper was called outside of a render.')
+    if (!collector) throw new KilnError('An async view helper was called outside of a render.', { code: 'E_VIEW_OUTSIDE_RENDER' })
     const index = collector.pending.push(Promise.resolve(result)) - 1
     return new Handlebars.SafeString(`\u0000async:${collector.nonce}:${index}\u0000`)
   } as F

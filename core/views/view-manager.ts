@@ -1,3 +1,4 @@
+import { KilnError } from '../support/errors.ts'
 import type { Application } from '../application/application.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { DriverManager } from '../manager/driver-manager.ts'
@@ -91,7 +92,7 @@ export class ViewManager {
    */
   async renderInline(source: string, data: Record<string, unknown> = {}, ctx?: HttpContext): Promise<string> {
     const engine = this.engine()
-    if (!engine.renderInline) throw new Error('The default view engine cannot render inline templates.')
+    if (!engine.renderInline) throw new KilnError('The default view engine cannot render inline templates.', { code: 'E_VIEW_INLINE' })
     return engine.renderInline(source, await this.viewData(data, ctx))
   }
 

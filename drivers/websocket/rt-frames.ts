@@ -1,3 +1,4 @@
+import { FORBIDDEN_KEYS } from '../../core/index.ts'
 import type { PresenceMember } from './hub.ts'
 import type { RelayMessage } from './redis-relay.ts'
 import type { WireProtocol } from './wire-protocol.ts'
@@ -6,7 +7,6 @@ import type { WireProtocol } from './wire-protocol.ts'
 export const MEMBER_ADDED = 'svc:member_added'
 export const MEMBER_REMOVED = 'svc:member_removed'
 
-const forbiddenUserIds = new Set(['__proto__', 'constructor', 'prototype'])
 
 /**
  * A relayed message as a frame of one protocol.
@@ -41,6 +41,6 @@ export function readMember(channelData: string | undefined): PresenceMember | un
   }
   if (value === null || typeof value !== 'object') return undefined
   const { user_id: userId, user_info: userInfo } = value as Record<string, unknown>
-  if (!((typeof userId === 'string' && userId !== '' && !forbiddenUserIds.has(userId)) || typeof userId === 'number')) return undefined
+  if (!((typeof userId === 'string' && userId !== '' && !FORBIDDEN_KEYS.has(userId)) || typeof userId === 'number')) return undefined
   return userInfo === undefined ? { user_id: userId } : { user_id: userId, user_info: userInfo }
 }

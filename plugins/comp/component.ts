@@ -1,3 +1,4 @@
+import { KilnError } from '../../core/index.ts'
 import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
 import { forgetComputed } from './features/computed/computed.ts'
@@ -31,7 +32,7 @@ const runs = new WeakMap<Component, ComponentRun>()
 /** @internal the run of a component instance. */
 export function runOf(component: Component): ComponentRun {
   const run = runs.get(component)
-  if (!run) throw new Error(`${component.constructor.name} is used outside of a render or update.`)
+  if (!run) throw new KilnError(`${component.constructor.name} is used outside of a render or update.`, { code: 'E_COMP_OUTSIDE_LIFECYCLE' })
   return run
 }
 
@@ -102,7 +103,7 @@ export abstract class Component {
   // Public, not protected: mixins such as `WithPagination(Component)` export class types, which cannot name a protected member.
   get ctx(): HttpContext {
     const ctx = runOf(this).ctx
-    if (!ctx) throw new Error(`${this.constructor.name} has no request here.`)
+    if (!ctx) throw new KilnError(`${this.constructor.name} has no request here.`, { code: 'E_COMP_NO_REQUEST' })
     return ctx
   }
 
@@ -134,7 +135,7 @@ export abstract class Component {
   validate(): Record<string, any>
   validate(schema?: z.ZodType): unknown {
     const rules = schema ?? (this.constructor as typeof Component).rules
-    if (!rules) throw new Error(`${this.constructor.name}.validate() needs static rules (a zod schema) or a schema argument.`)
+    if (!rules) throw new KilnError(`${this.constructor.name}.validate() needs static rules (a zod schema) or a schema argument.`, { code: 'E_COMP_NO_RULES' })
     const result = rules.safeParse(this.state())
     if (result.success) {
       this.errors = {}

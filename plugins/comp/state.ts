@@ -1,4 +1,4 @@
-import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass } from '../../core/index.ts'
+import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass, FORBIDDEN_KEYS } from '../../core/index.ts'
 import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
 
 /** How a value that is not plain JSON travels in a snapshot. */
@@ -156,7 +156,6 @@ function write(root: Record<string, unknown>, path: Array<string | number>, valu
   current[path.at(-1)!] = value
 }
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 function stateError(component: string, path: Array<string | number>, what: string): KilnError {
   return new KilnError(`${component}.${path.join('.')} holds ${what}, which a component cannot keep in its state.`, {

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2'
-import { HttpException, type Application } from '../../core/index.ts'
+import { HttpException, type Application, KilnError } from '../../core/index.ts'
 import type { TestClient } from '../../core/testing/index.ts'
 import { ComponentManager } from './component-manager.ts'
 import { signedEndpoint } from './keys.ts'
@@ -56,12 +56,12 @@ export class ComponentTest {
   static async visit(client: TestClient, path: string, name?: string): Promise<ComponentTest> {
     const res = await client.get(path, { accept: 'text/html' })
     const html = await res.text()
-    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${html.slice(0, 300)}`)
+    if (res.status !== 200) throw new KilnError(`GET ${path} answered ${res.status}: ${html.slice(0, 300)}`, { code: 'E_COMP_TEST' })
     const roots = componentRoots(html)
     const root = name === undefined ? roots[0] : roots.find((found) => found.snapshot.fingerprint.name === name)
-    if (!root) throw new Error(`GET ${path} has no component${name === undefined ? '' : ` named "${name}"`}; it has: ${roots.map((found) => found.snapshot.fingerprint.name).join(', ') || 'none'}.`)
+    if (!root) throw new KilnError(`GET ${path} has no component${name === undefined ? '' : ` named "${name}"`}; it has: ${roots.map((found) => found.snapshot.fingerprint.name).join(', ') || 'none'}.`, { code: 'E_COMP_TEST' })
     const endpoint = /<meta name="comp-endpoint" content="([^"]+)">/.exec(html)?.[1]
-    if (!endpoint) throw new Error(`GET ${path} has no @compScripts (no comp-endpoint meta), so its components cannot update.`)
+    if (!endpoint) throw new KilnError(`GET ${path} has no @compScripts (no comp-endpoint meta), so its components cannot update.`, { code: 'E_COMP_TEST' })
     return new ComponentTest(client, root.snapshot, unescapeAttribute(endpoint), root.html)
   }
 
@@ -83,7 +83,7 @@ export class ComponentTest {
       ensureMountRoute(app, manager)
       const res = await client.get(`/comp/testing/${key}`, { accept: 'application/json' })
       const body = (await res.json()) as { html?: string; endpoint?: string; message?: string }
-      if (res.status !== 200 || body.html === undefined || body.endpoint === undefined) throw new Error(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`)
+      if (res.status !== 200 || body.html === undefined || body.endpoint === undefined) throw new KilnError(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`, { code: 'E_COMP_TEST' })
       return new ComponentTest(client, componentRoots(body.html)[0]!.snapshot, body.endpoint, body.html)
     } finally {
       pending.delete(key)

@@ -1,4 +1,4 @@
-import { HttpException, Model } from '../../core/index.ts'
+import { FORBIDDEN_KEYS, HttpException, Model } from '../../core/index.ts'
 import { metaOf } from './class-meta.ts'
 import type { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
@@ -6,7 +6,6 @@ import { publicProperties } from './state.ts'
 import type { PropertyKind } from './property-kind.ts'
 import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 const SEGMENT = /^(?:[A-Za-z_$][\w$-]*|\d{1,9})$/
 
 /** What an update needs besides the component. */
@@ -41,7 +40,7 @@ export interface UpdateContext {
 export async function applyUpdate(component: Component, path: string, value: unknown, context: UpdateContext): Promise<void> {
   const segments = path.split('.')
   if (segments.length > context.maxDepth) throw new HttpException(422, `The update path "${path.slice(0, 100)}" is deeper than ${context.maxDepth} segments.`)
-  if (segments.some((segment) => FORBIDDEN.has(segment))) throw new HttpException(400, `The update path "${path.slice(0, 100)}" is not allowed.`)
+  if (segments.some((segment) => FORBIDDEN_KEYS.has(segment))) throw new HttpException(400, `The update path "${path.slice(0, 100)}" is not allowed.`)
   if (!segments.every((segment) => SEGMENT.test(segment))) throw new HttpException(422, `"${path.slice(0, 100)}" is not a property path.`)
   const [root, ...rest] = segments as [string, ...string[]]
   if (!publicProperties(component).includes(root)) throw new HttpException(422, `${context.Class.name} has no public property "${root}".`)

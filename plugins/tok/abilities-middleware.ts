@@ -1,4 +1,4 @@
-import { HttpException, type Middleware } from '../../core/index.ts'
+import { HttpException, type Middleware, KilnError } from '../../core/index.ts'
 
 interface AbilityUser {
   tokenCan?(ability: string): boolean
@@ -45,5 +45,5 @@ export const checkForAnyAbility: Middleware = (ctx, next, abilities) => {
  * ```
  */
 export function requireAbilities(abilities: string[]): void {
-  if (abilities.length === 0) throw new Error('list at least one ability (abilities:orders:read,orders:write); with none, every token would pass.')
+  if (abilities.length === 0) throw new KilnError('list at least one ability (abilities:orders:read,orders:write); with none, every token would pass.', { code: 'E_TOK_NO_ABILITIES' })
 }

@@ -5,8 +5,8 @@ import { pruneExpiredCommand } from './prune-command.ts'
 import { defaultStatefulDomains } from './stateful.ts'
 import { tokConfigSchema } from './tok-config.ts'
 import { startTokenCache } from './token-cache-registry.ts'
-import { TokGuard } from './tok-guard.ts'
-import { TokenGuard, type TokenGuardConfig } from './token-guard.ts'
+import { TokGuard } from './personal-access-token-guard.ts'
+import { TokenGuard, type TokenGuardConfig } from './api-token-column-guard.ts'
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url))
 const CONFIG_STUB = fileURLToPath(new URL('./stubs/tok.ts', import.meta.url))

@@ -40,7 +40,7 @@ export function modelByMorphName(name: string): typeof Model | undefined {
 export class ModelNotFoundError extends KilnError {
   readonly status = 404
   constructor(model: string, key: unknown) {
-    super(`No ${model} with key ${String(key)}.`)
+    super(`No ${model} with key ${String(key)}.`, { code: 'E_MODEL_NOT_FOUND' })
     this.name = 'ModelNotFoundError'
   }
 }

@@ -1,4 +1,5 @@
 import type { Hooks } from 'crossws'
+import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { KilnError } from '../../support/errors.ts'
 import type { MiddlewareRef } from '../pipeline/middleware.ts'
 import { RouteDefinition, type RouteHandler } from './route-definition.ts'
@@ -78,7 +79,7 @@ export class Router {
    * ```
    */
   macro(name: string, fn: RouteMacro): this {
-    if (!/^[A-Za-z_$][\w$]*$/.test(name) || FORBIDDEN_METHODS.has(name) || name in Router.prototype || Object.prototype.hasOwnProperty.call(this, name)) {
+    if (!/^[A-Za-z_$][\w$]*$/.test(name) || FORBIDDEN_KEYS.has(name) || name in Router.prototype || Object.prototype.hasOwnProperty.call(this, name)) {
       throw new KilnError(`Cannot add a route macro named "${name}": the router already has a member of that name.`)
     }
     Object.defineProperty(this, name, { value: fn, enumerable: false, configurable: false, writable: false })
@@ -230,7 +231,6 @@ export class Router {
   }
 }
 
-const FORBIDDEN_METHODS = new Set(['constructor', '__proto__', 'prototype'])
 
 function validateHandler(handler: RouteHandler, path: string): void {
   if (typeof handler === 'function') return
@@ -238,7 +238,7 @@ function validateHandler(handler: RouteHandler, path: string): void {
     throw new KilnError(`The handler of route ${path} must be a function or [Controller, 'method'].`)
   }
   const [Controller, method] = handler
-  if (FORBIDDEN_METHODS.has(method) || typeof (Controller.prototype as Record<string, unknown>)[method] !== 'function') {
+  if (FORBIDDEN_KEYS.has(method) || typeof (Controller.prototype as Record<string, unknown>)[method] !== 'function') {
     throw new KilnError(`${Controller.name} has no method "${method}" (route ${path}).`)
   }
 }

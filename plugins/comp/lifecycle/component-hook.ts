@@ -1,3 +1,4 @@
+import { KilnError } from '../../../core/index.ts'
 import type { Application, HttpContext, ViewManager } from '../../../core/index.ts'
 import type { Checksums } from '../checksum.ts'
 import type { CompConfig } from '../comp-config.ts'
@@ -75,13 +76,13 @@ export class ComponentContext {
 
   /** Mount-time steps with these parameters (a lazy component loading). @example `await c.boot(params)` */
   boot(params: Record<string, unknown>): Promise<void> {
-    if (!this.actions.boot) throw new Error(`${this.Class.name} cannot boot here.`)
+    if (!this.actions.boot) throw new KilnError(`${this.Class.name} cannot boot here.`, { code: 'E_COMP_OUTSIDE_LIFECYCLE' })
     return this.actions.boot(params)
   }
 
   /** Applies one update from the browser, with every check an update gets. @example `await c.update('count', 5)` */
   update(path: string, value: unknown): Promise<void> {
-    if (!this.actions.update) throw new Error(`${this.Class.name} takes no updates here.`)
+    if (!this.actions.update) throw new KilnError(`${this.Class.name} takes no updates here.`, { code: 'E_COMP_OUTSIDE_LIFECYCLE' })
     return this.actions.update(path, value)
   }
 }

@@ -4,9 +4,6 @@ import type { CompConfig } from '../../comp-config.ts'
 import type { ComponentContext } from '../../lifecycle/component-hook.ts'
 import { checkDescribedFile, uploadRulesOf } from './upload-rules.ts'
 
-/** Files one `$upload` may send into a `multiple` property. */
-const MAX_FILES = 20
-
 /**
  * `$upload(property, files)`: checks what the browser is about to send
  * against the property's `@upload()` rules and the upload quotas, and
@@ -30,7 +27,7 @@ export async function startUpload(c: ComponentContext, params: unknown[]): Promi
   if (typeof property !== 'string') throw new HttpException(422, '$upload takes the name of a property and the files to send.')
   const config = services.config.uploads
   const rules = uploadRulesOf(Class, property, config)
-  const most = rules.multiple ? MAX_FILES : 1
+  const most = rules.multiple ? config.max_files : 1
   if (!Array.isArray(files) || files.length === 0 || files.length > most) throw new HttpException(422, most === 1 ? `${property} takes one file.` : `Describe between 1 and ${most} files to upload.`)
   const described = (files as Array<{ name?: unknown; type?: unknown; size?: unknown } | null>).map((file) => ({ name: String(file?.name ?? ''), type: String(file?.type ?? ''), size: Number(file?.size) }))
   try {

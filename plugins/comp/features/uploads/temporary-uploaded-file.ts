@@ -1,3 +1,4 @@
+import { KilnError } from '../../../../core/index.ts'
 import { randomBytes } from 'node:crypto'
 import type { Storage } from 'unstorage'
 
@@ -56,7 +57,7 @@ export class TemporaryUploadedFile {
   /** The bytes. @example `const bytes = await photo.contents()` */
   async contents(): Promise<Buffer> {
     const raw = await this.temporary.getItemRaw(this.id)
-    if (!raw) throw new Error(`The temporary upload "${this.meta.name}" is gone (older than the upload lifetime?).`)
+    if (!raw) throw new KilnError(`The temporary upload "${this.meta.name}" is gone (older than the upload lifetime?).`, { code: 'E_UPLOAD_GONE' })
     return Buffer.from(raw as Uint8Array)
   }
 
@@ -84,9 +85,9 @@ export class TemporaryUploadedFile {
    * ```
    */
   async storeAs(dir: string, name: string, options: { store?: string } = {}): Promise<string> {
-    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`"${name}" is not a plain file name.`)
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new KilnError(`"${name}" is not a plain file name.`, { code: 'E_UPLOAD_FILE_NAME' })
     const key = [dir.replace(/^\/+|\/+$/g, ''), name].filter(Boolean).join('/')
-    if (key.split('/').includes('..')) throw new Error(`"${key}" leaves its folder.`)
+    if (key.split('/').includes('..')) throw new KilnError(`"${key}" leaves its folder.`, { code: 'E_UPLOAD_FILE_NAME' })
     await this.stores(options.store).setItemRaw(key.replaceAll('/', ':'), await this.contents())
     await this.delete()
     return key
