@@ -41,7 +41,7 @@ export async function rtFanout(): Promise<void> {
     // One client process per side: on a 2-core machine a second one competes with the server for the CPU.
     const kilnClients = [await socketClients(`${kilnServer.url.replace('http', 'ws')}/broadcasting/socket`, SOCKETS, 'rt')]
     const rawClients = [await socketClients(raw.url, SOCKETS, 'raw')]
-    let best = { kiln: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] }, raw: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] } }
+    const best = { kiln: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] }, raw: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] } }
     let id = 0
     // Warm both paths, then alternate so machine noise hits both alike.
     await fanOut(kilnClients, SOCKETS, 5, (data) => rt.broadcast({ channels: ['bench'], event: 'Tick', payload: data }), (id += 5) - 5)

@@ -34,7 +34,7 @@ export async function rtScaling(): Promise<void> {
     const next = (n: number) => (id += n) - n
     await fanOut(singleClients, SOCKETS, 5, (data) => single.broadcast(data), next(5))
     await fanOut(scaledClients, SOCKETS, 5, viaKv, next(5))
-    let best = { one: { perSecond: 0, p50: 0, p99: 0 }, two: { perSecond: 0, p50: 0, p99: 0 } }
+    const best = { one: { perSecond: 0, p50: 0, p99: 0 }, two: { perSecond: 0, p50: 0, p99: 0 } }
     for (let round = 0; round < 3; round++) {
       const one = await fanOut(singleClients, SOCKETS, EVENTS, (data) => single.broadcast(data), next(EVENTS))
       const two = await fanOut(scaledClients, SOCKETS, EVENTS, viaKv, next(EVENTS))

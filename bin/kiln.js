@@ -56,7 +56,9 @@ async function registerTsx(root) {
       const manifest = createRequire(from).resolve('tsx/package.json')
       api = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).exports['./esm/api'].import.default)
       break
-    } catch {}
+    } catch {
+      // Not installed beside this root: try the next one.
+    }
   }
   if (!api) throw new Error(`The app in ${root} is TypeScript and tsx is not installed: run npm install --save-dev tsx, or build it with kiln build and run the built app.`)
   const { register } = await import(pathToFileURL(api).href)

@@ -73,7 +73,7 @@ export class HostedBroadcaster extends SigningBroadcaster {
         const detail = this.describe(error as SdkError)
         const progress = calls.length > 1 ? `; ${sent} of ${channels.length} channels were sent` : ''
         this.logger?.error({ connection: this.name, api: this.target(), event, channels: chunk.length, err: detail }, 'hosted broadcast failed')
-        throw new Error(`Broadcast connection "${this.name}" (hosted) could not trigger [${event}] on ${this.target()} (${detail}${progress}).`)
+        throw new Error(`Broadcast connection "${this.name}" (hosted) could not trigger [${event}] on ${this.target()} (${detail}${progress}).`, { cause: error })
       }
       sent += chunk.length
     }

@@ -89,7 +89,7 @@ export class KvBroadcaster extends SigningBroadcaster {
       const what = refused ? 'Redis refused the publish' : 'Redis is unreachable'
       if (refused) this.logger.error({ connection: this.name, redis: this.target(), event, channels: channels.length, err: reason }, `kv broadcast failed: ${what}`)
       else this.lost(error as Error)
-      throw new Error(`Broadcast connection "${this.name}" (kv) could not publish [${event}] to ${this.target()}: ${what} (${reason}).`)
+      throw new Error(`Broadcast connection "${this.name}" (kv) could not publish [${event}] to ${this.target()}: ${what} (${reason}).`, { cause: error })
     }
   }
 

@@ -1,4 +1,4 @@
-import { defineBroadcastDriver, SigningBroadcaster, type AppKeys } from '../../plugins/broadcasting/index.ts'
+import { defineBroadcastDriver, SigningBroadcaster } from '../../plugins/broadcasting/index.ts'
 
 /** The driver name in `config/broadcasting.ts`. */
 export const DRIVER_NAME = 'null'

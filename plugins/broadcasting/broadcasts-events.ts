@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterCommit, currentApp, Model, QueueManager } from '../../core/index.ts'
+import { afterCommit, currentApp, Model } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
 import { Channel, PrivateChannel } from './channels.ts'
 

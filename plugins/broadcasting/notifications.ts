@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { currentApp, KilnError, Model, QueueManager } from '../../core/index.ts'
+import { currentApp, KilnError, Model } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
 import { Channel, PrivateChannel } from './channels.ts'
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { definePlugin, EventDispatcher, KilnError, type Application, type Plugin } from '../../core/index.ts'
+import { definePlugin, KilnError, type Application, type Plugin } from '../../core/index.ts'
 import { authenticateUser, authorizeChannel } from './authorize-channel.ts'
 import { BroadcastManager } from './broadcast-manager.ts'
 import { broadcastingConfigSchema } from './broadcasting-config.ts'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterCommit, currentApp, QueueManager, type Application } from '../../core/index.ts'
+import { afterCommit, currentApp, type Application } from '../../core/index.ts'
 import { BroadcastEvent } from './broadcast-event-job.ts'
 import { channelNames, ShouldBroadcast, ShouldBroadcastAfterCommit, ShouldBroadcastNow } from './should-broadcast.ts'
 import { settleToOthers } from './socket-ids.ts'

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
 import { appSlug, failFastRedisOptions, maybeCurrentApp, onAnyModelEvent, onAnyQueryWrite, redisReady, redisTarget, watchRedis, type Application, type Model } from '../../core/index.ts'
 import { isInvalidation, type Invalidation, type TokenCache } from './token-cache.ts'
 import { personalAccessTokenModel } from './personal-access-token.ts'

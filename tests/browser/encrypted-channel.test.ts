@@ -13,15 +13,14 @@ channel.subscribedTo(() => { document.body.dataset.ready = '1' })
 </script>`
 
 test('in Chromium, rt.js loads rt-sealed.js only for an encrypted channel, and its listener gets the opened event', async (t) => {
-  let rt: RtApp | undefined
-  rt = await rtApp(
+  const rt: RtApp = await rtApp(
     t,
     { encryption_master_key: randomBytes(32).toString('base64') },
     {
       routes: (app) => {
         app.router.get('/vault', () => page(true))
         app.router.get('/news', () => page(false))
-        app.router.post('/vault-auth', (ctx) => rt!.broadcaster.signChannel(ctx.request.input('socket_id') as string, ctx.request.input('channel_name') as string))
+        app.router.post('/vault-auth', (ctx) => rt.broadcaster.signChannel(ctx.request.input('socket_id') as string, ctx.request.input('channel_name') as string))
       },
     },
   )

@@ -5,10 +5,6 @@ import { parseEnv } from 'node:util'
 import test from 'ava'
 import { BIN, cleanEnv, run } from './run.ts'
 
-const framework = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  dependencies: Record<string, string>
-  devDependencies: Record<string, string>
-}
 const KILN_ROOT = realpathSync(new URL('../../', import.meta.url)).replace(/\/$/, '')
 
 function tempParent(t: { teardown(fn: () => unknown): void }): string {

@@ -59,7 +59,9 @@ function loadTypeScript(root: string): typeof TypeScript {
   for (const from of [join(root, 'package.json'), import.meta.url]) {
     try {
       return createRequire(from)('typescript') as typeof TypeScript
-    } catch {}
+    } catch {
+      // Not installed beside this root: try the next one.
+    }
   }
   throw new CommandError('kiln build compiles with TypeScript, which is not installed: run npm install --save-dev typescript.')
 }

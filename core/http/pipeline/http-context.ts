@@ -14,7 +14,7 @@ import type { RouteDefinition } from '../routing/route-definition.ts'
  * declare module 'kiln-framework' { interface HttpContextExtensions { tenant?: Tenant } }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface HttpContextExtensions {}
 
 /**
@@ -29,6 +29,7 @@ export interface HttpContextExtensions {}
  * })
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its extension members come from HttpContextExtensions
 export class HttpContext {
   readonly request: KilnRequest
   /** The matched route, when one matched. */
@@ -82,7 +83,7 @@ export class HttpContext {
 }
 
 // Subsystems merge their members into HttpContext through HttpContextExtensions.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- merged into the class
 export interface HttpContext extends HttpContextExtensions {}
 
 const CONTEXT = Symbol.for('kiln.http-context')

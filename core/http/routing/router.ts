@@ -34,7 +34,7 @@ export type RouteMacro = (this: Router, ...args: any[]) => unknown
  * }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface RouterMacros {}
 
 /**
@@ -52,6 +52,7 @@ export interface RouterMacros {}
  * route('admin.posts.show', { post: 1 }) // '/admin/posts/1'
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its macro members come from RouterMacros
 export class Router {
   private readonly list: RouteDefinition[] = []
   private readonly named = new Map<string, RouteDefinition>()
@@ -244,5 +245,5 @@ function validateHandler(handler: RouteHandler, path: string): void {
 }
 
 // Macros merge their types into Router through RouterMacros.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- merged into the class
 export interface Router extends RouterMacros {}

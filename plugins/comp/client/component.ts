@@ -132,7 +132,10 @@ export class CompComponent implements PageComponent {
         // A cancelled poll: nothing changed on the server that matters; its waiters just get nothing.
         for (const call of calls) call.resolve(undefined)
       } else {
-        for (const call of calls) (error instanceof RequestFailed ? call.resolve(undefined) : call.reject(error))
+        for (const call of calls) {
+          if (error instanceof RequestFailed) call.resolve(undefined)
+          else call.reject(error)
+        }
         if (!(error instanceof RequestFailed)) console.error(error)
       }
     } finally {

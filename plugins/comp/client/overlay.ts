@@ -65,7 +65,7 @@ export function reloadOutOfDate(): void {
 
 /** After a reload for an out-of-date page: a short notice, gone after a few seconds. */
 export function showReloadNotice(): void {
-  let reloaded: string | null = null
+  let reloaded: string | null
   try {
     reloaded = sessionStorage.getItem(NOTICE_KEY)
     sessionStorage.removeItem(NOTICE_KEY)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import test from 'ava'
-import { DatabaseManager, Model, ModelNotFoundError, runWithApp, type KeyType } from '../../../core/index.ts'
+import { Model, ModelNotFoundError, runWithApp, type KeyType } from '../../../core/index.ts'
 import { databaseApp } from './database-suite.ts'
 
 /** A model keyed by a PostgreSQL `uuid` column (text on SQLite). */

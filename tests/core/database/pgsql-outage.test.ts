@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import test from 'ava'
 import { sql } from 'kysely'
-import { createApp, DatabaseManager, Migrator, runWithApp } from '../../../core/index.ts'
+import { createApp, Migrator, runWithApp } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { Author } from './database-suite.ts'
 

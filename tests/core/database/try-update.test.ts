@@ -1,6 +1,6 @@
 import test from 'ava'
 import pg from 'pg'
-import { DatabaseManager, runWithApp } from '../../../core/index.ts'
+import { runWithApp } from '../../../core/index.ts'
 import { Author, databaseApp } from './database-suite.ts'
 
 for (const dialect of ['sqlite', 'pgsql'] as const) {

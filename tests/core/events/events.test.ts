@@ -1,5 +1,5 @@
 import test from 'ava'
-import { DatabaseManager, Event, QueueManager, runWithApp } from '../../../core/index.ts'
+import { Event, runWithApp } from '../../../core/index.ts'
 import { Author, databaseApp } from '../database/database-suite.ts'
 
 class OrderShipped extends Event {

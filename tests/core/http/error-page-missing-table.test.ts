@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test, { type ExecutionContext } from 'ava'
 import { sql } from 'kysely'
-import { createApp, DatabaseManager, Migrator, runWithApp, type Application } from '../../../core/index.ts'
+import { createApp, Migrator, runWithApp, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { connectionFor } from '../database/database-suite.ts'
 

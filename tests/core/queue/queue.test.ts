@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import test from 'ava'
-import { DatabaseManager, Job, QueueManager, RedisQueue, runWithApp, type Application } from '../../../core/index.ts'
+import { Job, RedisQueue, runWithApp, type Application } from '../../../core/index.ts'
 import { Author, databaseApp } from '../database/database-suite.ts'
 
 const log: string[] = []

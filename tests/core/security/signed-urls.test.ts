@@ -1,5 +1,5 @@
 import test from 'ava'
-import { createApp, Encrypter, UrlSigner, type Application } from '../../../core/index.ts'
+import { createApp, Encrypter, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 async function makeApp(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<Application> {

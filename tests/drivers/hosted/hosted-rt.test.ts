@@ -3,7 +3,7 @@ import Pusher from 'pusher'
 import { createApp } from '../../../core/index.ts'
 import hostedDriver from '../../../drivers/hosted/index.ts'
 import websocketDriver from '../../../drivers/websocket/index.ts'
-import { broadcasting, BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { join, TestSocket } from '../websocket/rt-fixtures.ts'
 

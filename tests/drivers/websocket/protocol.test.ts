@@ -1,5 +1,4 @@
 import test from 'ava'
-import { BroadcastManager } from '../../../plugins/broadcasting/index.ts'
 import { join, rtApp } from './rt-fixtures.ts'
 
 const send = (app: Awaited<ReturnType<typeof rtApp>>['app'], channels: string[], event: string, payload: Record<string, unknown>, socket?: string) =>

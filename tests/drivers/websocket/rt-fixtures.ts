@@ -3,7 +3,7 @@ import type * as PusherTypes from 'pusher-js/types/src/core/pusher.js'
 import WebSocket from 'ws'
 import { createApp, type Application, type Plugin } from '../../../core/index.ts'
 import { startServer } from '../../../core/testing/index.ts'
-import { broadcasting, BroadcastManager, channelAuth } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting, channelAuth } from '../../../plugins/broadcasting/index.ts'
 import websocketDriver, { type WebsocketBroadcaster } from '../../../drivers/websocket/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 

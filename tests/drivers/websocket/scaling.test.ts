@@ -5,7 +5,7 @@ import test from 'ava'
 import { Redis } from 'ioredis'
 import { createApp } from '../../../core/index.ts'
 import kvDriver from '../../../drivers/kv/index.ts'
-import { broadcasting, BroadcastManager } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { join, TestSocket } from './rt-fixtures.ts'
 

@@ -133,7 +133,6 @@ test('reconnect: after a server restart the client gets a new socket id, re-auth
   await second.listen({ port })
   t.true(await waitFor(() => alice.state === 'connected' && alice.private('orders.1').subscribed && alice.channel('news').subscribed, 10_000))
   t.not(alice.socketId, before)
-  const { BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
   await second.service('broadcast').connection().broadcast({ channels: ['private-orders.1', 'news'], event: 'OrderShipped', payload: { id: 9 } })
   t.true(await waitFor(() => got.length === 1))
   t.deepEqual(got, [{ id: 9 }])
@@ -177,7 +176,7 @@ test.serial('a subscription refused while the server\'s Redis is down (4310) is 
   t.false(news.subscribed)
   await redis.start()
   t.true(await waitFor(() => news.subscribed, 15_000), 'subscribed again without the app asking')
-  await rt!.broadcaster.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
+  await rt.broadcaster.broadcast({ channels: ['news'], event: 'Published', payload: { id: 1 } })
   t.true(await waitFor(() => got.length === 1))
   t.is(alice.state, 'connected', 'the socket itself stayed open')
 })
@@ -201,8 +200,7 @@ function encryptedSigningRoute(app: RtApp['app'], broadcaster: () => RtApp['broa
 }
 
 test('encryptedPrivate() opens sealed events with the auth endpoint\'s shared_secret; the wire carries only ciphertext', async (t) => {
-  let rt: RtApp | undefined
-  rt = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt!.broadcaster) })
+  const rt: RtApp = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt.broadcaster) })
   const alice = client(rt, 'alice')
   t.teardown(() => alice.disconnect())
   await alice.connect()
@@ -225,8 +223,7 @@ test('encryptedPrivate() opens sealed events with the auth endpoint\'s shared_se
 })
 
 test('an encrypted event that does not open is retried once with a fresh key, then dropped and reported with 4390', async (t) => {
-  let rt: RtApp | undefined
-  rt = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt!.broadcaster) })
+  const rt: RtApp = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt.broadcaster) })
   const stale = client(rt, 'stale')
   const wrong = client(rt, 'wrong')
   const plain = client(rt, 'plain')

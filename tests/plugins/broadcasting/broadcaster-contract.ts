@@ -1,6 +1,6 @@
 import type { TestFn } from 'ava'
 import { createApp, type Application, type Plugin } from '../../../core/index.ts'
-import { broadcasting, BroadcastManager, channelAuth } from '../../../plugins/broadcasting/index.ts'
+import { broadcasting, channelAuth } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 /**

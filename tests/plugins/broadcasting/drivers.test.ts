@@ -22,7 +22,7 @@ broadcasterSuite(test, 'log', [logDriver])
 test('log: writes the event, the channels and the pretty JSON payload to the log', async (t) => {
   const { createApp } = await import('../../../core/index.ts')
   const { tempApp } = await import('../../fixtures/temp-app.ts')
-  const { broadcasting, BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
+  const { broadcasting } = await import('../../../plugins/broadcasting/index.ts')
   const root = tempApp()
   const app = await createApp({ root, env: { APP_ENV: 'test' }, plugins: [broadcasting(), logDriver], config: { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/b.log' } } } })
   await app.service('broadcast').connection('log').broadcast({ channels: ['news', 'private-a'], event: 'Published', payload: { id: 7 } })
@@ -34,7 +34,7 @@ test('log: writes the event, the channels and the pretty JSON payload to the log
 test('BROADCAST_CONNECTION picks the active connection; log is the default for a new app', async (t) => {
   const { createApp } = await import('../../../core/index.ts')
   const { tempApp } = await import('../../fixtures/temp-app.ts')
-  const { broadcasting, BroadcastManager } = await import('../../../plugins/broadcasting/index.ts')
+  const { broadcasting } = await import('../../../plugins/broadcasting/index.ts')
   const fresh = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), logDriver, nullDriver] })
   const chosen = await createApp({ root: tempApp(), env: { APP_ENV: 'test', BROADCAST_CONNECTION: 'null' }, plugins: [broadcasting(), logDriver, nullDriver] })
   t.teardown(async () => {

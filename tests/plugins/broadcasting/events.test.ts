@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava'
-import { createApp, DatabaseManager, Event, Migrator, runWithApp, type Application } from '../../../core/index.ts'
+import { createApp, Event, Migrator, runWithApp, type Application } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
 import nullDriver from '../../../drivers/null/index.ts'
 import {

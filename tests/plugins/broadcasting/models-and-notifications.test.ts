@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava'
-import { createApp, DatabaseManager, Migrator, Model, runWithApp, type Application } from '../../../core/index.ts'
+import { createApp, Migrator, Model, runWithApp, type Application } from '../../../core/index.ts'
 import nullDriver from '../../../drivers/null/index.ts'
 import { broadcasting, Broadcast, BroadcastsEvents, BroadcastsEventsAfterCommit, Channel, flushBroadcasts, Notifiable, Notification, PrivateChannel, type BroadcastableModelEvent } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { compApp, next, page, snapshots, update } from './comp-fixtures.ts'
+import { compApp, page, snapshots, update } from './comp-fixtures.ts'
 import { featureFiles } from './feature-files.ts'
 import { call, featureApp as app } from './feature-app.ts'
 

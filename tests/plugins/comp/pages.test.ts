@@ -3,8 +3,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import test from 'ava'
 import { runCli } from '../../../core/index.ts'
-import { refreshDatabase } from '../../../core/testing/index.ts'
-import { compApp, next, page, snapshots, update, counterFiles } from './comp-fixtures.ts'
+import { compApp, page, snapshots, update, counterFiles } from './comp-fixtures.ts'
 
 const pageFiles = {
   ...counterFiles,
@@ -93,5 +92,5 @@ test('kiln make:comp writes a component and its view that render', async (t) => 
   const fresh = await createApp({ root: app.root, env: { APP_ENV: 'test' }, config: { session: { driver: 'memory' } } })
   t.teardown(() => fresh.close())
   const { html } = await fresh.service('comp').mount('admin.user-table')
-  t.regex(html, /wire:name="admin\.user-table"[^>]*>\n  <p>UserTable: <span wire:text="count">0<\/span>/)
+  t.regex(html, /wire:name="admin\.user-table"[^>]*>\n {2}<p>UserTable: <span wire:text="count">0<\/span>/)
 })

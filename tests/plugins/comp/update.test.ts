@@ -1,5 +1,5 @@
 import test from 'ava'
-import { compApp, counterFiles, next, page, snapshots, update } from './comp-fixtures.ts'
+import { compApp, counterFiles, next, page, update } from './comp-fixtures.ts'
 
 test('a page with @comp renders the component with wire:id, wire:name and wire:snapshot, and @compScripts prints the boot configuration', async (t) => {
   const { client } = await compApp(t, counterFiles)

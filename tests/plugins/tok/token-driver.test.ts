@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import test, { type ExecutionContext } from 'ava'
 import { sql } from 'kysely'
-import { createApp, DatabaseManager, Migrator, Model, runWithApp } from '../../../core/index.ts'
+import { createApp, Migrator, Model, runWithApp } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
 import { tok } from '../../../plugins/tok/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'

@@ -39,7 +39,10 @@ function toggled(el: Element, directive: Directive, active: () => boolean): void
     applied = on
     const visible = remove ? !on : on
     if (mode === 'class') for (const name of value.split(/\s+/).filter(Boolean)) html.classList.toggle(name, remove ? !on : on)
-    else if (mode === 'attr') (remove ? !on : on) ? html.setAttribute(value || 'disabled', '') : html.removeAttribute(value || 'disabled')
+    else if (mode === 'attr') {
+      if (remove ? !on : on) html.setAttribute(value || 'disabled', '')
+      else html.removeAttribute(value || 'disabled')
+    }
     else html.style.display = visible ? display : 'none'
   }
   const Alpine = alpine()

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { next, page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { next, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
 
 test('locked properties refuse updates with 403; listeners run on $event, and only for the events they declare', async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { next, page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
 
 test('islands: {{island}} renders inside the component; an island request renders only that island', async (t) => {

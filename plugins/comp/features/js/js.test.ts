@@ -1,5 +1,5 @@
 import test from 'ava'
-import { next, page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
 
 test('$js actions live in the memo; js() and redirect() become effects; renderless() skips the HTML', async (t) => {

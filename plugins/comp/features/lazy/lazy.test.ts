@@ -1,5 +1,5 @@
 import test from 'ava'
-import { next, page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
 
 test('lazy and deferred components render a placeholder; $load mounts them with the kept parameters; other calls wait for it', async (t) => {

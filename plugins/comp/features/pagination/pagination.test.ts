@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import test from 'ava'
 import { refreshDatabase } from '../../../../core/testing/index.ts'
-import { compApp, next, page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { compApp, next, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 
 test('pagination: WithPagination pages a model query, keeps ?page= in the URL, and renders links that call gotoPage', async (t) => {
   const files = {

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { next, page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { next, page } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
 
 test('validation: errors in effects.errors and the view; the calls stop; success clears them; validateOnly checks one field', async (t) => {
