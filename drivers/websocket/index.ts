@@ -70,6 +70,20 @@ function withScalingPrefix(app: Application, config: BroadcasterConfig): Broadca
   return { ...config, scaling: { ...scaling, prefix: `${appSlug(app.config.get('app.name'))}:` } }
 }
 
+/** The app's own address (`APP_URL`) may always connect, also behind a proxy that rewrites `Host`. */
+function withOwnOrigin(app: Application, config: BroadcasterConfig): BroadcasterConfig {
+  const given = config.allowed_origins
+  // Anything but a list is left for the schema to refuse, with its message.
+  if (given !== undefined && !Array.isArray(given)) return config
+  let own: string | undefined
+  try {
+    own = new URL(app.config.get<string>('app.url', 'http://localhost')).host
+  } catch {
+    own = undefined
+  }
+  return { ...config, allowed_origins: [...((given as string[] | undefined) ?? []), ...(own ? [own] : [])] }
+}
+
 /**
  * The `websocket` broadcast driver (alias `rt`): an in-process realtime
  * server on the app's own port. When the active connection uses it, the app
@@ -89,6 +103,6 @@ function withScalingPrefix(app: Application, config: BroadcasterConfig): Broadca
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
   aliases: ['rt'],
-  create: (app, { name, config, appKey }) => new WebsocketBroadcaster(name, withScalingPrefix(app, config), appKey, app.logger),
+  create: (app, { name, config, appKey }) => new WebsocketBroadcaster(name, withOwnOrigin(app, withScalingPrefix(app, config)), appKey, app.logger),
   boot: mount,
 })

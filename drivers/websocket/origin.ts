@@ -25,3 +25,27 @@ export function originAllowed(origin: string | null, patterns: readonly string[]
     return candidate === pattern
   })
 }
+
+/**
+ * Whether the page behind a socket may connect: no `Origin` (not a
+ * browser), the page's own site (its origin's host is the request's
+ * `Host`, which a page of another site cannot choose), or an origin
+ * `patterns` allows (see `originAllowed`).
+ *
+ * @example
+ * ```ts
+ * originAccepted(new Headers({ origin: 'https://shop.test', host: 'shop.test' }), []) // true
+ * originAccepted(new Headers({ origin: 'https://evil.test', host: 'shop.test' }), []) // false
+ * ```
+ */
+export function originAccepted(headers: Headers, patterns: readonly string[]): boolean {
+  const origin = headers.get('origin')
+  if (!origin) return true
+  let host: string
+  try {
+    host = new URL(origin).host.toLowerCase()
+  } catch {
+    return false
+  }
+  return host === headers.get('host')?.toLowerCase() || originAllowed(origin, patterns)
+}

@@ -39,8 +39,13 @@ export const rtConfigSchema = z.looseObject({
   subscribe_rate_per_address: rate.nullable().default({ limit: 1000, per_seconds: 10 }),
   /** Proxy addresses whose `X-Forwarded-For` names the client address (for the per-address limits). */
   trusted_proxies: z.array(z.string()).default(['127.0.0.1', '::1']),
-  /** Browser origins (hosts, `*.example.com`, or `*`) allowed to connect. */
-  allowed_origins: z.array(z.string()).default(['*']),
+  /**
+   * Browser origins (hosts, `host:port`, `*.example.com`) allowed to connect
+   * besides the app's own (the request's `Host`, and `APP_URL`'s host); `*`
+   * lets any site's pages connect. Clients that send no `Origin` (servers,
+   * native apps) always may: the header only protects browsers.
+   */
+  allowed_origins: z.array(z.string()).default([]),
   /** Seconds of silence before the client should ping; after twice this the server drops the socket. */
   activity_timeout: z.number().positive().default(30),
   /** Serve the Pusher protocol on `/app/{key}` and the Pusher HTTP API on `/apps/{id}/...`. */

@@ -9,7 +9,7 @@ import type { ChannelInfo, PresenceMember, RtHub } from './hub.ts'
 import { LocalDelivery } from './local-delivery.ts'
 import { LocalSockets } from './local-sockets.ts'
 import { MemoryChannelStore } from './memory-channel-store.ts'
-import { originAllowed } from './origin.ts'
+import { originAccepted } from './origin.ts'
 import { RtLimits } from './rt-limits.ts'
 import type { HealedChange, ReapedMember } from './redis-channel-store.ts'
 import type { RedisRelay, RelayMessage } from './redis-relay.ts'
@@ -191,9 +191,9 @@ export class RtServer implements RtHub {
     const connection = new Connection(this.sockets.newSocketId(), peer, protocol)
     this.sockets.byPeer.set(peer, connection)
     if (refusal) return connection.fail(refusal.code, refusal.message)
-    // Reading headers materialises a Headers object kept for the socket's life: only when origins are restricted.
-    const restricted = !this.config.allowed_origins.includes('*')
-    if (restricted && !originAllowed(peer.request.headers.get('origin'), this.config.allowed_origins)) return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
+    if (!this.config.allowed_origins.includes('*') && !originAccepted(peer.request.headers, this.config.allowed_origins)) {
+      return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
+    }
     if (this.config.max_connections !== null && this.sockets.size >= this.config.max_connections) return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
     const address = this.limits.address(peer)
     const crowded = this.limits.admit(address)

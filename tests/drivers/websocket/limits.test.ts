@@ -64,6 +64,20 @@ test('allowed_origins: other origins get 4003 and are closed; listed ones and wi
   }
 })
 
+test('by default only the app\'s own pages connect: its own host or APP_URL\'s; another site\'s page gets 4003; clients without an Origin connect', async (t) => {
+  const rt = await rtApp(t, {}, { config: { app: { url: 'https://shop.example.com' } } })
+  const host = new URL(rt.url).host
+  const evil = new TestSocket(rt.socketUrl, { origin: 'https://evil.example.net' })
+  t.is((await evil.event('svc:error')).data.code, 4003, "another site's page")
+  t.is((await evil.closed).code, 4003)
+  for (const origin of [`http://${host}`, 'https://shop.example.com', undefined]) {
+    const ok = new TestSocket(rt.socketUrl, origin ? { origin } : {})
+    t.regex((await ok.ready()) as string, /^\d+\.\d+$/, origin ?? 'no Origin')
+    ok.close()
+  }
+  t.deepEqual(rt.broadcaster.server.config.allowed_origins, ['shop.example.com'], 'nothing else is allowed unless configured')
+})
+
 test('activity timeout: a socket that never answers pings is dropped; a live one is kept', async (t) => {
   const rt = await rtApp(t, { activity_timeout: 0.3 })
   const dead = new TestSocket(rt.socketUrl, { autoPong: false })
