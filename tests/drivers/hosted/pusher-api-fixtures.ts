@@ -1,8 +1,8 @@
 import { createHash, createHmac } from 'node:crypto'
 import { createApp, type Application } from '../../../core/index.ts'
 import { startServer } from '../../../core/testing/index.ts'
-import { registerPusherHttpApi, type PusherHttpApiOptions } from '../../../drivers/websocket/pusher-http-api.ts'
-import type { ChannelInfo, PresenceMember, RtHub } from '../../../drivers/websocket/hub.ts'
+import { registerPusherHttpApi, type PusherHttpApiOptions } from '../../../drivers/websocket/http-api/pusher-http-api.ts'
+import type { ChannelInfo, PresenceMember, RtHub } from '../../../drivers/websocket/channels/hub.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import test from 'ava'
 import Pusher from 'pusher'
 import { createApp } from '../../../core/index.ts'
-import { registerPusherHttpApi } from '../../../drivers/websocket/pusher-http-api.ts'
+import { registerPusherHttpApi } from '../../../drivers/websocket/http-api/pusher-http-api.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { API, MemoryHub, pusherApiServer, signedPath } from '../hosted/pusher-api-fixtures.ts'
 

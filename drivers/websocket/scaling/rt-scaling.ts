@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis'
-import { failFastRedisOptions, redisReady, redisTarget, watchRedis, type Logger, type RedisHealth } from '../../core/index.ts'
-import { RedisChannelStore, type HealedChange, type LocalSubscription, type ReapedMember } from './redis-channel-store.ts'
+import { failFastRedisOptions, redisReady, redisTarget, watchRedis, type Logger, type RedisHealth } from '../../../core/index.ts'
+import { RedisChannelStore, type HealedChange, type LocalSubscription, type ReapedMember } from '../channels/redis-channel-store.ts'
 import { RedisRelay, type RelayMessage } from './redis-relay.ts'
-import type { RtConfig } from './rt-config.ts'
+import type { RtConfig } from '../rt-config.ts'
 
 /** What the rt server hands the scaling layer. */
 export interface ScalingHooks {

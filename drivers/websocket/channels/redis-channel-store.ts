@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import type { ServiceUnavailableError } from '../../core/index.ts'
+import type { ServiceUnavailableError } from '../../../core/index.ts'
 import { distinctMembers, userKey, type ChannelStore } from './channel-store.ts'
 import type { ChannelInfo, PresenceMember } from './hub.ts'
-import { unavailable } from './redis-unavailable.ts'
+import { unavailable } from '../scaling/redis-unavailable.ts'
 
 // Each script runs atomically, so two processes joining the same user at once
 // still agree on who was first. The node set entry doubles as the guard that

@@ -1,4 +1,4 @@
-import { ENCRYPTED_PREFIX } from '../../plugins/broadcasting/index.ts'
+import { ENCRYPTED_PREFIX } from '../../../plugins/broadcasting/index.ts'
 
 /** True for a `private-encrypted-` channel. @example `isEncryptedChannel('private-encrypted-vault') // true` */
 export function isEncryptedChannel(channel: string): boolean {

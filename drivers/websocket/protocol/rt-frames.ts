@@ -1,6 +1,6 @@
-import { FORBIDDEN_KEYS } from '../../core/index.ts'
-import type { PresenceMember } from './hub.ts'
-import type { RelayMessage } from './redis-relay.ts'
+import { FORBIDDEN_KEYS } from '../../../core/index.ts'
+import type { PresenceMember } from '../channels/hub.ts'
+import type { RelayMessage } from '../scaling/redis-relay.ts'
 import type { WireProtocol } from './wire-protocol.ts'
 
 /** The frame names of presence changes; relayed like any event, encoded per protocol on delivery. */

@@ -1,5 +1,5 @@
 import { RtError } from './error-codes.ts'
-import type { PresenceMember } from './hub.ts'
+import type { PresenceMember } from '../channels/hub.ts'
 import { isChannelName, readObject, type Inbound, type WireProtocol } from './wire-protocol.ts'
 
 const invalid = (code: number, message: string): Inbound => ({ kind: 'invalid', code, message })

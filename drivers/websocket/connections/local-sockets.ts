@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto'
 import type { Peer } from 'crossws'
 import type { Connection } from './connection.ts'
-import type { PresenceMember } from './hub.ts'
-import type { LocalSubscription } from './redis-channel-store.ts'
-import { RtError } from './error-codes.ts'
+import type { PresenceMember } from '../channels/hub.ts'
+import type { LocalSubscription } from '../channels/redis-channel-store.ts'
+import { RtError } from '../protocol/error-codes.ts'
 
 /**
  * The sockets one rt process holds: by id, by crossws peer, and by channel

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../../core/index.ts'
+import { ServiceUnavailableError } from '../../../core/index.ts'
 
 /**
  * A failed Redis command as the rt server reports it: 503 for an HTTP

@@ -1,4 +1,4 @@
-import type { PresenceMember } from './hub.ts'
+import type { PresenceMember } from '../channels/hub.ts'
 
 /** A client frame, decoded and checked, whatever the protocol. */
 export type Inbound =

@@ -1,10 +1,10 @@
-import type { Logger } from '../../core/index.ts'
+import type { Logger } from '../../../core/index.ts'
 import type { LocalSockets } from './local-sockets.ts'
-import { RecentIds } from './recent-ids.ts'
-import type { RelayMessage } from './redis-relay.ts'
-import { encode } from './rt-frames.ts'
-import { isEncryptedChannel, isSealed } from './sealed-payload.ts'
-import type { WireProtocol } from './wire-protocol.ts'
+import { RecentIds } from '../scaling/recent-ids.ts'
+import type { RelayMessage } from '../scaling/redis-relay.ts'
+import { encode } from '../protocol/rt-frames.ts'
+import { isEncryptedChannel, isSealed } from '../protocol/sealed-payload.ts'
+import type { WireProtocol } from '../protocol/wire-protocol.ts'
 
 /** How many broadcast ids each process remembers to drop second copies. */
 const SEEN_IDS = 20_000

@@ -1,8 +1,8 @@
 import type { Peer } from 'crossws'
-import { isFatal } from './error-codes.ts'
-import type { PresenceMember } from './hub.ts'
-import { pusherCloseCode } from './pusher-protocol.ts'
-import type { WireProtocol } from './wire-protocol.ts'
+import { isFatal } from '../protocol/error-codes.ts'
+import type { PresenceMember } from '../channels/hub.ts'
+import { pusherCloseCode } from '../protocol/pusher-protocol.ts'
+import type { WireProtocol } from '../protocol/wire-protocol.ts'
 
 /**
  * One client socket: its id, protocol, channels (with its presence record)

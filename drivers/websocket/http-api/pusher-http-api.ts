@@ -1,8 +1,8 @@
-import { ServiceUnavailableError, type HttpContext, type Logger, type Router } from '../../core/index.ts'
-import type { ChannelInfo, RtHub } from './hub.ts'
+import { ServiceUnavailableError, type HttpContext, type Logger, type Router } from '../../../core/index.ts'
+import type { ChannelInfo, RtHub } from '../channels/hub.ts'
 import { verifyPusherRequest } from './pusher-request-signature.ts'
-import { isEncryptedChannel, isSealed } from './sealed-payload.ts'
-import { isChannelName } from './wire-protocol.ts'
+import { isEncryptedChannel, isSealed } from '../protocol/sealed-payload.ts'
+import { isChannelName } from '../protocol/wire-protocol.ts'
 
 /**
  * Options of {@link registerPusherHttpApi}.

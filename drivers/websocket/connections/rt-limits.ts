@@ -1,6 +1,6 @@
 import type { Peer } from 'crossws'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
-import type { RtConfig } from './rt-config.ts'
+import type { RtConfig } from '../rt-config.ts'
 
 /**
  * What one client address may hold of an rt process: connections at once
