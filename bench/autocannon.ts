@@ -33,13 +33,22 @@ export interface CannonResult {
  */
 export function cannon(
   url: string,
-  options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string>; headerSets?: Array<Record<string, string>> } = {},
+  options: {
+    seconds?: number
+    connections?: number
+    method?: string
+    body?: string
+    headers?: Record<string, string>
+    headerSets?: Array<Record<string, string>>
+  } = {},
 ): Promise<CannonResult> {
   const seconds = options.seconds ?? 3
   const connections = options.connections ?? 32
   const method = options.method ?? 'GET'
   // With headerSets, its programmatic API (in its own process too): the CLI cannot vary headers between requests.
-  const args = options.headerSets ? [rotating, JSON.stringify({ url, seconds, connections, method, headerSets: options.headerSets })] : [cli, '-j', '-c', String(connections), '-d', String(seconds), '-m', method]
+  const args = options.headerSets
+    ? [rotating, JSON.stringify({ url, seconds, connections, method, headerSets: options.headerSets })]
+    : [cli, '-j', '-c', String(connections), '-d', String(seconds), '-m', method]
   if (!options.headerSets) {
     if (options.body !== undefined) args.push('-b', options.body)
     for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`)
@@ -50,7 +59,13 @@ export function cannon(
     execFile(process.execPath, args, { maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`${error.message}\n${stderr}`))
       const cpu = process.cpuUsage(cpuBefore)
-      const result = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number; throughput: { total: number } }
+      const result = JSON.parse(stdout) as {
+        requests: { average: number; total: number }
+        latency: { p50: number; p99: number }
+        errors: number
+        non2xx: number
+        throughput: { total: number }
+      }
       resolve({
         rps: Math.round(result.requests.average),
         p50: result.latency.p50,

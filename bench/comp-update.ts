@@ -16,14 +16,20 @@ import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { cannon } from './autocannon.ts'
 
 const files = {
-  'app/components/counter.ts': "import { Component } from 'kiln-framework/comp'\nexport default class Counter extends Component {\n  count = 0\n  increment() { this.count++ }\n}\n",
+  'app/components/counter.ts':
+    "import { Component } from 'kiln-framework/comp'\nexport default class Counter extends Component {\n  count = 0\n  increment() { this.count++ }\n}\n",
   'resources/views/components/counter.hbs': '<section class="counter"><p>{{count}}</p><button wire:click="increment">+</button></section>',
   'resources/views/page.hbs': "<!doctype html><html><head>@compScripts</head><body>@comp('counter')</body></html>",
   'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('page')) })\n",
 }
 
 export async function compUpdate(): Promise<void> {
-  const app = await createApp({ root: tempApp(files), env: { APP_ENV: 'production', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` }, plugins: [comp()], config: { session: { driver: 'memory' }, logging: { channels: [] } } })
+  const app = await createApp({
+    root: tempApp(files),
+    env: { APP_ENV: 'production', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` },
+    plugins: [comp()],
+    config: { session: { driver: 'memory' }, logging: { channels: [] } },
+  })
   const server = await app.listen({ port: 0 })
   const bare = new H3().post('/increment', async (event) => {
     const { count } = (await event.req.json()) as { count: number }
@@ -35,7 +41,10 @@ export async function compUpdate(): Promise<void> {
   try {
     const page = await fetch(`${server.url}/`)
     const html = await page.text()
-    const cookies = page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+    const cookies = page.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ')
     const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookies)![1]!)
     const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&amp;/g, '&')
     const snapshot = JSON.parse(unescape(/wire:snapshot="([^"]+)"/.exec(html)![1]!))
@@ -62,7 +71,9 @@ export async function compUpdate(): Promise<void> {
     }
     const ratio = ratios.sort((a, b) => a - b)[1]!
     const size = Buffer.byteLength(answer)
-    console.log(`P4 component update (counter): kiln ${last.kiln} req/s (${last.kilnCpu} µs CPU/req), bare h3 ${last.bare} req/s (${last.bareCpu} µs CPU/req), median ratio ${ratio.toFixed(2)} (goal ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); answer ${size} bytes (goal ≤ 1024: ${size <= 1024 ? 'met' : 'NOT met'})`)
+    console.log(
+      `P4 component update (counter): kiln ${last.kiln} req/s (${last.kilnCpu} µs CPU/req), bare h3 ${last.bare} req/s (${last.bareCpu} µs CPU/req), median ratio ${ratio.toFixed(2)} (goal ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); answer ${size} bytes (goal ≤ 1024: ${size <= 1024 ? 'met' : 'NOT met'})`,
+    )
     const client = readFileSync(new URL('../plugins/comp/dist/comp.js', import.meta.url))
     const gzipped = gzipSync(client).length
     console.log(`comp.js: ${client.length} bytes, ${gzipped} gzipped, Alpine excluded (goal ≤ 25 KB gzipped: ${gzipped <= 25 * 1024 ? 'met' : 'NOT met'})`)

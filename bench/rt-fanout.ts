@@ -41,14 +41,29 @@ export async function rtFanout(): Promise<void> {
     // One client process per side: on a 2-core machine a second one competes with the server for the CPU.
     const kilnClients = [await socketClients(`${kilnServer.url.replace('http', 'ws')}/broadcasting/socket`, SOCKETS, 'rt')]
     const rawClients = [await socketClients(raw.url, SOCKETS, 'raw')]
-    const best = { kiln: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] }, raw: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] } }
+    const best = {
+      kiln: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] },
+      raw: { perSecond: 0, p50: 0, p99: Infinity, histogram: [] as number[] },
+    }
     let id = 0
     // Warm both paths, then alternate so machine noise hits both alike.
     await fanOut(kilnClients, SOCKETS, 5, (data) => rt.broadcast({ channels: ['bench'], event: 'Tick', payload: data }), (id += 5) - 5)
     await fanOut(rawClients, SOCKETS, 5, (data) => raw.adapter.publish('bench', JSON.stringify({ event: 'Tick', channel: 'bench', data })), (id += 5) - 5)
     for (let round = 0; round < 3; round++) {
-      const r = await fanOut(rawClients, SOCKETS, EVENTS, (data) => raw.adapter.publish('bench', JSON.stringify({ event: 'Tick', channel: 'bench', data })), (id += EVENTS) - EVENTS)
-      const k = await fanOut(kilnClients, SOCKETS, EVENTS, (data) => rt.broadcast({ channels: ['bench'], event: 'Tick', payload: data }), (id += EVENTS) - EVENTS)
+      const r = await fanOut(
+        rawClients,
+        SOCKETS,
+        EVENTS,
+        (data) => raw.adapter.publish('bench', JSON.stringify({ event: 'Tick', channel: 'bench', data })),
+        (id += EVENTS) - EVENTS,
+      )
+      const k = await fanOut(
+        kilnClients,
+        SOCKETS,
+        EVENTS,
+        (data) => rt.broadcast({ channels: ['bench'], event: 'Tick', payload: data }),
+        (id += EVENTS) - EVENTS,
+      )
       if (r.perSecond > best.raw.perSecond) best.raw = r
       if (k.perSecond > best.kiln.perSecond) best.kiln = k
     }
@@ -58,7 +73,9 @@ export async function rtFanout(): Promise<void> {
       `P2 rt fan-out to ${SOCKETS} sockets: kiln ${best.kiln.perSecond} deliveries/s (p50 ${best.kiln.p50.toFixed(1)} ms, p99 ${best.kiln.p99.toFixed(1)} ms), ` +
         `raw crossws ${best.raw.perSecond} deliveries/s (p50 ${best.raw.p50.toFixed(1)} ms, p99 ${best.raw.p99.toFixed(1)} ms), ratio ${ratio.toFixed(2)}  (goal ≥ 0.8 and p99 ≤ 50 ms: ${verdict})`,
     )
-    console.log(`  latency from publish to receipt, kiln:\n${histogramLines(best.kiln.histogram).join('\n')}\n  raw crossws:\n${histogramLines(best.raw.histogram).join('\n')}`)
+    console.log(
+      `  latency from publish to receipt, kiln:\n${histogramLines(best.kiln.histogram).join('\n')}\n  raw crossws:\n${histogramLines(best.raw.histogram).join('\n')}`,
+    )
     await Promise.all([...kilnClients, ...rawClients].map((c) => c.exit()))
   } finally {
     await raw.close()

@@ -18,7 +18,10 @@ async function measure(mode: 'kiln' | 'raw', sockets: number) {
   try {
     const before = await server.rss()
     const half = Math.ceil(sockets / 2)
-    const clients = [await socketClients(server.url, half, mode === 'kiln' ? 'rt' : 'raw'), await socketClients(server.url, sockets - half, mode === 'kiln' ? 'rt' : 'raw')]
+    const clients = [
+      await socketClients(server.url, half, mode === 'kiln' ? 'rt' : 'raw'),
+      await socketClients(server.url, sockets - half, mode === 'kiln' ? 'rt' : 'raw'),
+    ]
     await new Promise((resolve) => setTimeout(resolve, 500))
     const after = await server.rss()
     await Promise.all(clients.map((c) => c.exit()))

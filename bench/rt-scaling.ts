@@ -18,7 +18,10 @@ const EVENTS = 30
 export async function rtScaling(): Promise<void> {
   const prefix = `kiln-bench-${randomBytes(4).toString('hex')}:`
   const single = await serverProcess('kiln')
-  const scaled = await Promise.all([serverProcess('kiln', { RT_SCALING: '1', RT_PREFIX: prefix }), serverProcess('kiln', { RT_SCALING: '1', RT_PREFIX: prefix })])
+  const scaled = await Promise.all([
+    serverProcess('kiln', { RT_SCALING: '1', RT_PREFIX: prefix }),
+    serverProcess('kiln', { RT_SCALING: '1', RT_PREFIX: prefix }),
+  ])
   const publisher = await createApp({
     root: tempApp(),
     env: { APP_ENV: 'test', LOG_LEVEL: 'warn' },

@@ -29,7 +29,15 @@ async function kiln() {
     config: {
       broadcasting: {
         default: 'rt',
-        connections: { rt: { driver: 'rt', key: 'bench', secret: 'bench-secret', activity_timeout: 120, scaling: { enabled: scaling, url: process.env.REDIS_URL, prefix: process.env.RT_PREFIX ?? 'kiln-bench:' } } },
+        connections: {
+          rt: {
+            driver: 'rt',
+            key: 'bench',
+            secret: 'bench-secret',
+            activity_timeout: 120,
+            scaling: { enabled: scaling, url: process.env.REDIS_URL, prefix: process.env.RT_PREFIX ?? 'kiln-bench:' },
+          },
+        },
       },
     },
   })

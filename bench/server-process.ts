@@ -20,7 +20,11 @@ export interface ServerProcess {
  * ```
  */
 export function serverProcess(mode: 'kiln' | 'raw', env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child: ChildProcess = fork(script, [mode], { execArgv: ['--conditions=kiln-source', '--import=tsx', '--expose-gc', ...(process.env.RT_NODE_FLAGS ?? '').split(' ').filter(Boolean)], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child: ChildProcess = fork(script, [mode], {
+    execArgv: ['--conditions=kiln-source', '--import=tsx', '--expose-gc', ...(process.env.RT_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
   const ask = <T>(message: object, reply: string) =>
     new Promise<T>((resolve) => {
       const listener = (answer: { type: string }) => {

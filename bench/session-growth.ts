@@ -52,7 +52,9 @@ async function growthOn(driver: string): Promise<void> {
       )
     }
     const ratio = micros.at(-1)! / micros[0]!
-    console.log(`P7 sessions (${driver}): CPU per request at ${SIZES.at(-1)!.toLocaleString('en')} against ${SIZES[0]!.toLocaleString('en')} sessions: ${ratio.toFixed(2)}× (goal ≤ ${GOAL}: ${ratio <= GOAL ? 'met' : 'NOT met'})`)
+    console.log(
+      `P7 sessions (${driver}): CPU per request at ${SIZES.at(-1)!.toLocaleString('en')} against ${SIZES[0]!.toLocaleString('en')} sessions: ${ratio.toFixed(2)}× (goal ≤ ${GOAL}: ${ratio <= GOAL ? 'met' : 'NOT met'})`,
+    )
   } finally {
     await app.close()
     rmSync(root, { recursive: true, force: true })
@@ -69,7 +71,7 @@ async function seed(app: Application, from: number, to: number): Promise<number>
   const store = sessionStore(app)
   const lifetimeMs = app.config.get<number>('session.lifetime') * 60_000
   const folder = app.config.get<string>('session.driver') === 'fs' ? join(app.root, app.config.get<string>('session.stores.fs.base')) : undefined
-  for (let done = from; done < to; ) {
+  for (let done = from; done < to;) {
     const batch = Math.min(500, to - done)
     await Promise.all(
       Array.from({ length: batch }, async (_, i) => {

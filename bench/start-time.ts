@@ -30,7 +30,10 @@ export async function untilFirst200(args: string[], cwd: string, port: number, e
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`P6: the server exited before answering: ${stderr.slice(0, 500)}`)
-      const ok = await fetch(`http://127.0.0.1:${port}/`).then((res) => res.status === 200, () => false)
+      const ok = await fetch(`http://127.0.0.1:${port}/`).then(
+        (res) => res.status === 200,
+        () => false,
+      )
       if (ok) return performance.now() - started
       if (performance.now() - started > 30_000) throw new Error(`P6: no 200 within 30 s: ${stderr.slice(0, 500)}`)
       await new Promise((resolve) => setTimeout(resolve, 5))
@@ -59,8 +62,14 @@ export async function startTime(): Promise<void> {
   const app = mkdtempSync(join(ROOT, 'tmp', 'bench-start-'))
   try {
     const template = join(ROOT, 'app-template')
-    cpSync(template, app, { recursive: true, filter: (src) => !/^(\.env|storage\/.+|database\/.*\.sqlite.*)$/.test(relative(template, src).split('\\').join('/')) })
-    writeFileSync(join(app, '.env'), `APP_KEY=base64:${Buffer.alloc(32, 6).toString('base64')}\nAPP_ENV=production\nAPP_DEBUG=false\nBROADCAST_CONNECTION=log\n`)
+    cpSync(template, app, {
+      recursive: true,
+      filter: (src) => !/^(\.env|storage\/.+|database\/.*\.sqlite.*)$/.test(relative(template, src).split('\\').join('/')),
+    })
+    writeFileSync(
+      join(app, '.env'),
+      `APP_KEY=base64:${Buffer.alloc(32, 6).toString('base64')}\nAPP_ENV=production\nAPP_DEBUG=false\nBROADCAST_CONNECTION=log\n`,
+    )
     await run([KILN, 'migrate', '--force'], app).catch(() => run([KILN, 'migrate'], app))
     const bare = join(app, 'bare-server.mjs')
     writeFileSync(

@@ -54,7 +54,10 @@ async function tokenAuthOn(connection: 'sqlite' | 'pgsql', label: string, goal: 
   try {
     // Both sides send the same rotating headers; the open route ignores the token.
     const headerSets = tokens.map((token) => ({ authorization: `Bearer ${token}`, accept: 'application/json' }))
-    const { kiln, baseline, ratio } = await compare(`${server.url}/user`, `${server.url}/user-open`, { kilnHeaderSets: headerSets, baselineHeaderSets: headerSets })
+    const { kiln, baseline, ratio } = await compare(`${server.url}/user`, `${server.url}/user-open`, {
+      kilnHeaderSets: headerSets,
+      baselineHeaderSets: headerSets,
+    })
     report(`P1 tok (${connection}, ${label}): GET /user with a Bearer token vs the same JSON unauthenticated`, kiln, baseline, ratio, goal)
   } finally {
     await app.close()

@@ -25,7 +25,9 @@ export const HISTOGRAM_LABELS = ['≤5', '≤10', '≤20', '≤30', '≤40', '�
  */
 export function histogramLines(histogram: number[]): string[] {
   const total = histogram.reduce((sum, n) => sum + n, 0) || 1
-  return histogram.map((n, i) => `    ${HISTOGRAM_LABELS[i]!.padStart(5)} ms ${((100 * n) / total).toFixed(1).padStart(5)}% ${'#'.repeat(Math.round((40 * n) / total))}`)
+  return histogram.map(
+    (n, i) => `    ${HISTOGRAM_LABELS[i]!.padStart(5)} ms ${((100 * n) / total).toFixed(1).padStart(5)}% ${'#'.repeat(Math.round((40 * n) / total))}`,
+  )
 }
 
 /** A forked socket-client process (bench/ws-clients.ts). */
@@ -47,7 +49,10 @@ export interface SocketClients {
  * ```
  */
 export async function socketClients(url: string, count: number, mode: 'rt' | 'raw'): Promise<SocketClients> {
-  const child = fork(script, [url, String(count), mode], { execArgv: ['--conditions=kiln-source', '--import=tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(script, [url, String(count), mode], {
+    execArgv: ['--conditions=kiln-source', '--import=tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
   const waiting = new Map<number, () => void>()
   const early = new Set<number>()
   let onStats: ((stats: Stats) => void) | undefined
@@ -116,5 +121,10 @@ export async function fanOut(
   const seconds = (stampNow() - started) / 1000
   const stats = await Promise.all(clients.map((c) => c.stats()))
   const histogram = stats[0]!.histogram.map((_, i) => stats.reduce((sum, s) => sum + s.histogram[i]!, 0))
-  return { perSecond: Math.round((sockets * events) / seconds), p50: Math.max(...stats.map((s) => s.p50)), p99: Math.max(...stats.map((s) => s.p99)), histogram }
+  return {
+    perSecond: Math.round((sockets * events) / seconds),
+    p50: Math.max(...stats.map((s) => s.p50)),
+    p99: Math.max(...stats.map((s) => s.p99)),
+    histogram,
+  }
 }

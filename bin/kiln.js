@@ -29,7 +29,9 @@ try {
   process.exitCode = await runCli(process.argv.slice(2))
 } catch (error) {
   // runCli answers every expected failure itself; this is a fault in Kiln or its install, still said in one line.
-  process.stderr.write(`kiln: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}${verbose && error instanceof Error ? `\n${error.stack}` : ' (--verbose shows the stack)'}\n`)
+  process.stderr.write(
+    `kiln: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}${verbose && error instanceof Error ? `\n${error.stack}` : ' (--verbose shows the stack)'}\n`,
+  )
   process.exitCode = 1
 }
 
@@ -60,7 +62,10 @@ async function registerTsx(root) {
       // Not installed beside this root: try the next one.
     }
   }
-  if (!api) throw new Error(`The app in ${root} is TypeScript and tsx is not installed: run npm install --save-dev tsx, or build it with kiln build and run the built app.`)
+  if (!api)
+    throw new Error(
+      `The app in ${root} is TypeScript and tsx is not installed: run npm install --save-dev tsx, or build it with kiln build and run the built app.`,
+    )
   const { register } = await import(pathToFileURL(api).href)
   register()
 }

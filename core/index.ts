@@ -66,7 +66,14 @@ export { lazyStorage, registerUnstorageDrivers } from './storage/unstorage-drive
 export { Model, ModelNotFoundError, modelByMorphName, type KeyType, type ModelClass } from './database/model/model.ts'
 export { ModelQuery, type Paginated } from './database/model/model-query.ts'
 export { discoverModels } from './database/model/discover-models.ts'
-export { onAnyModelEvent, onAnyQueryWrite, type ModelEventName, type ModelListener, type ModelObserver, type QueryWrite } from './database/model/model-events.ts'
+export {
+  onAnyModelEvent,
+  onAnyQueryWrite,
+  type ModelEventName,
+  type ModelListener,
+  type ModelObserver,
+  type QueryWrite,
+} from './database/model/model-events.ts'
 export { compiledRead, compiledReadNow, parameter, type ReadBuilder } from './database/compiled-read.ts'
 export { keyFits } from './database/model/find-by-key.ts'
 export type { Cast } from './database/model/casts.ts'

@@ -33,7 +33,8 @@ for (const plugin of readdirSync(join(ROOT, 'plugins'))) {
     if (existsSync(from)) copy(from, join(DIST, 'plugins', plugin, folder))
   }
   for (const file of readdirSync(join(ROOT, 'plugins', plugin), { recursive: true, encoding: 'utf8' })) {
-    if (file.endsWith('.hbs') && !file.startsWith('views/') && !file.startsWith('stubs/')) copy(join(ROOT, 'plugins', plugin, file), join(DIST, 'plugins', plugin, file))
+    if (file.endsWith('.hbs') && !file.startsWith('views/') && !file.startsWith('stubs/'))
+      copy(join(ROOT, 'plugins', plugin, file), join(DIST, 'plugins', plugin, file))
   }
 }
 console.log(`Built ${DIST}`)

@@ -55,7 +55,9 @@ export function tsBlocks(page: string, markdown: string): DocBlock[] {
  * ```
  */
 export async function checkDocs(docsDir = join(ROOT, 'docs')): Promise<string[]> {
-  const pages = readdirSync(docsDir).filter((name) => name.endsWith('.md')).sort()
+  const pages = readdirSync(docsDir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
   const blocks = pages.flatMap((name) => tsBlocks(`docs/${name}`, readFileSync(join(docsDir, name), 'utf8')))
   // Inside the repository, so that `kiln-framework` resolves to this checkout by self-reference.
   mkdirSync(join(ROOT, 'tmp'), { recursive: true })
@@ -70,7 +72,10 @@ export async function checkDocs(docsDir = join(ROOT, 'docs')): Promise<string[]>
     })
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', include: ['./*.ts'], compilerOptions: { noEmit: true } }))
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
-    const output = await promisify(execFile)(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
+    const output = await promisify(execFile)(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    })
       .then(() => '')
       .catch((error: { stdout?: string; message: string }) => error.stdout || error.message)
     const errors: string[] = []

@@ -5,6 +5,9 @@ import { Limit, type LimitDefinition } from 'kiln-framework'
  * email from one address. Used as `throttle:credentials`.
  */
 export const credentials: LimitDefinition = ({ request }) => {
-  const email = String(request.input('email') ?? '').trim().toLowerCase().slice(0, 255)
+  const email = String(request.input('email') ?? '')
+    .trim()
+    .toLowerCase()
+    .slice(0, 255)
   return Limit.perMinute(5).by(`${email}|${request.ip() ?? 'unknown'}`)
 }

@@ -10,5 +10,7 @@ export default defineRoutes((Route) => {
   Route.get('/health', () => ({ status: 'ok' })).name('health')
   RateLimiter.for('credentials', credentials)
   Route.post('/tok/token', [TokenController, 'issue']).middleware(['throttle:credentials']).name('tok.token')
-  Route.get('/user', ({ request }) => request.user()).middleware(['auth:tok']).name('user')
+  Route.get('/user', ({ request }) => request.user())
+    .middleware(['auth:tok'])
+    .name('user')
 })

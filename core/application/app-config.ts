@@ -1,10 +1,9 @@
 import { z } from 'zod'
 import type { Plugin } from './define-plugin.ts'
 
-const pluginSchema = z.custom<Plugin>(
-  (value) => typeof value === 'object' && value !== null && typeof (value as Plugin).name === 'string',
-  { message: 'expected a plugin made by definePlugin({ name, register, boot })' },
-)
+const pluginSchema = z.custom<Plugin>((value) => typeof value === 'object' && value !== null && typeof (value as Plugin).name === 'string', {
+  message: 'expected a plugin made by definePlugin({ name, register, boot })',
+})
 
 /**
  * The schema of `config/app.ts`.

@@ -190,7 +190,8 @@ export class Application {
    * ```
    */
   service<K extends keyof KilnServices>(name: K): KilnServices[K] {
-    if (!this.services.has(name)) throw new KilnError(`The "${name}" service is not available.`, { hint: 'Is the plugin that provides it listed in config/app.ts?' })
+    if (!this.services.has(name))
+      throw new KilnError(`The "${name}" service is not available.`, { hint: 'Is the plugin that provides it listed in config/app.ts?' })
     return this.services.get(name) as KilnServices[K]
   }
 

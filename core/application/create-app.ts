@@ -68,7 +68,10 @@ function appDefaultsFromEnv(env: Env): Record<string, unknown> {
     debug: env.boolean('APP_DEBUG', false),
     key: env.get('APP_KEY'),
     // Comma-separated, as Laravel reads it: keys that still decrypt and verify during a rotation.
-    previous_keys: (env.get('APP_PREVIOUS_KEYS') ?? '').split(',').map((key) => key.trim()).filter(Boolean),
+    previous_keys: (env.get('APP_PREVIOUS_KEYS') ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
     url: env.get('APP_URL', 'http://localhost:3000'),
     base_path: env.get('APP_BASE_PATH', ''),
   }

@@ -16,4 +16,16 @@ import { authProvider } from '../auth/auth-provider.ts'
  * plugin. Each is a plugin-shaped object living in its own core folder.
  */
 // authProvider stays last: it appends to the `web` group after the session middleware.
-export const kernelProviders: Plugin[] = [loggingProvider, cliProvider, httpProvider, corsProvider, sessionProvider, viewsProvider, storageProvider, databaseProvider, queueProvider, eventsProvider, authProvider]
+export const kernelProviders: Plugin[] = [
+  loggingProvider,
+  cliProvider,
+  httpProvider,
+  corsProvider,
+  sessionProvider,
+  viewsProvider,
+  storageProvider,
+  databaseProvider,
+  queueProvider,
+  eventsProvider,
+  authProvider,
+]

@@ -19,8 +19,18 @@ export class AuthManager {
   private readonly acting = new Map<string, AuthUser>()
 
   constructor(app: Application) {
-    this.guards = new DriverManager<Guard, Application>(app, app.config, { kind: 'guard', file: 'auth', connectionsKey: 'guards', defaultKey: 'defaults.guard' })
-    this.providers = new DriverManager<UserProvider, Application>(app, app.config, { kind: 'user provider', file: 'auth', connectionsKey: 'providers', defaultKey: 'defaults.provider' })
+    this.guards = new DriverManager<Guard, Application>(app, app.config, {
+      kind: 'guard',
+      file: 'auth',
+      connectionsKey: 'guards',
+      defaultKey: 'defaults.guard',
+    })
+    this.providers = new DriverManager<UserProvider, Application>(app, app.config, {
+      kind: 'user provider',
+      file: 'auth',
+      connectionsKey: 'providers',
+      defaultKey: 'defaults.provider',
+    })
   }
 
   /** A configured guard (the default when omitted). @example `auth.guard('web')` */

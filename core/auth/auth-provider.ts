@@ -50,7 +50,10 @@ export const authProvider = definePlugin({
       const resolve = () => (typeof model === 'function' && !('find' in model) ? (model as () => UserModelClass)() : (model as UserModelClass))
       return new ModelUserProvider(resolve)
     })
-    manager.guards.extend<{ provider?: string }>('session', (app: Application, { name, config }) => new SessionGuard(name, () => providerFor(app, name, config.provider)))
+    manager.guards.extend<{ provider?: string }>(
+      'session',
+      (app: Application, { name, config }) => new SessionGuard(name, () => providerFor(app, name, config.provider)),
+    )
   },
   boot(app) {
     app.middleware.alias('auth', authenticate)

@@ -49,7 +49,10 @@ export function noAppHint(root: string, command?: string): string {
  */
 export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
   if (/^Transform failed with \d+ errors?:$/.test(lines[0] ?? '') && lines[1]) return lines[1]
   return lines[0] ?? (error as Error)?.name ?? 'Unknown error'
 }

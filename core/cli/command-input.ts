@@ -68,7 +68,14 @@ function cittyArgs(command: CommandDefinition): ArgsDef {
     const alias = flag.short ? [flag.short] : undefined
     if (flag.type === 'boolean') args[name] = { type: 'boolean', description: flag.description, alias, default: flag.default as boolean | undefined }
     // citty has no number type: numbers are read as strings and checked below.
-    else args[name] = { type: 'string', description: flag.description, alias, default: flag.default === undefined ? undefined : String(flag.default), valueHint: flag.type }
+    else
+      args[name] = {
+        type: 'string',
+        description: flag.description,
+        alias,
+        default: flag.default === undefined ? undefined : String(flag.default),
+        valueHint: flag.type,
+      }
   }
   return args
 }
@@ -89,7 +96,9 @@ function checkedInput(command: CommandDefinition, parsed: ParsedArgs, rawArgs: s
     if (key === '_' || positionals.has(key) || known.has(key) || known.has(camel(key))) continue
     const typed = rawArgs.find((a) => a === `--no-${key}` || a.startsWith(`--no-${key}=`)) ? `--no-${key}` : key.length === 1 ? `-${key}` : `--${key}`
     const suggestion = nearest(key, Object.keys(flags))
-    throw new UsageError(`Unknown option "${typed}" for "${command.name}".${suggestion ? ` Did you mean "--${suggestion}"?` : ''} Run \`kiln help ${command.name}\` for its options.`)
+    throw new UsageError(
+      `Unknown option "${typed}" for "${command.name}".${suggestion ? ` Did you mean "--${suggestion}"?` : ''} Run \`kiln help ${command.name}\` for its options.`,
+    )
   }
 
   const values: CommandContext['flags'] = {}
@@ -102,7 +111,8 @@ function checkedInput(command: CommandDefinition, parsed: ParsedArgs, rawArgs: s
       continue
     }
     const value = String(raw)
-    if (value === '' && !rawArgs.some((a) => a.startsWith(`--${name}=`))) throw new UsageError(`--${name} needs a value: --${name}=<${flag.type}>. Usage: ${usageLine(command)}`)
+    if (value === '' && !rawArgs.some((a) => a.startsWith(`--${name}=`)))
+      throw new UsageError(`--${name} needs a value: --${name}=<${flag.type}>. Usage: ${usageLine(command)}`)
     if (flag.type === 'number') {
       const n = Number(value)
       if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${value}". Usage: ${usageLine(command)}`)

@@ -94,7 +94,10 @@ export function defineCommand(definition: CommandDefinition): CommandDefinition 
  * ```
  */
 export class CommandError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message)
     this.name = 'CommandError'
   }

@@ -32,7 +32,13 @@ export async function discoverCommands(app: Application, folder = 'app/commands'
 
 function isCommand(value: unknown): value is CommandDefinition {
   const candidate = value as Partial<CommandDefinition> | null
-  return typeof candidate === 'object' && candidate !== null && typeof candidate.name === 'string' && typeof candidate.description === 'string' && typeof candidate.run === 'function'
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.description === 'string' &&
+    typeof candidate.run === 'function'
+  )
 }
 
 function modules(dir: string): string[] {

@@ -11,6 +11,10 @@ export function formatTable(rows: Array<Record<string, unknown>>): string {
   const columns = Object.keys(rows[0]!)
   const cells = rows.map((row) => columns.map((c) => String(row[c] ?? '')))
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)))
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd()
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd()
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n')
 }

@@ -82,12 +82,25 @@ export function commandHelp(command: CommandDefinition, c: Colors): string {
   const lines = [c.yellow('Description:'), `  ${command.description}`, '', c.yellow('Usage:'), `  ${usageLine(command)}`]
   if (command.args?.length) {
     lines.push('', c.yellow('Arguments:'))
-    lines.push(...columns(command.args.map((a) => [a.name, `${a.description}${a.required ? c.dim(' (required)') : ''}`]), c))
+    lines.push(
+      ...columns(
+        command.args.map((a) => [a.name, `${a.description}${a.required ? c.dim(' (required)') : ''}`]),
+        c,
+      ),
+    )
   }
   const flags = Object.entries(commandFlags(command))
   if (flags.length) {
     lines.push('', c.yellow('Options:'))
-    lines.push(...columns(flags.map(([name, flag]) => [flagLabel(name, flag), `${flag.description}${flag.default !== undefined ? c.dim(` (default: ${String(flag.default)})`) : ''}`]), c))
+    lines.push(
+      ...columns(
+        flags.map(([name, flag]) => [
+          flagLabel(name, flag),
+          `${flag.description}${flag.default !== undefined ? c.dim(` (default: ${String(flag.default)})`) : ''}`,
+        ]),
+        c,
+      ),
+    )
   }
   lines.push('', c.yellow('Global options:'), ...columns(GLOBAL_OPTIONS, c))
   const examples = command.examples?.length ? command.examples : [usageLine(command).replace(/ \[options\]$/, '')]

@@ -84,7 +84,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const bootFailure = () => `The application in ${root} did not boot: ${firstLine(bootError)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`
   const showStack = (error: unknown) => {
     // With --verbose: the stack, then the stack of each cause (a config file's own error hides behind "Could not load").
-    for (let e = error, prefix = ''; flags.verbose && e instanceof Error; e = e.cause, prefix = 'Caused by: ') err(errColors.dim(`${prefix}${e.stack ?? e.message}`))
+    for (let e = error, prefix = ''; flags.verbose && e instanceof Error; e = e.cause, prefix = 'Caused by: ')
+      err(errColors.dim(`${prefix}${e.stack ?? e.message}`))
   }
   let keepOpen = false
   try {
@@ -94,7 +95,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         fail(bootFailure())
         showStack(bootError)
       }
-      const note = app || bootError ? undefined : `More commands (migrate, make:..., route:list, your plugins' commands) appear inside a Kiln application, and there is none in ${root} (no config/ folder). ${noAppHint(root)}`
+      const note =
+        app || bootError
+          ? undefined
+          : `More commands (migrate, make:..., route:list, your plugins' commands) appear inside a Kiln application, and there is none in ${root} (no config/ folder). ${noAppHint(root)}`
       out(overview(commands, colors, { version: kilnVersion(), note }))
       return bootError ? 1 : 0
     }

@@ -15,13 +15,13 @@ import { resolveDefinition, type ConfigContext } from './define-config.ts'
  * const raw = await loadConfigFiles({ root, env, overrides: { session: { driver: 'memory' } } })
  * ```
  */
-export async function loadConfigFiles(
-  ctx: ConfigContext & { overrides?: Record<string, unknown> },
-): Promise<Record<string, unknown>> {
+export async function loadConfigFiles(ctx: ConfigContext & { overrides?: Record<string, unknown> }): Promise<Record<string, unknown>> {
   const dir = join(ctx.root, 'config')
   const out: Record<string, unknown> = {}
   if (existsSync(dir)) {
-    const files = readdirSync(dir).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()
+    const files = readdirSync(dir)
+      .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
+      .sort()
     for (const file of files) {
       const name = file.replace(/\.(ts|js|mjs)$/, '')
       let mod: { default?: unknown }

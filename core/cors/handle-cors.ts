@@ -80,4 +80,3 @@ function pathMatches(patterns: string[], path: string): boolean {
     return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(p)
   })
 }
-

@@ -45,7 +45,12 @@ export interface ReadBuilder {
  *   db.selectFrom('users').selectAll().where('email', '=', parameter(0) as never).limit(sql.lit(1)), [email])
  * ```
  */
-export async function compiledRead(key: string, build: (builder: ReadBuilder) => Compilable | Promise<Compilable>, values: readonly unknown[], options: { connection?: string } = {}): Promise<Record<string, unknown>[]> {
+export async function compiledRead(
+  key: string,
+  build: (builder: ReadBuilder) => Compilable | Promise<Compilable>,
+  values: readonly unknown[],
+  options: { connection?: string } = {},
+): Promise<Record<string, unknown>[]> {
   const now = compiledReadNow(key, values, options)
   if (now) return now
   const manager = currentApp().service('db')
@@ -94,7 +99,12 @@ export function outsideTransaction(): boolean {
   return !transactionStorage.getStore()
 }
 
-async function compile(db: Kysely<any>, dialect: Dialect, key: string, build: (builder: ReadBuilder) => Compilable | Promise<Compilable>): Promise<CompiledQuery> {
+async function compile(
+  db: Kysely<any>,
+  dialect: Dialect,
+  key: string,
+  build: (builder: ReadBuilder) => Compilable | Promise<Compilable>,
+): Promise<CompiledQuery> {
   const query = (await build({ db, dialect, columns: (table) => tableColumns(db, dialect, table) })).compile()
   let perDb = compiled.get(db)
   if (!perDb) compiled.set(db, (perDb = new Map()))
@@ -118,7 +128,9 @@ function tableColumns(db: Kysely<any>, dialect: Dialect, table: string): Promise
     const query =
       dialect === 'sqlite'
         ? sql<{ name: string }>`select name from pragma_table_info(${table}) order by cid`
-        : sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} order by ordinal_position`
+        : sql<{
+            name: string
+          }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} order by ordinal_position`
     list = query.execute(db).then(({ rows }) => rows.map((row) => row.name))
     perDb.set(table, list)
     list.catch(() => perDb.delete(table))

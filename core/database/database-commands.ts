@@ -25,7 +25,9 @@ export const migrateCommand = defineCommand({
   async run(ctx) {
     // Migrating is safe in production; seeding writes rows, so it needs --force there as db:seed does (asked before anything runs).
     if (ctx.flags.seed && !ctx.flags.force && ctx.app.environment === 'production') {
-      throw new CommandError('Refusing to run "migrate --seed" in production (seeding writes rows into the database): APP_ENV is production. Add --force to run it anyway.')
+      throw new CommandError(
+        'Refusing to run "migrate --seed" in production (seeding writes rows into the database): APP_ENV is production. Add --force to run it anyway.',
+      )
     }
     const ran = await new Migrator(ctx.app, ctx.flags.connection as string | undefined).migrate().catch(failed)
     ctx.info(ran.length ? ran.map((n) => `Migrated: ${n}`).join('\n') : 'Nothing to migrate.')
@@ -121,4 +123,12 @@ export const dbWipeCommand = defineCommand({
 })
 
 /** Every database command. */
-export const databaseCommands = [migrateCommand, migrateRollbackCommand, migrateStatusCommand, migrateResetCommand, migrateFreshCommand, dbSeedCommand, dbWipeCommand]
+export const databaseCommands = [
+  migrateCommand,
+  migrateRollbackCommand,
+  migrateStatusCommand,
+  migrateResetCommand,
+  migrateFreshCommand,
+  dbSeedCommand,
+  dbWipeCommand,
+]

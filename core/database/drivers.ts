@@ -30,7 +30,10 @@ export async function sqliteConnection(app: Application, name: string, config: {
   const path = filename === ':memory:' ? filename : resolve(app.root, filename)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const busyTimeout = config.busy_timeout_ms ?? 50
-  if (!Number.isInteger(busyTimeout) || busyTimeout < 0) throw new KilnError(`The "${name}" connection in config/database.ts: busy_timeout_ms must be a whole number of milliseconds, not ${JSON.stringify(busyTimeout)}.`)
+  if (!Number.isInteger(busyTimeout) || busyTimeout < 0)
+    throw new KilnError(
+      `The "${name}" connection in config/database.ts: busy_timeout_ms must be a whole number of milliseconds, not ${JSON.stringify(busyTimeout)}.`,
+    )
   const database = new Database(path, { timeout: busyTimeout })
   try {
     // Switching a file to WAL needs it to itself: another program's writer in rollback-journal mode makes it busy.
@@ -40,7 +43,11 @@ export async function sqliteConnection(app: Application, name: string, config: {
     database.close()
     if (!isBusy(error)) throw error
     // One warning while the file stays locked: every request tries to open it again.
-    if (!busyAtOpen(app).has(name)) app.logger.warn({ connection: name, err: (error as Error).message }, 'SQLite is locked by another writer and cannot be opened; requests get 503 until it is free')
+    if (!busyAtOpen(app).has(name))
+      app.logger.warn(
+        { connection: name, err: (error as Error).message },
+        'SQLite is locked by another writer and cannot be opened; requests get 503 until it is free',
+      )
     busyAtOpen(app).add(name)
     throw new DatabaseBusyError(error)
   }
@@ -103,7 +110,11 @@ function busyAtOpen(app: Application): Set<string> {
  * connections: { pgsql: { driver: 'pgsql', url: env.get('DATABASE_URL'), schema: 'shop' } }
  * ```
  */
-export async function pgsqlConnection(app: Application, name: string, config: { url?: string; schema?: string; pool?: number; connect_timeout_ms?: number }): Promise<Connection> {
+export async function pgsqlConnection(
+  app: Application,
+  name: string,
+  config: { url?: string; schema?: string; pool?: number; connect_timeout_ms?: number },
+): Promise<Connection> {
   const url = config.url ?? app.env.get('DATABASE_URL')
   if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`)
   const { default: pg } = await import('pg')

@@ -56,11 +56,17 @@ export class Migrator {
 
   /** Every migration file by name, app folder first, deduplicated by file name. @example `migrator.files()` */
   files(): Map<string, string> {
-    const dirs = [join(this.app.root, 'database/migrations'), ...this.app.config.get<string[]>('database.migrations', []).map((d) => resolve(this.app.root, d)), ...(folders.get(this.app) ?? [])]
+    const dirs = [
+      join(this.app.root, 'database/migrations'),
+      ...this.app.config.get<string[]>('database.migrations', []).map((d) => resolve(this.app.root, d)),
+      ...(folders.get(this.app) ?? []),
+    ]
     const out = new Map<string, string>()
     for (const dir of dirs) {
       if (!existsSync(dir)) continue
-      for (const file of readdirSync(dir).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
+      for (const file of readdirSync(dir)
+        .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
+        .sort()) {
         const name = basename(file).replace(/\.(ts|js|mjs)$/, '')
         if (!out.has(name)) out.set(name, join(dir, file))
       }
@@ -87,7 +93,10 @@ export class Migrator {
           await trx.insertInto(TABLE).values({ name, batch, ran_at: new Date().toISOString() }).execute()
         })
       } catch (cause) {
-        throw new KilnError(`Migration ${name} failed: ${(cause as Error).message}`, { cause, hint: done.length ? `Ran before it: ${done.join(', ')}.` : undefined })
+        throw new KilnError(`Migration ${name} failed: ${(cause as Error).message}`, {
+          cause,
+          hint: done.length ? `Ran before it: ${done.join(', ')}.` : undefined,
+        })
       }
       done.push(name)
     }
@@ -180,7 +189,10 @@ export class Migrator {
   }
 
   private async lastBatch(db: Kysely<any>): Promise<number> {
-    const row = await db.selectFrom(TABLE).select((eb) => eb.fn.max('batch').as('batch')).executeTakeFirst()
+    const row = await db
+      .selectFrom(TABLE)
+      .select((eb) => eb.fn.max('batch').as('batch'))
+      .executeTakeFirst()
     return Number(row?.batch ?? 0)
   }
 }

@@ -64,7 +64,10 @@ export function guardPool(pool: Pool, logger: OutageLogger, context: Record<stri
   const failed = (error: unknown) => {
     if (down || closing) return
     down = true
-    logger.warn({ ...context, err: error instanceof Error ? error.message : String(error) }, 'PostgreSQL is unreachable; requests that need it get 503 until it is back')
+    logger.warn(
+      { ...context, err: error instanceof Error ? error.message : String(error) },
+      'PostgreSQL is unreachable; requests that need it get 503 until it is back',
+    )
   }
   const unavailable = (error: unknown) => {
     if (!isConnectionError(error)) return error

@@ -96,7 +96,11 @@ function translatingDriver(driver: Driver): Driver {
       const value = Reflect.get(target, property, target) as unknown
       if (typeof value !== 'function') return value
       if (property === 'acquireConnection') return async () => wrap(await (value as Driver['acquireConnection']).call(target))
-      return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args.map((arg) => originals.get(arg as DatabaseConnection) ?? arg))
+      return (...args: unknown[]) =>
+        (value as (...a: unknown[]) => unknown).apply(
+          target,
+          args.map((arg) => originals.get(arg as DatabaseConnection) ?? arg),
+        )
     },
   })
 }

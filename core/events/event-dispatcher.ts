@@ -130,7 +130,9 @@ export class EventDispatcher {
     if (ListenerClass.queued) {
       registerQueuedListener(ListenerClass, event.constructor as new () => Event)
       const data = Object.fromEntries(Object.entries(event))
-      await this.app.service('queue').push(new CallQueuedListener(ListenerClass.name, event.constructor.name, data), { queue: ListenerClass.queue, connection: ListenerClass.connection })
+      await this.app
+        .service('queue')
+        .push(new CallQueuedListener(ListenerClass.name, event.constructor.name, data), { queue: ListenerClass.queue, connection: ListenerClass.connection })
       return
     }
     await this.app.container.resolve(ListenerClass).handle(event)

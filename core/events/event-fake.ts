@@ -28,12 +28,14 @@ export class EventFake {
   }
 
   assertDispatched<E extends Event>(Class: EventClass<E>, predicate?: (e: E) => boolean): void {
-    if (this.events(Class, predicate).length === 0) throw new AssertionError({ message: `Expected ${Class.name} to be dispatched${predicate ? ' matching the predicate' : ''}.` })
+    if (this.events(Class, predicate).length === 0)
+      throw new AssertionError({ message: `Expected ${Class.name} to be dispatched${predicate ? ' matching the predicate' : ''}.` })
   }
 
   assertDispatchedTimes<E extends Event>(Class: EventClass<E>, times: number): void {
     const count = this.events(Class).length
-    if (count !== times) throw new AssertionError({ message: `Expected ${Class.name} to be dispatched ${times} times, got ${count}.`, actual: count, expected: times })
+    if (count !== times)
+      throw new AssertionError({ message: `Expected ${Class.name} to be dispatched ${times} times, got ${count}.`, actual: count, expected: times })
   }
 
   assertNotDispatched<E extends Event>(Class: EventClass<E>, predicate?: (e: E) => boolean): void {
@@ -41,6 +43,7 @@ export class EventFake {
   }
 
   assertNothingDispatched(): void {
-    if (this.dispatched.length > 0) throw new AssertionError({ message: `Expected no events, got ${this.dispatched.map((e) => e.constructor.name).join(', ')}.` })
+    if (this.dispatched.length > 0)
+      throw new AssertionError({ message: `Expected no events, got ${this.dispatched.map((e) => e.constructor.name).join(', ')}.` })
   }
 }

@@ -14,6 +14,11 @@ import { z } from 'zod'
  */
 export const eventsConfigSchema = z.object({
   listen: z
-    .array(z.tuple([z.custom<Function>((v) => typeof v === 'function', { message: 'expected an event class' }), z.array(z.custom<Function>((v) => typeof v === 'function', { message: 'expected a listener' }))]))
+    .array(
+      z.tuple([
+        z.custom<Function>((v) => typeof v === 'function', { message: 'expected an event class' }),
+        z.array(z.custom<Function>((v) => typeof v === 'function', { message: 'expected a listener' })),
+      ]),
+    )
     .default([]),
 })

@@ -4,7 +4,21 @@ import { dirname, resolve } from 'node:path'
 import pino, { type Logger } from 'pino'
 
 /** Keys whose values never reach a log line, wherever they appear. */
-export const REDACTED_KEYS = ['authorization', 'cookie', 'set-cookie', 'password', 'password_confirmation', 'token', 'plainTextToken', 'secret', 'APP_KEY', 'key', 'auth', 'signature', '_token']
+export const REDACTED_KEYS = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'password_confirmation',
+  'token',
+  'plainTextToken',
+  'secret',
+  'APP_KEY',
+  'key',
+  'auth',
+  'signature',
+  '_token',
+]
 
 /** What {@link createLogger} builds. */
 export interface LoggerOptions {

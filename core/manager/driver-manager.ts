@@ -119,10 +119,9 @@ export class DriverManager<T, A = unknown> {
     const resolver = this.resolvers.get(config.driver)
     if (!resolver) {
       const known = this.drivers().join(', ') || 'none'
-      throw new KilnError(
-        `Unknown ${this.options.kind} driver "${config.driver}" for connection "${name}" in config/${this.options.file}.ts.`,
-        { hint: `Registered drivers: ${known}. Enable the plugin that provides it, or register it with extend().` },
-      )
+      throw new KilnError(`Unknown ${this.options.kind} driver "${config.driver}" for connection "${name}" in config/${this.options.file}.ts.`, {
+        hint: `Registered drivers: ${known}. Enable the plugin that provides it, or register it with extend().`,
+      })
     }
     return resolver(this.app, { name, config })
   }

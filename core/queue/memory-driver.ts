@@ -38,7 +38,9 @@ export class InProcessQueue implements QueueDriver {
     const error = await runJob(this.app, current)
     if (error === undefined) return
     if (current.attempts < options.tries) {
-      const retry = new Promise<void>((resolve) => setTimeout(resolve, backoffFor(options.backoff, current.attempts))).then(() => this.attempt(current, options))
+      const retry = new Promise<void>((resolve) => setTimeout(resolve, backoffFor(options.backoff, current.attempts))).then(() =>
+        this.attempt(current, options),
+      )
       this.track(retry)
       return
     }

@@ -52,7 +52,10 @@ export function serializeJob(job: Job): JobPayload {
  */
 export async function deserializeJob(payload: JobPayload): Promise<Job> {
   const Class = jobClasses.get(payload.job)
-  if (!Class) throw new KilnError(`Unknown job "${payload.job}".`, { hint: 'Register it with registerJob() (or list it in config/queue.ts `jobs`) in the worker process.' })
+  if (!Class)
+    throw new KilnError(`Unknown job "${payload.job}".`, {
+      hint: 'Register it with registerJob() (or list it in config/queue.ts `jobs`) in the worker process.',
+    })
   const job = Object.create(Class.prototype) as Job
   for (const [key, value] of Object.entries(payload.data)) {
     if (FORBIDDEN_KEYS.has(key)) continue

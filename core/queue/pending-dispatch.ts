@@ -47,7 +47,10 @@ export class PendingDispatch implements PromiseLike<void> {
     return this
   }
 
-  then<R1 = void, R2 = never>(onfulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
+  then<R1 = void, R2 = never>(
+    onfulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): PromiseLike<R1 | R2> {
     return this.send().then(onfulfilled, onrejected)
   }
 

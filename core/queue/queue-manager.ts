@@ -75,5 +75,8 @@ export const Queue = {
   flush: () => currentApp().service('queue').flush(),
   failed: () => currentApp().service('queue').failed(),
   push: (job: Job, options?: { connection?: string; queue?: string; delay?: number }) => currentApp().service('queue').push(job, options),
-  register: (...jobs: JobClass[]) => currentApp().service('queue').register(...jobs),
+  register: (...jobs: JobClass[]) =>
+    currentApp()
+      .service('queue')
+      .register(...jobs),
 }

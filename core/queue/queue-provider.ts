@@ -17,7 +17,11 @@ export const queueProvider = definePlugin({
   name: 'kiln:queue',
   config: { file: 'queue', schema: queueConfigSchema },
   register(app) {
-    const defaults = { sync: { driver: 'sync' }, memory: { driver: 'memory' }, redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: appSlug(app.config.get('app.name')) } }
+    const defaults = {
+      sync: { driver: 'sync' },
+      memory: { driver: 'memory' },
+      redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: appSlug(app.config.get('app.name')) },
+    }
     app.config.set('queue.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('queue.connections', {}) })
     if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
     const active = app.config.get<string>('queue.default')

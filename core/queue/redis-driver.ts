@@ -27,14 +27,18 @@ export class RedisQueue implements QueueDriver {
 
   async push(payload: JobPayload, options: PushOptions): Promise<void> {
     const queue = await this.queue(options.queue)
-    await queue.add(payload.job, { ...payload, backoff: options.backoff }, {
-      delay: options.delay > 0 ? options.delay : undefined,
-      attempts: Math.max(1, options.tries),
-      // bullmq's custom strategy receives the attempt number; Kiln's backoff list maps onto it.
-      backoff: { type: 'kiln', delay: 0 },
-      removeOnComplete: true,
-      removeOnFail: 1000,
-    })
+    await queue.add(
+      payload.job,
+      { ...payload, backoff: options.backoff },
+      {
+        delay: options.delay > 0 ? options.delay : undefined,
+        attempts: Math.max(1, options.tries),
+        // bullmq's custom strategy receives the attempt number; Kiln's backoff list maps onto it.
+        backoff: { type: 'kiln', delay: 0 },
+        removeOnComplete: true,
+        removeOnFail: 1000,
+      },
+    )
   }
 
   /**
@@ -62,7 +66,10 @@ export class RedisQueue implements QueueDriver {
           prefix: this.prefix(),
           concurrency: options.concurrency ?? 1,
           // The job carries its own backoff, so any worker process applies the dispatcher's schedule.
-          settings: { backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: { data?: { backoff?: number | number[] } }) => backoffFor(job?.data?.backoff ?? 0, attemptsMade) },
+          settings: {
+            backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: { data?: { backoff?: number | number[] } }) =>
+              backoffFor(job?.data?.backoff ?? 0, attemptsMade),
+          },
         },
       )
       worker.on('error', (error) => this.app.logger.error({ err: error }, 'Queue worker error'))

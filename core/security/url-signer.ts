@@ -75,9 +75,7 @@ export class UrlSigner {
     const expires = params.get('expires')
     if (expires !== null && (!/^\d{1,12}$/.test(expires) || Number(expires) < Date.now() / 1000)) return false
     const path = ctx.request.path
-    const subject = options.relative
-      ? `${path}${canonicalQuery(params)}`
-      : `${ctx.request.url.origin}${this.app.urls.to(path)}${canonicalQuery(params)}`
+    const subject = options.relative ? `${path}${canonicalQuery(params)}` : `${ctx.request.url.origin}${this.app.urls.to(path)}${canonicalQuery(params)}`
     return safeEqual(hmacHex(this.key, subject), signature)
   }
 }

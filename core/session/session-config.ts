@@ -40,7 +40,10 @@ export const sessionConfigSchema = z.object({
   /** Drop the cookie when the browser closes. */
   expire_on_close: z.boolean().default(false),
   /** The session cookie's name; left out, the app's name as a slug plus `_session` (`my_shop_session`). */
-  cookie: z.string().regex(/^[\w.-]+$/).optional(),
+  cookie: z
+    .string()
+    .regex(/^[\w.-]+$/)
+    .optional(),
   path: z.string().default('/'),
   /** Set it (e.g. `.example.com`) so that an SPA on a subdomain shares the session. */
   domain: z.string().optional(),

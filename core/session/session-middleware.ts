@@ -97,7 +97,8 @@ async function storeCall<T>(app: Application, fn: () => Promise<T>): Promise<T> 
     return await fn()
   } catch (error) {
     // The store already logged an outage once; a plain I/O failure gets its own line.
-    if (!(error instanceof ServiceUnavailableError)) app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'The session store failed')
+    if (!(error instanceof ServiceUnavailableError))
+      app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'The session store failed')
     throw new ServiceUnavailableError('The session store is unavailable; try again shortly.', { cause: error })
   }
 }

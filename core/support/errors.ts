@@ -30,7 +30,11 @@ export class KilnError extends Error {
  * ```
  */
 export class ConfigError extends KilnError {
-  constructor(readonly file: string, readonly key: string, readonly reason: string) {
+  constructor(
+    readonly file: string,
+    readonly key: string,
+    readonly reason: string,
+  ) {
     super(`Invalid configuration in ${file}: ${key || '(root)'}: ${reason}`, { code: 'E_CONFIG' })
     this.name = 'ConfigError'
   }

@@ -79,7 +79,10 @@ export function watchRedis(client: Redis, logger: OutageLogger, context: Record<
   const failed = (error?: unknown) => {
     if (down || closing) return
     down = true
-    logger.warn({ ...context, ...(error ? { err: error instanceof Error ? error.message : String(error) } : {}) }, 'Redis is unreachable; requests that need it get 503 until it is back')
+    logger.warn(
+      { ...context, ...(error ? { err: error instanceof Error ? error.message : String(error) } : {}) },
+      'Redis is unreachable; requests that need it get 503 until it is back',
+    )
   }
   client.on('error', failed)
   client.on('close', () => failed())

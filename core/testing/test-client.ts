@@ -64,7 +64,8 @@ export class TestClient {
   actingAs(user: AuthUser, abilitiesOrGuard?: string[] | string, guard?: string): this {
     const auth = this.app.service('auth')
     const abilities = Array.isArray(abilitiesOrGuard) ? abilitiesOrGuard : undefined
-    const name = typeof abilitiesOrGuard === 'string' ? abilitiesOrGuard : (guard ?? (abilities && auth.guards.connectionNames().includes('tok') ? 'tok' : undefined))
+    const name =
+      typeof abilitiesOrGuard === 'string' ? abilitiesOrGuard : (guard ?? (abilities && auth.guards.connectionNames().includes('tok') ? 'tok' : undefined))
     if (abilities) {
       const grants = (ability: string) => abilities.includes('*') || abilities.includes(ability)
       ;(user as { withAccessToken?(t: unknown): unknown }).withAccessToken?.({ can: grants, cant: (a: string) => !grants(a), delete: async () => false })
@@ -140,7 +141,10 @@ export class TestClient {
       if (!headers.has('accept')) headers.set('accept', 'application/json')
     }
     const routed = new URL(path, 'http://localhost').pathname
-    const cookie = [...this.cookies].filter(([, c]) => routed.startsWith(c.path)).map(([k, c]) => `${k}=${c.value}`).join('; ')
+    const cookie = [...this.cookies]
+      .filter(([, c]) => routed.startsWith(c.path))
+      .map(([k, c]) => `${k}=${c.value}`)
+      .join('; ')
     if (cookie) headers.set('cookie', cookie)
     const xsrf = this.cookie('XSRF-TOKEN')
     if (this.csrf && UNSAFE.has(method) && xsrf && !headers.has('x-xsrf-token')) headers.set('x-xsrf-token', xsrf)

@@ -96,7 +96,9 @@ export class HandlebarsEngine implements ViewEngine {
   private loadPartials(): void {
     if (this.partialsLoaded && this.options.cache) return
     for (const file of listViews(this.root)) {
-      const name = relative(this.root, file).replace(/\\/g, '/').replace(/\.hbs$/, '')
+      const name = relative(this.root, file)
+        .replace(/\\/g, '/')
+        .replace(/\.hbs$/, '')
       this.hbs.registerPartial(name, this.preprocess(readFileSync(file, 'utf8'), name).replace(LAYOUT_DIRECTIVE, ''))
     }
     this.partialsLoaded = true

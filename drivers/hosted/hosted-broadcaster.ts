@@ -73,7 +73,9 @@ export class HostedBroadcaster extends SigningBroadcaster {
         const detail = this.describe(error as SdkError)
         const progress = calls.length > 1 ? `; ${sent} of ${channels.length} channels were sent` : ''
         this.logger?.error({ connection: this.name, api: this.target(), event, channels: chunk.length, err: detail }, 'hosted broadcast failed')
-        throw new Error(`Broadcast connection "${this.name}" (hosted) could not trigger [${event}] on ${this.target()} (${detail}${progress}).`, { cause: error })
+        throw new Error(`Broadcast connection "${this.name}" (hosted) could not trigger [${event}] on ${this.target()} (${detail}${progress}).`, {
+          cause: error,
+        })
       }
       sent += chunk.length
     }
@@ -115,7 +117,8 @@ export class HostedBroadcaster extends SigningBroadcaster {
   private describe(error: SdkError): string {
     let detail: string
     if (typeof error.status === 'number') detail = `HTTP ${error.status}${error.body ? `: ${String(error.body).slice(0, 200)}` : ''}`
-    else if (error.error) detail = error.error.name === 'AbortError' ? 'timed out' : `unreachable: ${error.error.code ?? error.error.message ?? 'network error'}`
+    else if (error.error)
+      detail = error.error.name === 'AbortError' ? 'timed out' : `unreachable: ${error.error.code ?? error.error.message ?? 'network error'}`
     else detail = error.message ?? String(error)
     return detail.replaceAll(this.config.secret!, '[secret]')
   }

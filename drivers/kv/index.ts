@@ -27,6 +27,7 @@ export default defineBroadcastDriver({
   // ioredis is an optional package: an app whose active connection is kv must have it, and learns so at boot.
   boot(app) {
     const active = app.config.get<string>('broadcasting.default')
-    if (app.config.get(`broadcasting.connections.${active}.driver`) === DRIVER_NAME) requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`)
+    if (app.config.get(`broadcasting.connections.${active}.driver`) === DRIVER_NAME)
+      requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`)
   },
 })

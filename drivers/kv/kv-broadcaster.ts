@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis'
 import type { Logger } from '../../core/index.ts'
-import { encryptPayload, ENCRYPTED_PREFIX, SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
+import {
+  encryptPayload,
+  ENCRYPTED_PREFIX,
+  SigningBroadcaster,
+  type BroadcastMessage,
+  type BroadcasterConfig,
+  type AppKeys,
+} from '../../plugins/broadcasting/index.ts'
 
 /**
  * What the `kv` connection accepts in `config/broadcasting.ts`.
@@ -75,7 +82,9 @@ export class KvBroadcaster extends SigningBroadcaster {
     const pipeline = redis.pipeline()
     for (const channel of channels) {
       // End to end: an encrypted channel's payload leaves the app sealed, so neither Redis nor the relay can read it.
-      const sealed = channel.startsWith(ENCRYPTED_PREFIX) ? JSON.stringify({ ...message, data: encryptPayload(channel, payload, this.encryptionMasterKey()) }) : text
+      const sealed = channel.startsWith(ENCRYPTED_PREFIX)
+        ? JSON.stringify({ ...message, data: encryptPayload(channel, payload, this.encryptionMasterKey()) })
+        : text
       pipeline.publish(this.prefix + channel, sealed)
     }
     try {
@@ -87,7 +96,8 @@ export class KvBroadcaster extends SigningBroadcaster {
       // (closed stream, timeout, retries spent) means it is out of reach: an outage, logged once.
       const refused = (error as Error).name === 'ReplyError'
       const what = refused ? 'Redis refused the publish' : 'Redis is unreachable'
-      if (refused) this.logger.error({ connection: this.name, redis: this.target(), event, channels: channels.length, err: reason }, `kv broadcast failed: ${what}`)
+      if (refused)
+        this.logger.error({ connection: this.name, redis: this.target(), event, channels: channels.length, err: reason }, `kv broadcast failed: ${what}`)
       else this.lost(error as Error)
       throw new Error(`Broadcast connection "${this.name}" (kv) could not publish [${event}] to ${this.target()}: ${what} (${reason}).`, { cause: error })
     }

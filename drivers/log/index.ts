@@ -14,7 +14,12 @@ export const DRIVER_NAME = 'log'
  * ```
  */
 export class LogBroadcaster extends SigningBroadcaster {
-  constructor(name: string, config: { driver: string }, appKey: Buffer | AppKeys, private readonly logger: Logger) {
+  constructor(
+    name: string,
+    config: { driver: string },
+    appKey: Buffer | AppKeys,
+    private readonly logger: Logger,
+  ) {
     super(name, config, appKey)
   }
 

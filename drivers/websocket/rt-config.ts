@@ -26,7 +26,11 @@ export const rtConfigSchema = z.looseObject({
   /** Largest accepted frame, in bytes; larger ones get error 4009 and a close. */
   max_frame_bytes: z.number().int().positive().default(10_000),
   /** Bytes waiting to be sent to one socket before the server gives up on it (a client that stopped reading). */
-  max_buffered_bytes: z.number().int().positive().default(4 * 1024 * 1024),
+  max_buffered_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   /** Connections this process accepts; the next one gets error 4004. Null: no limit. */
   max_connections: z.number().int().positive().nullable().default(10_000),
   /** Connections one client address may hold in this process; the next one gets error 4004. Null: no limit. */

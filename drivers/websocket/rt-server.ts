@@ -131,8 +131,10 @@ export class RtServer implements RtHub {
     const base = { event, socket: except ?? null, ...(options.id ? { id: options.id } : {}) }
     const plain = channels.filter((channel) => !isEncryptedChannel(channel))
     const encrypted = channels.filter(isEncryptedChannel)
-    if (encrypted.length > 0 && options.sealed && !isSealed(data)) throw new Error(`Events on ${encrypted[0]} must be sealed by the publisher as {nonce, ciphertext}.`)
-    if (encrypted.length > 0 && !options.sealed && !this.credentials.masterKey) throw new Error(`Cannot broadcast on ${encrypted[0]}: no encryption master key is configured.`)
+    if (encrypted.length > 0 && options.sealed && !isSealed(data))
+      throw new Error(`Events on ${encrypted[0]} must be sealed by the publisher as {nonce, ciphertext}.`)
+    if (encrypted.length > 0 && !options.sealed && !this.credentials.masterKey)
+      throw new Error(`Cannot broadcast on ${encrypted[0]}: no encryption master key is configured.`)
     if (plain.length > 0) await this.emit(plain, { ...base, data })
     for (const channel of encrypted) {
       await this.emit([channel], { ...base, data: options.sealed ? data : encryptPayload(channel, data, this.credentials.masterKey!) })
@@ -182,7 +184,9 @@ export class RtServer implements RtHub {
   /** Others were told these members left while Redis lost them (or were never told they left): tell them now. */
   private announceHealed(changes: HealedChange[]): void {
     for (const { channel, member, socketId, joined } of changes) {
-      const message = joined ? { event: MEMBER_ADDED, data: member, socket: socketId } : { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null }
+      const message = joined
+        ? { event: MEMBER_ADDED, data: member, socket: socketId }
+        : { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null }
       this.emit([channel], message).catch(() => {})
     }
   }
@@ -194,7 +198,8 @@ export class RtServer implements RtHub {
     if (!this.config.allowed_origins.includes('*') && !originAccepted(peer.request.headers, this.config.allowed_origins)) {
       return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
     }
-    if (this.config.max_connections !== null && this.sockets.size >= this.config.max_connections) return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
+    if (this.config.max_connections !== null && this.sockets.size >= this.config.max_connections)
+      return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
     const address = this.limits.address(peer)
     const crowded = this.limits.admit(address)
     if (crowded) return connection.fail(RtError.OverQuota, crowded)
@@ -209,7 +214,8 @@ export class RtServer implements RtHub {
     const frame = connection.protocol.parse(text)
     return this.handle(connection, frame).catch((error: Error) => {
       // A Redis outage is logged once, where it was noticed; anything else is a bug worth a line each.
-      if (!(error instanceof ServiceUnavailableError)) this.logger.error({ socket: connection.socketId, err: error.message }, 'rt: a frame could not be handled')
+      if (!(error instanceof ServiceUnavailableError))
+        this.logger.error({ socket: connection.socketId, err: error.message }, 'rt: a frame could not be handled')
       connection.fail(RtError.TryAgain, 'The server could not handle that frame; try again.')
     })
   }
@@ -235,7 +241,13 @@ export class RtServer implements RtHub {
     const { protocol } = connection
     // Counted first, before any other work a flood of subscribe frames would cause.
     if (!(await this.limits.takeSubscribe(connection.socketId, connection.address ?? ''))) {
-      return connection.send(protocol.subscriptionError(channel, RtError.SubscribeRateLimited, `Too many subscriptions from this connection or address; subscribe to ${channel} again shortly.`))
+      return connection.send(
+        protocol.subscriptionError(
+          channel,
+          RtError.SubscribeRateLimited,
+          `Too many subscriptions from this connection or address; subscribe to ${channel} again shortly.`,
+        ),
+      )
     }
     const presence = channel.startsWith('presence-')
     if (connection.channels.has(channel)) {
@@ -253,7 +265,8 @@ export class RtServer implements RtHub {
       }
       if (presence) {
         member = readMember(channelData)
-        if (!member) return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, 'Presence channels need channel_data with a user_id.'))
+        if (!member)
+          return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, 'Presence channels need channel_data with a user_id.'))
       }
     }
     // Not hearing the relay yet (its Redis connection is coming back): subscribed now, the socket would miss broadcasts.
@@ -289,10 +302,12 @@ export class RtServer implements RtHub {
   private async clientEvent(connection: Connection, event: string, channel: string, data: unknown): Promise<void> {
     const refuse = (message: string) => connection.send(connection.protocol.error(RtError.ClientEventRefused, message))
     if (!this.config.client_events) return refuse('Client events are disabled on this connection.')
-    if (!(channel.startsWith('private-') || channel.startsWith('presence-')) || channel.startsWith('private-encrypted-')) return refuse('Client events are only allowed on private and presence channels.')
+    if (!(channel.startsWith('private-') || channel.startsWith('presence-')) || channel.startsWith('private-encrypted-'))
+      return refuse('Client events are only allowed on private and presence channels.')
     if (!connection.channels.has(channel)) return refuse(`Subscribe to ${channel} before sending client events on it.`)
     const { limit, per_seconds: perSeconds } = this.config.client_event_rate
-    if (!connection.takeClientEvent(limit, perSeconds)) return connection.fail(RtError.ClientEventRateLimited, `At most ${limit} client events per ${perSeconds} s.`)
+    if (!connection.takeClientEvent(limit, perSeconds))
+      return connection.fail(RtError.ClientEventRateLimited, `At most ${limit} client events per ${perSeconds} s.`)
     const member = connection.channels.get(channel)
     await this.emit([channel], { event, data, socket: connection.socketId, ...(member ? { user_id: member.user_id } : {}) })
   }

@@ -20,7 +20,8 @@ export class WebsocketBroadcaster extends SigningBroadcaster {
   constructor(name: string, config: BroadcasterConfig, appKey: Buffer | AppKeys, logger: Logger) {
     super(name, config, appKey)
     const parsed = rtConfigSchema.safeParse(config)
-    if (!parsed.success) throw new Error(`config/broadcasting.ts connections.${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    if (!parsed.success)
+      throw new Error(`config/broadcasting.ts connections.${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     const [secret, ...previousSecrets] = this.verificationSecrets()
     this.server = new RtServer(parsed.data, { key: this.key, secret: secret!, previousSecrets, masterKey: this.encryptionMasterKey() }, logger)
   }

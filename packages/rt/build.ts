@@ -12,11 +12,23 @@ import { build, type Plugin } from 'esbuild'
 /** The bundle's files by name (`rt.js`, `rt-sealed.js`). @example `const { 'rt.js': js } = await buildRtBundle()` */
 export async function buildRtBundle(): Promise<Record<string, string>> {
   const bundle = async (entry: string, plugins: Plugin[] = []) => {
-    const result = await build({ entryPoints: [fileURLToPath(new URL(entry, import.meta.url))], bundle: true, format: 'esm', target: 'es2020', minify: true, write: false, legalComments: 'none', plugins })
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+      bundle: true,
+      format: 'esm',
+      target: 'es2020',
+      minify: true,
+      write: false,
+      legalComments: 'none',
+      plugins,
+    })
     return result.outputFiles[0]!.text
   }
   // rt.js loads the decryption from beside itself, and only when a page subscribes to an encrypted channel.
-  const sealedBeside: Plugin = { name: 'sealed-beside', setup: (b) => b.onResolve({ filter: /\/sealed\.ts$/ }, () => ({ path: './rt-sealed.js', external: true })) }
+  const sealedBeside: Plugin = {
+    name: 'sealed-beside',
+    setup: (b) => b.onResolve({ filter: /\/sealed\.ts$/ }, () => ({ path: './rt-sealed.js', external: true })),
+  }
   return { 'rt.js': await bundle('./src/browser.ts', [sealedBeside]), 'rt-sealed.js': await bundle('./src/sealed.ts') }
 }
 

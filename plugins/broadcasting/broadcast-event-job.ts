@@ -29,6 +29,9 @@ export class BroadcastEvent extends Job {
   async handle(): Promise<void> {
     await currentApp()
       .service('broadcast')
-      .send({ channels: this.channels, event: this.event, payload: this.payload, socket: this.socket ?? undefined, id: this.id ?? undefined }, this.connection ?? undefined)
+      .send(
+        { channels: this.channels, event: this.event, payload: this.payload, socket: this.socket ?? undefined, id: this.id ?? undefined },
+        this.connection ?? undefined,
+      )
   }
 }

@@ -27,12 +27,19 @@ export class BroadcastFake {
 
   assertBroadcastOn(event: string, channel: string): void {
     if (!this.broadcasts(event).some((m) => m.channels.includes(channel))) {
-      throw new AssertionError({ message: `Expected ${event} on ${channel}; it went on: ${this.broadcasts(event).flatMap((m) => m.channels).join(', ') || 'nothing'}.` })
+      throw new AssertionError({
+        message: `Expected ${event} on ${channel}; it went on: ${
+          this.broadcasts(event)
+            .flatMap((m) => m.channels)
+            .join(', ') || 'nothing'
+        }.`,
+      })
     }
   }
 
   assertBroadcastCount(count: number): void {
-    if (this.sent.length !== count) throw new AssertionError({ message: `Expected ${count} broadcasts, got ${this.sent.length}.`, actual: this.sent.length, expected: count })
+    if (this.sent.length !== count)
+      throw new AssertionError({ message: `Expected ${count} broadcasts, got ${this.sent.length}.`, actual: this.sent.length, expected: count })
   }
 
   assertNotBroadcast(event: string): void {

@@ -84,7 +84,9 @@ export class BroadcastManager {
     const name = this.drivers.defaultConnection()
     const configured = this.drivers.connectionNames()
     if (!configured.includes(name)) {
-      throw new KilnError(`The active broadcast connection "${name}" (BROADCAST_CONNECTION, or "default" in config/broadcasting.ts) is not configured. Configured connections: ${configured.join(', ')}.`)
+      throw new KilnError(
+        `The active broadcast connection "${name}" (BROADCAST_CONNECTION, or "default" in config/broadcasting.ts) is not configured. Configured connections: ${configured.join(', ')}.`,
+      )
     }
   }
 

@@ -16,7 +16,9 @@ export const ENCRYPTED_PREFIX = 'private-encrypted-'
  */
 export function channelKey(channel: string, masterKey: Buffer): Buffer {
   if (masterKey.length !== 32) throw new Error('The encryption master key must be 32 bytes (encryption_master_key is base64 of 32 random bytes).')
-  return createHash('sha256').update(Buffer.concat([Buffer.from(channel), masterKey])).digest()
+  return createHash('sha256')
+    .update(Buffer.concat([Buffer.from(channel), masterKey]))
+    .digest()
 }
 
 /**

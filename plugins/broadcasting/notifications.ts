@@ -61,5 +61,7 @@ async function sendBroadcastNotification(notifiable: { routeNotificationForBroad
   if (!notification.toBroadcast) throw new KilnError(`${notification.constructor.name} is sent via "broadcast" but has no toBroadcast().`)
   const channels = notifiable.routeNotificationForBroadcast().map((c) => (typeof c === 'string' ? c : c.name))
   const payload = { ...JSON.parse(JSON.stringify(notification.toBroadcast(notifiable))), id: notification.id, type: notification.constructor.name }
-  await currentApp().service('queue').push(new BroadcastEvent(channels, 'BroadcastNotificationCreated', payload, null, null))
+  await currentApp()
+    .service('queue')
+    .push(new BroadcastEvent(channels, 'BroadcastNotificationCreated', payload, null, null))
 }

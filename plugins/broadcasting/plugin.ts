@@ -61,7 +61,8 @@ async function loadChannels(app: Application): Promise<void> {
   const file = ['ts', 'js', 'mjs'].map((ext) => join(app.root, 'routes', `channels.${ext}`)).find((f) => existsSync(f))
   if (!file) return
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown }
-  if (typeof mod.default !== 'function') throw new KilnError('routes/channels.ts must default-export a function.', { hint: 'export default defineChannels((Broadcast) => { ... })' })
+  if (typeof mod.default !== 'function')
+    throw new KilnError('routes/channels.ts must default-export a function.', { hint: 'export default defineChannels((Broadcast) => { ... })' })
   await (mod.default as (b: typeof Broadcast, app: Application) => unknown)(Broadcast, app)
 }
 

@@ -44,7 +44,9 @@ export abstract class SigningBroadcaster implements Broadcaster {
     this.key = config.key || createHmac('sha256', keys.key).update(`kiln:broadcast-key:${name}`).digest('hex').slice(0, 20)
     this.secret = config.secret || keys.current || createHmac('sha256', keys.key).update(`kiln:broadcast-secret:${name}`).digest('hex')
     this.previousSecrets = config.secret ? [] : keys.previous
-    this.masterKey = config.encryption_master_key ? Buffer.from(config.encryption_master_key, 'base64') : createHmac('sha256', keys.key).update('kiln:broadcast-encryption').digest()
+    this.masterKey = config.encryption_master_key
+      ? Buffer.from(config.encryption_master_key, 'base64')
+      : createHmac('sha256', keys.key).update('kiln:broadcast-encryption').digest()
     if (this.masterKey.length !== 32) throw new Error(`config/broadcasting.ts connections.${name}.encryption_master_key must be base64 of 32 bytes.`)
   }
 

@@ -54,7 +54,9 @@ export async function verifiedSocketId(ctx: HttpContext, socketId: string | unde
   const token = user ? tokenKey(user) : undefined
   if (token === undefined && ctx.session) return ctx.session.has(SESSION_PREFIX + socketId) ? socketId : undefined
   if (!user) return undefined
-  const record = await store(ctx).getItem<{ owner?: unknown; at?: unknown }>(storeKey(socketId)).catch(() => null)
+  const record = await store(ctx)
+    .getItem<{ owner?: unknown; at?: unknown }>(storeKey(socketId))
+    .catch(() => null)
   const fresh = typeof record?.at === 'number' && Date.now() - record.at < STORE_TTL_SECONDS * 1000
   return fresh && record?.owner === owner(user, token) ? socketId : undefined
 }

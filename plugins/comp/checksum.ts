@@ -38,7 +38,9 @@ export class Checksums {
   /** The checksum of a snapshot. @example `checksums.sign({ id, name }, { data, errors })` */
   sign(fingerprint: unknown, memo: Record<string, unknown>): string {
     const { checksum: _ignored, ...rest } = memo
-    return createHmac('sha256', this.key).update(canonicalJson({ fingerprint, memo: rest })).digest('hex')
+    return createHmac('sha256', this.key)
+      .update(canonicalJson({ fingerprint, memo: rest }))
+      .digest('hex')
   }
 
   /** True when the memo's `checksum` matches its contents. @example `checksums.verify(fingerprint, memo)` */

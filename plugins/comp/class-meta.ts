@@ -52,7 +52,13 @@ export function metaOf(Class: Function): ComponentMeta {
   if (cached) return cached
   const chain: Function[] = []
   for (let current: Function | null = Class; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) chain.unshift(current)
-  const result = { locked: new Set<string>(), computed: new Set<string>(), js: new Set<string>(), listeners: new Map<string, string[]>(), kinds: new Map<string, PropertyKind>() }
+  const result = {
+    locked: new Set<string>(),
+    computed: new Set<string>(),
+    js: new Set<string>(),
+    listeners: new Map<string, string[]>(),
+    kinds: new Map<string, PropertyKind>(),
+  }
   for (const Current of chain) {
     const meta = own.get(Current)
     if (!meta) continue
@@ -60,7 +66,8 @@ export function metaOf(Class: Function): ComponentMeta {
     for (const name of meta.computed) result.computed.add(name)
     for (const name of meta.js) result.js.add(name)
     for (const [name, kind] of meta.kinds) result.kinds.set(name, kind)
-    for (const [event, methods] of meta.listeners) result.listeners.set(event, [...(result.listeners.get(event) ?? []), ...methods.filter((m) => !result.listeners.get(event)?.includes(m))])
+    for (const [event, methods] of meta.listeners)
+      result.listeners.set(event, [...(result.listeners.get(event) ?? []), ...methods.filter((m) => !result.listeners.get(event)?.includes(m))])
   }
   merged.set(Class, result)
   return result

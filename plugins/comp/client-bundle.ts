@@ -29,7 +29,9 @@ export async function clientBundle(): Promise<string> {
     await buildClient()
   } catch (error) {
     if (existsSync(DIST)) return DIST
-    throw new KilnError(`The component client (comp.js) could not be built: ${error instanceof Error ? error.message : String(error)}`, { hint: 'Run `npm run build:client`.' })
+    throw new KilnError(`The component client (comp.js) could not be built: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: 'Run `npm run build:client`.',
+    })
   }
   return DIST
 }
@@ -37,16 +39,23 @@ export async function clientBundle(): Promise<string> {
 /** The client's sources: `client/`, and each feature's own `client/` part. */
 function sourceFolders(): string[] {
   const features = fileURLToPath(new URL('./features/', import.meta.url))
-  const parts = existsSync(features) ? readdirSync(features).map((name) => join(features, name, 'client')).filter((dir) => existsSync(dir)) : []
+  const parts = existsSync(features)
+    ? readdirSync(features)
+        .map((name) => join(features, name, 'client'))
+        .filter((dir) => existsSync(dir))
+    : []
   return [SOURCES, ...parts]
 }
 
 function staleAgainst(builtAt: number): boolean {
   const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir).map((entry) => {
-      const path = join(dir, entry)
-      const info = statSync(path)
-      return info.isDirectory() ? newest(path) : /\.(ts|js)$/.test(entry) ? info.mtimeMs : 0
-    }))
+    Math.max(
+      0,
+      ...readdirSync(dir).map((entry) => {
+        const path = join(dir, entry)
+        const info = statSync(path)
+        return info.isDirectory() ? newest(path) : /\.(ts|js)$/.test(entry) ? info.mtimeMs : 0
+      }),
+    )
   return existsSync(SOURCES) && Math.max(...sourceFolders().map(newest)) > builtAt
 }

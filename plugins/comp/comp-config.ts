@@ -72,7 +72,10 @@ export const compConfigSchema = z.object({
       /** Files one `$upload` may send into a `multiple` property. */
       max_files: z.number().int().positive().default(20),
       /** Temporary files older than this are deleted. */
-      max_age_minutes: z.number().positive().default(24 * 60),
+      max_age_minutes: z
+        .number()
+        .positive()
+        .default(24 * 60),
       /** How long the address a `$upload` answers with can be used (once). */
       url_ttl_minutes: z.number().positive().default(5),
       /** Megabytes one session may upload per `quota_window_minutes`; past it, 429. */
@@ -81,7 +84,17 @@ export const compConfigSchema = z.object({
       address_quota_mb: z.number().positive().default(500),
       quota_window_minutes: z.number().positive().default(60),
     })
-    .default({ store: 'tmp', max_kb: 12_288, mimes: [], max_files: 20, max_age_minutes: 24 * 60, url_ttl_minutes: 5, quota_mb: 100, address_quota_mb: 500, quota_window_minutes: 60 }),
+    .default({
+      store: 'tmp',
+      max_kb: 12_288,
+      mimes: [],
+      max_files: 20,
+      max_age_minutes: 24 * 60,
+      url_ttl_minutes: 5,
+      quota_mb: 100,
+      address_quota_mb: 500,
+      quota_window_minutes: 60,
+    }),
 })
 
 /** The parsed `config/comp.ts`. */

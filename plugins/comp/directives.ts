@@ -19,9 +19,12 @@ export function compDirectives(source: string): string {
   if (!source.includes('@comp')) return source
   return source
     .replace(/(^|[^\w@.])@compScripts\b/g, '$1{{{compScripts}}}')
-    .replace(/(^|[^\w@.])@comp\(\s*(['"])([\w.-]+)\2\s*((?:,\s*[A-Za-z_][\w]*\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g, (_match, lead: string, _quote: string, name: string, args: string) => {
-      // Handlebars takes both quote styles, so string values pass through as written.
-      const pairs = [...args.matchAll(/,\s*([A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(([, key, value]) => `${key}=${value}`)
-      return `${lead}{{{comp "${name}"${pairs.map((pair) => ` ${pair}`).join('')}}}}`
-    })
+    .replace(
+      /(^|[^\w@.])@comp\(\s*(['"])([\w.-]+)\2\s*((?:,\s*[A-Za-z_][\w]*\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g,
+      (_match, lead: string, _quote: string, name: string, args: string) => {
+        // Handlebars takes both quote styles, so string values pass through as written.
+        const pairs = [...args.matchAll(/,\s*([A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(([, key, value]) => `${key}=${value}`)
+        return `${lead}{{{comp "${name}"${pairs.map((pair) => ` ${pair}`).join('')}}}}`
+      },
+    )
 }

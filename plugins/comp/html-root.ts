@@ -83,7 +83,12 @@ function leadingElement(html: string): RootElement | undefined {
  * withRootAttributes('<div>1</div>', 'counter', { 'wire:id': 'a1' }) // '<div wire:id="a1">1</div>'
  * ```
  */
-export function withRootAttributes(html: string, component: string, attributes: Record<string, string>, options: { check?: boolean } = {}): { html: string; tag: string } {
+export function withRootAttributes(
+  html: string,
+  component: string,
+  attributes: Record<string, string>,
+  options: { check?: boolean } = {},
+): { html: string; tag: string } {
   const { tag, insertAt } = (options.check === false && leadingElement(html)) || rootElement(html, component)
   const text = Object.entries(attributes)
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)

@@ -25,6 +25,11 @@ export function hmacKey(appKey: Buffer, purpose: string): Buffer {
  * signedEndpoint(signer, '/comp/update', 720, binding.tag(ctx)) // '/comp/update?expires=...&n=...&s=...&signature=...'
  * ```
  */
-export function signedEndpoint(signer: { sign(path: string, options: { ttlMinutes: number; params: Record<string, string> }): string }, endpoint: string, ttlMinutes: number, session: string): string {
+export function signedEndpoint(
+  signer: { sign(path: string, options: { ttlMinutes: number; params: Record<string, string> }): string },
+  endpoint: string,
+  ttlMinutes: number,
+  session: string,
+): string {
   return signer.sign(endpoint, { ttlMinutes, params: { n: randomUUID().slice(0, 13).replace('-', ''), s: session } })
 }

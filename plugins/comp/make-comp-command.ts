@@ -43,8 +43,10 @@ export const makeCompCommand = defineCommand({
       [join(app.root, 'app/components', `${path}.ts`)]: stub(app.root, 'component.ts.stub'),
       [join(app.root, 'resources/views/components', `${path}.hbs`)]: stub(app.root, 'component.hbs.stub'),
     }
-    for (const file of Object.keys(files)) if (existsSync(file) && !flags.force) throw new CommandError(`${relative(app.root, file)} already exists (use --force to overwrite).`)
-    const fill = (text: string) => text.replaceAll('{{className}}', className).replaceAll('{{name}}', name).replaceAll('{{view}}', path).replaceAll('{{label}}', className)
+    for (const file of Object.keys(files))
+      if (existsSync(file) && !flags.force) throw new CommandError(`${relative(app.root, file)} already exists (use --force to overwrite).`)
+    const fill = (text: string) =>
+      text.replaceAll('{{className}}', className).replaceAll('{{name}}', name).replaceAll('{{view}}', path).replaceAll('{{label}}', className)
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(dirname(file), { recursive: true })
       writeFileSync(file, fill(text))

@@ -52,7 +52,15 @@ export function comp(): Plugin {
       const appKey = parseAppKey(app.config.get<string>('app.key'))
       const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
       const uploads = new UploadStore(app.service('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
-      const manager = new ComponentManager(app, new ComponentRegistry(), config, checksums, uploads, new SessionBinding(hmacKey(appKey, 'comp:session')), COMPONENT_FEATURES)
+      const manager = new ComponentManager(
+        app,
+        new ComponentRegistry(),
+        config,
+        checksums,
+        uploads,
+        new SessionBinding(hmacKey(appKey, 'comp:session')),
+        COMPONENT_FEATURES,
+      )
       app.instance(ComponentManager, manager, 'comp')
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)
@@ -68,12 +76,23 @@ export function comp(): Plugin {
       await manager.registry.discover(resolve(app.root, config.path), (name, Class, file) => {
         if (!warn) return
         for (const method of tsPrivateMethods(readFileSync(file, 'utf8'))) {
-          app.logger.warn({ component: name, method }, `comp: ${Class.name}.${method}() is private in TypeScript only, so the browser can call it; write #${method}() to keep it on the server`)
+          app.logger.warn(
+            { component: name, method },
+            `comp: ${Class.name}.${method}() is private in TypeScript only, so the browser can call it; write #${method}() to keep it on the server`,
+          )
         }
       })
       app.commands.register(makeCompCommand)
-      app.router.post(config.endpoint, updateHandler(manager)).middleware(['signed:relative', 'web']).bodyLimit(config.limits.max_payload_bytes).name('comp.update')
-      app.router.post('/comp/upload', uploadHandler(manager)).middleware(['signed:relative', 'web']).bodyLimit(config.uploads.max_kb * 1024 + 65_536).name('comp.upload')
+      app.router
+        .post(config.endpoint, updateHandler(manager))
+        .middleware(['signed:relative', 'web'])
+        .bodyLimit(config.limits.max_payload_bytes)
+        .name('comp.update')
+      app.router
+        .post('/comp/upload', uploadHandler(manager))
+        .middleware(['signed:relative', 'web'])
+        .bodyLimit(config.uploads.max_kb * 1024 + 65_536)
+        .name('comp.upload')
       app.assets.file(config.asset_url, await clientBundle())
       app.assets.file(REACTIVE.plain.url, reactiveFile(false))
       app.assets.file(REACTIVE.csp.url, reactiveFile(true))

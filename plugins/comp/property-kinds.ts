@@ -66,7 +66,8 @@ export function typed(target: KindTarget) {
  * ```
  */
 export function upload(rules: UploadRules = {}) {
-  if (rules.maxKb !== undefined && !(Number.isInteger(rules.maxKb) && rules.maxKb > 0)) throw new KilnError(`@upload({ maxKb }) takes a whole number of kilobytes above 0, not ${rules.maxKb}.`)
+  if (rules.maxKb !== undefined && !(Number.isInteger(rules.maxKb) && rules.maxKb > 0))
+    throw new KilnError(`@upload({ maxKb }) takes a whole number of kilobytes above 0, not ${rules.maxKb}.`)
   const kind: PropertyKind = { kind: 'upload', ...rules, multiple: rules.multiple ?? false }
   return (...args: any[]): any => {
     record(args, (Class, name) => void ownMeta(Class).kinds.set(name, kind))

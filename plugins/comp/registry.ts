@@ -28,7 +28,8 @@ export class ComponentRegistry {
   /** Registers a class under a name. @example `registry.register('counter', Counter)` */
   register(name: string, Class: ComponentClass): this {
     if (!NAME.test(name)) throw new KilnError(`"${name}" is not a component name: use kebab-case, with dots for folders (todo-list, admin.user-table).`)
-    if (typeof Class !== 'function' || !(Class.prototype instanceof Component)) throw new KilnError(`The component "${name}" must be a class extending Component.`)
+    if (typeof Class !== 'function' || !(Class.prototype instanceof Component))
+      throw new KilnError(`The component "${name}" must be a class extending Component.`)
     const existing = this.byName.get(name)
     if (existing && existing !== Class) throw new KilnError(`Two components are named "${name}": ${existing.name} and ${Class.name}.`)
     this.byName.set(name, Class)
@@ -73,7 +74,12 @@ export class ComponentRegistry {
       const classes = Object.values(exported).filter((value): value is ComponentClass => typeof value === 'function' && value.prototype instanceof Component)
       const Class = (exported.default as ComponentClass | undefined) ?? (classes.length === 1 ? classes[0] : undefined)
       if (!Class || !(Class.prototype instanceof Component)) continue
-      const name = relative(dir, file).replace(/\\/g, '/').replace(/\.(ts|js|mjs)$/, '').split('/').map(kebab).join('.')
+      const name = relative(dir, file)
+        .replace(/\\/g, '/')
+        .replace(/\.(ts|js|mjs)$/, '')
+        .split('/')
+        .map(kebab)
+        .join('.')
       this.register(name, Class)
       onRegistered?.(name, Class, file)
       count++

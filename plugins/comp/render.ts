@@ -77,7 +77,8 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
 export async function renderIsland(views: ViewManager, scope: RenderScope, island: string, fromRequest = false): Promise<string> {
   const islands = scope.Class.islandViews ?? {}
   // An island named by a request that the component does not have is the browser's mistake (422), not the view's.
-  if (fromRequest && !Object.prototype.hasOwnProperty.call(islands, island)) throw new HttpException(422, `${scope.Class.name} has no island "${island.slice(0, 100)}".`)
+  if (fromRequest && !Object.prototype.hasOwnProperty.call(islands, island))
+    throw new HttpException(422, `${scope.Class.name} has no island "${island.slice(0, 100)}".`)
   const viewName = islandView(scope.Class, island)
   return views.render(viewName, viewData(scope), scope.ctx)
 }

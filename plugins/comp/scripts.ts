@@ -38,7 +38,9 @@ function defaultCdn(cspSafe: boolean): { url: string; integrity: string } {
   if (!entry) {
     const pkg = REACTIVE[cspSafe ? 'csp' : 'plain'].pkg
     const { version } = require(`${pkg}/package.json`) as { version: string }
-    const integrity = `sha384-${createHash('sha384').update(readFileSync(reactiveFile(cspSafe))).digest('base64')}`
+    const integrity = `sha384-${createHash('sha384')
+      .update(readFileSync(reactiveFile(cspSafe)))
+      .digest('base64')}`
     cdn.set(cspSafe, (entry = { url: `https://cdn.jsdelivr.net/npm/${pkg}@${version}/dist/cdn.min.js`, integrity }))
   }
   return entry
@@ -65,7 +67,8 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext):
   const base = app.urls.basePath
   const asset = await app.assets.versionedUrl(config.asset_url)
   const local = await app.assets.versionedUrl(REACTIVE[config.csp_safe ? 'csp' : 'plain'].url)
-  const remote = config.reactive_cdn === null ? undefined : config.reactive_cdn ? { url: config.reactive_cdn, integrity: undefined } : defaultCdn(config.csp_safe)
+  const remote =
+    config.reactive_cdn === null ? undefined : config.reactive_cdn ? { url: config.reactive_cdn, integrity: undefined } : defaultCdn(config.csp_safe)
   const boot = {
     base,
     endpoint,

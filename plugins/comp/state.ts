@@ -3,11 +3,7 @@ import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-fil
 
 /** How a value that is not plain JSON travels in a snapshot. */
 export type TypeDescriptor =
-  | { t: 'date' }
-  | { t: 'bigint' }
-  | { t: 'model'; class: string; key: unknown }
-  | { t: 'models'; class: string; keys: unknown[] }
-  | { t: 'upload' }
+  { t: 'date' } | { t: 'bigint' } | { t: 'model'; class: string; key: unknown } | { t: 'models'; class: string; keys: unknown[] } | { t: 'upload' }
 
 /** A path into the state (property, then keys and indexes) and how the value there is typed. */
 export type TypedPath = [Array<string | number>, TypeDescriptor]
@@ -57,13 +53,13 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
     if (!Number.isFinite(value)) throw stateError(component, path, `the number ${value}`)
     return value
   }
-  if (typeof value === 'bigint') return types.push([path, { t: 'bigint' }]), value.toString()
+  if (typeof value === 'bigint') return (types.push([path, { t: 'bigint' }]), value.toString())
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw stateError(component, path, 'an invalid Date')
-    return types.push([path, { t: 'date' }]), value.toISOString()
+    return (types.push([path, { t: 'date' }]), value.toISOString())
   }
-  if (value instanceof Model) return types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), keyJson(value)
-  if (value instanceof TemporaryUploadedFile) return types.push([path, { t: 'upload' }]), value.reference
+  if (value instanceof Model) return (types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), keyJson(value))
+  if (value instanceof TemporaryUploadedFile) return (types.push([path, { t: 'upload' }]), value.reference)
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every((item) => item instanceof Model) && new Set(value.map((item) => morphName(item as Model))).size === 1) {
       types.push([path, { t: 'models', class: morphName(value[0] as Model), keys: value.map((item) => (item as Model).getKey()) }])
@@ -90,7 +86,11 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
  * const values = await hydrate(memo.data, memo.types, uploads)
  * ```
  */
-export async function hydrate(data: Record<string, unknown>, types: TypedPath[] = [], openUpload: (reference: string) => Promise<TemporaryUploadedFile>): Promise<Record<string, unknown>> {
+export async function hydrate(
+  data: Record<string, unknown>,
+  types: TypedPath[] = [],
+  openUpload: (reference: string) => Promise<TemporaryUploadedFile>,
+): Promise<Record<string, unknown>> {
   const values = structuredClone(data)
   for (const [path, type] of types) {
     const current = read(values, path)
@@ -155,7 +155,6 @@ function write(root: Record<string, unknown>, path: Array<string | number>, valu
   for (const key of path.slice(0, -1)) current = current[key] as Record<string | number, unknown>
   current[path.at(-1)!] = value
 }
-
 
 function stateError(component: string, path: Array<string | number>, what: string): KilnError {
   return new KilnError(`${component}.${path.join('.')} holds ${what}, which a component cannot keep in its state.`, {

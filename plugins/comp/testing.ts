@@ -59,7 +59,11 @@ export class ComponentTest {
     if (res.status !== 200) throw new KilnError(`GET ${path} answered ${res.status}: ${html.slice(0, 300)}`, { code: 'E_COMP_TEST' })
     const roots = componentRoots(html)
     const root = name === undefined ? roots[0] : roots.find((found) => found.snapshot.fingerprint.name === name)
-    if (!root) throw new KilnError(`GET ${path} has no component${name === undefined ? '' : ` named "${name}"`}; it has: ${roots.map((found) => found.snapshot.fingerprint.name).join(', ') || 'none'}.`, { code: 'E_COMP_TEST' })
+    if (!root)
+      throw new KilnError(
+        `GET ${path} has no component${name === undefined ? '' : ` named "${name}"`}; it has: ${roots.map((found) => found.snapshot.fingerprint.name).join(', ') || 'none'}.`,
+        { code: 'E_COMP_TEST' },
+      )
     const endpoint = /<meta name="comp-endpoint" content="([^"]+)">/.exec(html)?.[1]
     if (!endpoint) throw new KilnError(`GET ${path} has no @compScripts (no comp-endpoint meta), so its components cannot update.`, { code: 'E_COMP_TEST' })
     return new ComponentTest(client, root.snapshot, unescapeAttribute(endpoint), root.html)
@@ -83,7 +87,10 @@ export class ComponentTest {
       ensureMountRoute(app, manager)
       const res = await client.get(`/comp/testing/${key}`, { accept: 'application/json' })
       const body = (await res.json()) as { html?: string; endpoint?: string; message?: string }
-      if (res.status !== 200 || body.html === undefined || body.endpoint === undefined) throw new KilnError(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`, { code: 'E_COMP_TEST' })
+      if (res.status !== 200 || body.html === undefined || body.endpoint === undefined)
+        throw new KilnError(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`, {
+          code: 'E_COMP_TEST',
+        })
       return new ComponentTest(client, componentRoots(body.html)[0]!.snapshot, body.endpoint, body.html)
     } finally {
       pending.delete(key)
@@ -221,5 +228,10 @@ function outerHtml(html: string, start: number): string {
 }
 
 function unescapeAttribute(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }

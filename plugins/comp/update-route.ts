@@ -56,7 +56,8 @@ async function tamperingRefused(services: CompServices, ctx: HttpContext): Promi
 function refuseOutOfDate(services: CompServices, ctx: HttpContext, memo: ServerMemo): void {
   const expired = (message: string) => new HttpException(419, message, { body: { code: EXPIRED_CODE } })
   if (memo.session === '-') throw expired('This component was rendered outside a session (on a route outside the `web` group), so it cannot be updated.')
-  if (!services.binding.matches(ctx, memo.session)) throw expired('This page is out of date: it was loaded in another session (before a login or logout). Reload the page.')
+  if (!services.binding.matches(ctx, memo.session))
+    throw expired('This page is out of date: it was loaded in another session (before a login or logout). Reload the page.')
   if (!(typeof memo.expires === 'number' && memo.expires > Date.now())) throw expired('This page is out of date: its components have expired. Reload the page.')
   if (!services.binding.matches(ctx, ctx.request.query().s)) throw expired('This update address belongs to another session. Reload the page.')
 }

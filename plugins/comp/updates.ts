@@ -61,7 +61,13 @@ export async function applyUpdate(component: Component, path: string, value: unk
   refuseModels(current, root)
   const kind = metaOf(context.Class).kinds.get(root)
   // A declared kind speaks for the whole property; inside a plain object or list, any JSON value fits.
-  const next = await coerce(current, value, path, context, rest.length === 0 ? (kind ?? 'undeclared') : kind?.kind === 'upload' ? { ...kind, multiple: false } : undefined)
+  const next = await coerce(
+    current,
+    value,
+    path,
+    context,
+    rest.length === 0 ? (kind ?? 'undeclared') : kind?.kind === 'upload' ? { ...kind, multiple: false } : undefined,
+  )
 
   const suffix = `${root[0]!.toUpperCase()}${root.slice(1)}`
   await component.updating?.(path, next)
@@ -79,7 +85,10 @@ async function propertyHook(component: Component, name: string, value: unknown):
 
 function refuseModels(value: unknown, root: string): void {
   if (value instanceof Model || (Array.isArray(value) && value.some((item) => item instanceof Model))) {
-    throw new HttpException(403, `The property "${root}" holds a model: models cannot be changed from the browser (bind to plain properties and save them in a method).`)
+    throw new HttpException(
+      403,
+      `The property "${root}" holds a model: models cannot be changed from the browser (bind to plain properties and save them in a method).`,
+    )
   }
 }
 
@@ -95,11 +104,19 @@ function refuseModels(value: unknown, root: string): void {
  * await coerce(0, '5', 'count', context) // 5
  * ```
  */
-export async function coerce(current: unknown, value: unknown, path: string, context: Pick<UpdateContext, 'openUpload'>, kind?: PropertyKind | 'undeclared'): Promise<unknown> {
+export async function coerce(
+  current: unknown,
+  value: unknown,
+  path: string,
+  context: Pick<UpdateContext, 'openUpload'>,
+  kind?: PropertyKind | 'undeclared',
+): Promise<unknown> {
   const refuse = (expected: string) => new HttpException(422, `"${path.slice(0, 100)}" takes ${expected}.`)
   if (typeof kind === 'object' && kind.kind === 'upload') return uploadValue(value, path, context, kind.multiple === true)
-  if (current === undefined || current === null) return typeof kind === 'object' ? byKind(kind, value, path) : kind === 'undeclared' ? primitive(value, path) : value
-  if (current instanceof TemporaryUploadedFile) throw new HttpException(403, `"${path.slice(0, 100)}" holds an uploaded file: only an @upload() property takes files.`)
+  if (current === undefined || current === null)
+    return typeof kind === 'object' ? byKind(kind, value, path) : kind === 'undeclared' ? primitive(value, path) : value
+  if (current instanceof TemporaryUploadedFile)
+    throw new HttpException(403, `"${path.slice(0, 100)}" holds an uploaded file: only an @upload() property takes files.`)
   if (typeof current === 'number') {
     if (typeof value === 'number' && Number.isFinite(value)) return value
     if (typeof value === 'string' && value.trim() === '') return null
@@ -164,7 +181,10 @@ function byKind(kind: PropertyKind, value: unknown, path: string): unknown {
       throw refuse('a whole number')
     case 'model':
     case 'models':
-      throw new HttpException(403, `"${path.slice(0, 100)}" holds ${kind.kind === 'model' ? 'a model' : 'models'}: models are loaded by the server, never written by the browser.`)
+      throw new HttpException(
+        403,
+        `"${path.slice(0, 100)}" holds ${kind.kind === 'model' ? 'a model' : 'models'}: models are loaded by the server, never written by the browser.`,
+      )
     case 'object':
       if (typeof value === 'object' && !Array.isArray(value)) return value
       throw refuse('an object')

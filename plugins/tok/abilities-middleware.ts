@@ -45,5 +45,6 @@ export const checkForAnyAbility: Middleware = (ctx, next, abilities) => {
  * ```
  */
 export function requireAbilities(abilities: string[]): void {
-  if (abilities.length === 0) throw new KilnError('list at least one ability (abilities:orders:read,orders:write); with none, every token would pass.', { code: 'E_TOK_NO_ABILITIES' })
+  if (abilities.length === 0)
+    throw new KilnError('list at least one ability (abilities:orders:read,orders:write); with none, every token would pass.', { code: 'E_TOK_NO_ABILITIES' })
 }

@@ -6,5 +6,12 @@ export { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
 export { parseBearer } from './parse-bearer.ts'
 export { newSecret, hasValidChecksum, hashSecret } from './token-secret.ts'
 export { tokConfigSchema, type TokConfig } from './tok-config.ts'
-export { middleware, ensureFrontendRequestsAreStateful, fromFrontend, currentApplicationUrlWithPort, currentRequestHost, defaultStatefulDomains } from './stateful.ts'
+export {
+  middleware,
+  ensureFrontendRequestsAreStateful,
+  fromFrontend,
+  currentApplicationUrlWithPort,
+  currentRequestHost,
+  defaultStatefulDomains,
+} from './stateful.ts'
 export { TokenGuard, type TokenGuardConfig } from './api-token-column-guard.ts'

@@ -1,4 +1,14 @@
-import { DatabaseBusyError, Event, runWithApp, safeEqual, type Application, type AuthUser, type Guard, type HttpContext, type UserProvider } from '../../core/index.ts'
+import {
+  DatabaseBusyError,
+  Event,
+  runWithApp,
+  safeEqual,
+  type Application,
+  type AuthUser,
+  type Guard,
+  type HttpContext,
+  type UserProvider,
+} from '../../core/index.ts'
 import { parseBearer } from './parse-bearer.ts'
 import { personalAccessTokenModel, type PersonalAccessToken, TransientToken } from './personal-access-token.ts'
 import type { TokConfig } from './tok-config.ts'
@@ -86,7 +96,12 @@ export class TokGuard implements Guard {
   }
 
   /** The token and its user from one query (or the cache), each a fresh model. */
-  private async verify(id: number, hash: string, tokenModel: typeof PersonalAccessToken, userModel: JoinableUser): Promise<{ token: PersonalAccessToken; user: TokenUser } | undefined> {
+  private async verify(
+    id: number,
+    hash: string,
+    tokenModel: typeof PersonalAccessToken,
+    userModel: JoinableUser,
+  ): Promise<{ token: PersonalAccessToken; user: TokenUser } | undefined> {
     const cache = tokenCache(this.app)
     const cached = cache?.get(id, hash)
     if (cached) return { token: tokenModel.hydrate(cached.token), user: userModel.hydrate(cached.user) as unknown as TokenUser }
@@ -102,13 +117,22 @@ export class TokGuard implements Guard {
     if (cache) {
       cache.userModels.add(userModel)
       const ttl = this.config().cache.ttl * 1000
-      cache.set(id, { hash, token: rows.token, user: rows.user, userKey: userKey(userModel, user.getKey()), until: Math.min(until, Date.now() + ttl) }, generation!)
+      cache.set(
+        id,
+        { hash, token: rows.token, user: rows.user, userKey: userKey(userModel, user.getKey()), until: Math.min(until, Date.now() + ttl) },
+        generation!,
+      )
     }
     return { token, user }
   }
 
   /** A provider with its own `retrieveById`: the token, then the user through the provider. */
-  private async verifyApart(id: number, hash: string, tokenModel: typeof PersonalAccessToken, provider: UserProvider): Promise<{ token: PersonalAccessToken; user: TokenUser } | undefined> {
+  private async verifyApart(
+    id: number,
+    hash: string,
+    tokenModel: typeof PersonalAccessToken,
+    provider: UserProvider,
+  ): Promise<{ token: PersonalAccessToken; user: TokenUser } | undefined> {
     const token = await tokenModel.find(id)
     if (!token || !safeEqual(hash, String(token.token))) return undefined
     if (validUntil(token, this.config()) <= Date.now()) return undefined
@@ -148,12 +172,21 @@ export class TokGuard implements Guard {
     }
     try {
       // Never waits for a lock: with SQLite, waiting would hold every request of the process.
-      const updated = await runWithApp(this.app, () => personalAccessTokenModel().query().whereIn('id', batch.map(([id]) => id)).tryUpdate({ last_used_at: at }))
+      const updated = await runWithApp(this.app, () =>
+        personalAccessTokenModel()
+          .query()
+          .whereIn(
+            'id',
+            batch.map(([id]) => id),
+          )
+          .tryUpdate({ last_used_at: at }),
+      )
       if (updated === undefined) skip()
     } catch (error) {
       // An unreachable database skips this round too: last_used_at is bookkeeping, never worth a wait.
       skip()
-      if (!(error instanceof DatabaseBusyError)) this.app.logger.warn({ err: error instanceof Error ? error.message : String(error), tokens: batch.length }, 'Could not record last_used_at for tokens')
+      if (!(error instanceof DatabaseBusyError))
+        this.app.logger.warn({ err: error instanceof Error ? error.message : String(error), tokens: batch.length }, 'Could not record last_used_at for tokens')
     }
   }
 }

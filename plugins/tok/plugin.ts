@@ -32,7 +32,10 @@ export function tok(): Plugin {
       if (!app.config.get('tok.stateful')) app.config.set('tok.stateful', defaultStatefulDomains(app))
       const auth = app.service('auth')
       auth.guards.extend<{ provider?: string }>('tok', (app, { name, config }) => new TokGuard(app, name, () => providerFor(app, name, config.provider)))
-      auth.guards.extend<TokenGuardConfig & { provider?: string }>('token', (app, { name, config }) => new TokenGuard(name, () => providerFor(app, name, config.provider), config))
+      auth.guards.extend<TokenGuardConfig & { provider?: string }>(
+        'token',
+        (app, { name, config }) => new TokenGuard(name, () => providerFor(app, name, config.provider), config),
+      )
       registerMigrations(app, MIGRATIONS)
       const publisher = app.service('publisher')
       publisher.publishes('tok-migrations', [{ from: MIGRATIONS, to: 'database/migrations' }])
@@ -44,7 +47,10 @@ export function tok(): Plugin {
       app.middleware.alias('ability', checkForAnyAbility, { validate: requireAbilities })
       app.commands.register(pruneExpiredCommand)
       // SPAs call this first: the web group answers 204 and sets XSRF-TOKEN.
-      app.router.get('/tok/csrf-cookie', () => null).middleware(['web']).name('tok.csrf-cookie')
+      app.router
+        .get('/tok/csrf-cookie', () => null)
+        .middleware(['web'])
+        .name('tok.csrf-cookie')
     },
   })
 }

@@ -20,7 +20,9 @@ export const pruneExpiredCommand = defineCommand({
     let deleted = await Token.query().whereNotNull('expires_at').where('expires_at', '<', cutoff).delete()
     const expiration = app.config.get<TokConfig>('tok').expiration
     if (expiration) {
-      deleted += await Token.query().where('created_at', '<', new Date(Date.now() - (expiration + hours * 60) * 60_000)).delete()
+      deleted += await Token.query()
+        .where('created_at', '<', new Date(Date.now() - (expiration + hours * 60) * 60_000))
+        .delete()
     } else {
       warn('tok.expiration is not set: only tokens with their own expires_at were considered.')
     }

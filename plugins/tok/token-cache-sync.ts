@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import { appSlug, failFastRedisOptions, maybeCurrentApp, onAnyModelEvent, onAnyQueryWrite, redisReady, redisTarget, watchRedis, type Application, type Model } from '../../core/index.ts'
+import {
+  appSlug,
+  failFastRedisOptions,
+  maybeCurrentApp,
+  onAnyModelEvent,
+  onAnyQueryWrite,
+  redisReady,
+  redisTarget,
+  watchRedis,
+  type Application,
+  type Model,
+} from '../../core/index.ts'
 import { isInvalidation, type Invalidation, type TokenCache } from './token-cache.ts'
 import { personalAccessTokenModel } from './personal-access-token.ts'
 

@@ -1,5 +1,16 @@
 import { sql, type Compilable } from 'kysely'
-import { compiledRead, compiledReadNow, currentApp, inTransaction, keyFits, ModelUserProvider, parameter, type Model, type ReadBuilder, type UserProvider } from '../../core/index.ts'
+import {
+  compiledRead,
+  compiledReadNow,
+  currentApp,
+  inTransaction,
+  keyFits,
+  ModelUserProvider,
+  parameter,
+  type Model,
+  type ReadBuilder,
+  type UserProvider,
+} from '../../core/index.ts'
 import type { PersonalAccessToken } from './personal-access-token.ts'
 import { batchedRead } from './token-batch.ts'
 
@@ -116,7 +127,13 @@ export function readTokenWithUserNow(tokenModel: typeof PersonalAccessToken, use
 }
 
 /** The token-with-user statement, for one id or for `any` of an array of ids (PostgreSQL). */
-async function tokenQuery(db: ReadBuilder['db'], columns: ReadBuilder['columns'], tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, ids: 'one' | 'any'): Promise<Compilable> {
+async function tokenQuery(
+  db: ReadBuilder['db'],
+  columns: ReadBuilder['columns'],
+  tokenModel: typeof PersonalAccessToken,
+  userModel: JoinableUser,
+  ids: 'one' | 'any',
+): Promise<Compilable> {
   const tokenColumns = await columns(tokenModel.table)
   let query = db
     .selectFrom(`${tokenModel.table} as kiln_token`)

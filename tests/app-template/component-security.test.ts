@@ -23,7 +23,13 @@ async function open(client: TestClient, path: string): Promise<{ snapshot: PageS
 test("the starter's helpers and the pagination internals cannot be called from the browser (403); only the page actions can", async (t) => {
   const { client } = await loggedIn(t)
   const todos = await open(client, '/todos')
-  for (const [method, params] of [['todo', [1]], ['userId', []], ['paginate', [{}, 5]], ['resetPage', []], ['toJSON', []]] as const) {
+  for (const [method, params] of [
+    ['todo', [1]],
+    ['userId', []],
+    ['paginate', [{}, 5]],
+    ['resetPage', []],
+    ['toJSON', []],
+  ] as const) {
     const res = await update(client, todos.endpoint, todos.snapshot, { calls: [{ method, params: [...params] }] })
     t.is(res.status, 403, method)
   }
@@ -53,5 +59,10 @@ test("the starter's components keep helpers private with #, never TypeScript's e
   const files = readdirSync(dir).filter((file) => file.endsWith('.ts'))
   t.true(files.length >= 3)
   for (const file of files) t.deepEqual(tsPrivateMethods(readFileSync(dir + file, 'utf8')), [], file)
-  t.deepEqual(tsPrivateMethods('class A extends Component {\n  private helper() {}\n  protected async load<T>() {}\n  private secret = 1\n  private get total() { return 1 }\n  #real() {}\n}'), ['helper', 'load'])
+  t.deepEqual(
+    tsPrivateMethods(
+      'class A extends Component {\n  private helper() {}\n  protected async load<T>() {}\n  private secret = 1\n  private get total() { return 1 }\n  #real() {}\n}',
+    ),
+    ['helper', 'load'],
+  )
 })

@@ -79,9 +79,21 @@ test('/tokens: a user creates a token with abilities (shown once, usable on the 
   const { app, client } = await loggedIn(t)
   const page = await open(client, '/tokens')
   t.regex(page.html, /data-test="no-tokens"/)
-  const invalid = await call(client, page, { updates: [['name', ''], ['abilities', []]], calls: [{ method: 'create' }] })
+  const invalid = await call(client, page, {
+    updates: [
+      ['name', ''],
+      ['abilities', []],
+    ],
+    calls: [{ method: 'create' }],
+  })
   t.deepEqual(Object.keys(invalid.json.effects.errors).sort(), ['abilities', 'name'])
-  const made = await call(client, invalid.state, { updates: [['name', 'laptop'], ['abilities', ['orders:read', 'orders:write']]], calls: [{ method: 'create' }] })
+  const made = await call(client, invalid.state, {
+    updates: [
+      ['name', 'laptop'],
+      ['abilities', ['orders:read', 'orders:write']],
+    ],
+    calls: [{ method: 'create' }],
+  })
   const plain = /data-test="plain-token">([^<]+)</.exec(made.json.effects.html)![1]!
   t.regex(plain, /^\d+\|/)
   t.regex(made.json.effects.html, /<td>laptop<\/td>\s*<td><code>orders:read<\/code> <code>orders:write<\/code>/)

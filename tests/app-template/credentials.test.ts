@@ -35,7 +35,11 @@ test('/login and /tok/token: 5 attempts a minute per email and address, then 429
   const app = await starterApp(t, 'sqlite')
   const server = await app.listen({ port: 0 })
   const attempt = (path: string, email: string) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ email, password: 'x', device_name: 'cli' }) })
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ email, password: 'x', device_name: 'cli' }),
+    })
   // Parallel: an atomic counter lets exactly five through, however the requests interleave.
   const statuses = await Promise.all(Array.from({ length: 12 }, () => attempt('/tok/token', 'test@example.com').then((res) => res.status)))
   t.is(statuses.filter((status) => status === 422).length, 5, JSON.stringify(statuses))

@@ -21,10 +21,82 @@ interface Mutant {
   chunked: boolean
 }
 
-const ROUTES = ['/', '/login', '/logout', '/live', '/live/messages', '/health', '/tok/token', '/user', '/tok/csrf-cookie', '/broadcasting/auth', '/broadcasting/user-auth', '/broadcasting/rt.js', '/nope']
-const IDS = ['1', '0', '-1', '2147483647', '2147483648', '99999999999', '9223372036854775807', '9223372036854775808', '1e3', '0x10', '1.5', 'NaN', '', ' 1', '１', '%00', "1' OR '1'='1"]
-const JUNK = ['{', '}', '[', ']', '"', ':', ',', '=', '&', '%', '%zz', '__proto__', 'constructor', 'prototype', '\\u0000', 'a', '1', ' ', '\n', 'é', '😀', ';', 'null', 'true', '[]', '--', '\r\n', '|', '.']
-const TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'multipart/form-data', 'text/plain', '', 'application/json; charset=utf-16', 'application/octet-stream', 'text/html']
+const ROUTES = [
+  '/',
+  '/login',
+  '/logout',
+  '/live',
+  '/live/messages',
+  '/health',
+  '/tok/token',
+  '/user',
+  '/tok/csrf-cookie',
+  '/broadcasting/auth',
+  '/broadcasting/user-auth',
+  '/broadcasting/rt.js',
+  '/nope',
+]
+const IDS = [
+  '1',
+  '0',
+  '-1',
+  '2147483647',
+  '2147483648',
+  '99999999999',
+  '9223372036854775807',
+  '9223372036854775808',
+  '1e3',
+  '0x10',
+  '1.5',
+  'NaN',
+  '',
+  ' 1',
+  '１',
+  '%00',
+  "1' OR '1'='1",
+]
+const JUNK = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  ':',
+  ',',
+  '=',
+  '&',
+  '%',
+  '%zz',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '\\u0000',
+  'a',
+  '1',
+  ' ',
+  '\n',
+  'é',
+  '😀',
+  ';',
+  'null',
+  'true',
+  '[]',
+  '--',
+  '\r\n',
+  '|',
+  '.',
+]
+const TYPES = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'multipart/form-data',
+  'text/plain',
+  '',
+  'application/json; charset=utf-16',
+  'application/octet-stream',
+  'text/html',
+]
 
 function generator(seed: number) {
   const random = prng(seed)
@@ -54,7 +126,11 @@ function generator(seed: number) {
     }
     return text
   }
-  const formBody = () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => `${pick(['email', 'password', 'x[]', '__proto__', 'a[b]', junk(3)])}=${encodeURIComponent(junk(6))}`).join('&')
+  const formBody = () =>
+    Array.from(
+      { length: 1 + Math.floor(random() * 5) },
+      () => `${pick(['email', 'password', 'x[]', '__proto__', 'a[b]', junk(3)])}=${encodeURIComponent(junk(6))}`,
+    ).join('&')
   const multipartBody = () =>
     `--xyz\r\nContent-Disposition: form-data; name="${pick(['email', 'file', '__proto__', junk(3)])}"${random() < 0.5 ? '; filename="a.txt"' : ''}\r\n\r\n${junk(20)}\r\n${random() < 0.7 ? '--xyz--\r\n' : ''}`
 
@@ -66,7 +142,14 @@ function generator(seed: number) {
     const type = pick(TYPES)
     const headers: Record<string, string> = { accept: pick(['application/json', 'text/html', '*/*', '']) }
     if (type) headers['content-type'] = type
-    if (random() < 0.5) headers.authorization = pick([`Bearer ${id()}|${latin1(junk(12))}`, `Bearer ${id()}|${'a'.repeat(48)}`, 'Bearer', `Basic ${latin1(junk(5))}`, `Bearer ${latin1(junk(30))}`])
+    if (random() < 0.5)
+      headers.authorization = pick([
+        `Bearer ${id()}|${latin1(junk(12))}`,
+        `Bearer ${id()}|${'a'.repeat(48)}`,
+        'Bearer',
+        `Basic ${latin1(junk(5))}`,
+        `Bearer ${latin1(junk(30))}`,
+      ])
     if (random() < 0.4) headers.cookie = latin1(pick([`kiln_session=${junk(20)}`, `XSRF-TOKEN=${junk(10)}`, junk(12)]))
     if (random() < 0.3) headers['x-xsrf-token'] = latin1(junk(8))
     if (random() < 0.2) headers['x-csrf-token'] = latin1(junk(8))
@@ -74,7 +157,9 @@ function generator(seed: number) {
     if (random() < 0.2) headers.origin = pick(['http://localhost:3000', 'http://evil.example', 'null'])
     if (random() < 0.2) headers.referer = pick(['http://localhost:3000/', 'http://evil.example/'])
     const hasBody = method !== 'GET' && method !== 'HEAD' && random() < 0.9
-    const body = hasBody ? Buffer.from(type.startsWith('multipart') ? multipartBody() : type.includes('urlencoded') ? formBody() : random() < 0.9 ? jsonBody() : junk(30)) : undefined
+    const body = hasBody
+      ? Buffer.from(type.startsWith('multipart') ? multipartBody() : type.includes('urlencoded') ? formBody() : random() < 0.9 ? jsonBody() : junk(30))
+      : undefined
     return { method, path, headers, body, chunked: hasBody && random() < 0.15 }
   }
 }
@@ -89,7 +174,8 @@ function sendChunked(port: number, mutant: Mutant, broken: boolean): Promise<num
       socket.write(`${mutant.method} ${mutant.path} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`)
       const body = mutant.body ?? Buffer.alloc(0)
       const half = Math.floor(body.length / 2)
-      for (const part of [body.subarray(0, half), body.subarray(half)]) if (part.length > 0) socket.write(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]))
+      for (const part of [body.subarray(0, half), body.subarray(half)])
+        if (part.length > 0) socket.write(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]))
       if (broken) socket.end('zz\r\n')
       else socket.write('0\r\n\r\n')
     })
@@ -113,17 +199,25 @@ test('fuzz: 10,000 mutated requests to the starter app (headers, bodies, chunkin
     let status: number
     if (mutant.chunked) status = await sendChunked(server.port, mutant, Math.random() < 0.2)
     else {
-      const res = await fetch(`${server.url}${mutant.path}`, { method: mutant.method, headers: mutant.headers, body: mutant.body as Uint8Array<ArrayBuffer> | undefined, redirect: 'manual' }).catch((error: Error) => ({ status: -2, error }))
+      const res = await fetch(`${server.url}${mutant.path}`, {
+        method: mutant.method,
+        headers: mutant.headers,
+        body: mutant.body as Uint8Array<ArrayBuffer> | undefined,
+        redirect: 'manual',
+      }).catch((error: Error) => ({ status: -2, error }))
       status = res.status
       if ('arrayBuffer' in res) await res.arrayBuffer()
     }
-    if (status >= 500 || status === -1) failures.push(`${status} ${mutant.method} ${mutant.path} ${JSON.stringify(mutant.headers)} ${mutant.body?.toString('utf8').slice(0, 200) ?? ''}`)
+    if (status >= 500 || status === -1)
+      failures.push(`${status} ${mutant.method} ${mutant.path} ${JSON.stringify(mutant.headers)} ${mutant.body?.toString('utf8').slice(0, 200) ?? ''}`)
   }
   const run = async (count: number) => {
     let left = count
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (left-- > 0) await fire(next())
-    }))
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await fire(next())
+      }),
+    )
   }
 
   // A first thousand warms caches, pools and JIT; the rest must not grow the process.

@@ -46,7 +46,10 @@ test('a form login redirects home; a failed form login redirects back to /login 
   const client = new TestClient(await seededApp(t))
   await client.get('/login', { accept: 'text/html' })
   const form = (email: string, password: string) =>
-    client.post('/login', new URLSearchParams({ email, password, _token: client.cookie('XSRF-TOKEN')! }).toString(), { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' })
+    client.post('/login', new URLSearchParams({ email, password, _token: client.cookie('XSRF-TOKEN')! }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+    })
   const failed = await form('test@example.com', 'nope')
   t.is(failed.status, 302)
   t.is(failed.header('location'), '/login')

@@ -20,7 +20,9 @@ test('in Chromium, rt.js loads rt-sealed.js only for an encrypted channel, and i
       routes: (app) => {
         app.router.get('/vault', () => page(true))
         app.router.get('/news', () => page(false))
-        app.router.post('/vault-auth', (ctx) => rt.broadcaster.signChannel(ctx.request.input('socket_id') as string, ctx.request.input('channel_name') as string))
+        app.router.post('/vault-auth', (ctx) =>
+          rt.broadcaster.signChannel(ctx.request.input('socket_id') as string, ctx.request.input('channel_name') as string),
+        )
       },
     },
   )

@@ -74,7 +74,9 @@ test('live page in Chromium: presence across two users, toOthers() messages, and
   t.is((await text(ada, '#members li')).length, 2)
   await ada.fill('#body', 'still here')
   await ada.click('#send button')
-  await ada.waitForFunction(() => (document.getElementById('body') as HTMLInputElement | null)?.value === '' || document.getElementById('error')?.textContent !== '')
+  await ada.waitForFunction(
+    () => (document.getElementById('body') as HTMLInputElement | null)?.value === '' || document.getElementById('error')?.textContent !== '',
+  )
   t.is(await ada.textContent('#error'), '', 'the post after the restart is accepted')
   await grace.waitForFunction(() => document.querySelectorAll('#messages li').length === 2)
   t.deepEqual(await text(grace, '#messages li'), ['Grace: hello from Grace', 'Test User: still here'])

@@ -14,7 +14,8 @@ test('the starter in Chromium: counter, to-dos and tokens work, and no page logs
   const errors: string[] = []
   page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
-  const ready = () => page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  const ready = () =>
+    page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
 
   await page.goto(`${server.url}/counter`)
   await ready()

@@ -42,7 +42,10 @@ test('kiln new with no terminal and no flag creates a bootable app without insta
   // kysely and one zod, not two copies whose classes differ); the framework itself from this clone.
   const installed = (name: string) => JSON.parse(readFileSync(join(KILN_ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string
   // Absolute, unless the clone and the app share a folder below the filesystem root (a clone in /tmp, as CI may have).
-  const shared = relative(root, KILN_ROOT).split('/').filter((part) => part === '..').length < root.split('/').filter(Boolean).length
+  const shared =
+    relative(root, KILN_ROOT)
+      .split('/')
+      .filter((part) => part === '..').length < root.split('/').filter(Boolean).length
   const path = shared ? relative(realpathSync(root), KILN_ROOT) : KILN_ROOT
   t.deepEqual(pkg.dependencies, { 'kiln-framework': `file:${path}`, kysely: installed('kysely'), zod: installed('zod') })
   t.deepEqual(pkg.devDependencies, {
@@ -61,7 +64,14 @@ test('kiln new with no terminal and no flag creates a bootable app without insta
   t.regex(readFileSync(join(root, 'README.md'), 'utf8'), /^# My Shop$/m)
 
   const env = parseEnv(readFileSync(join(root, '.env'), 'utf8'))
-  t.like(env, { APP_NAME: 'My Shop', APP_ENV: 'local', APP_DEBUG: 'true', DB_CONNECTION: 'sqlite', DB_DATABASE: 'database/database.sqlite', BROADCAST_CONNECTION: 'log' })
+  t.like(env, {
+    APP_NAME: 'My Shop',
+    APP_ENV: 'local',
+    APP_DEBUG: 'true',
+    DB_CONNECTION: 'sqlite',
+    DB_DATABASE: 'database/database.sqlite',
+    BROADCAST_CONNECTION: 'log',
+  })
   t.regex(env.APP_KEY ?? '', /^base64:[A-Za-z0-9+/]{43}=$/)
   const example = parseEnv(readFileSync(join(root, '.env.example'), 'utf8'))
   t.is(example.APP_KEY, '', 'the committed example holds no key')
@@ -107,11 +117,19 @@ test('a failing npm install ends with one line naming it and exit code 1; the cr
   const parent = tempParent(t)
   mkdirSync(join(parent, 'cache'))
   // A registry that refuses connections and an empty cache: npm cannot fetch anything.
-  const env = cleanEnv({ npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(parent, 'cache'), npm_config_fetch_retries: '0', npm_config_offline: 'false' })
+  const env = cleanEnv({
+    npm_config_registry: 'http://127.0.0.1:9/',
+    npm_config_cache: join(parent, 'cache'),
+    npm_config_fetch_retries: '0',
+    npm_config_offline: 'false',
+  })
   const made = await run(process.execPath, [BIN, 'new', 'my-app', '--install'], { cwd: parent, env })
   t.is(made.code, 1)
   const last = made.stderr.trimEnd().split('\n').at(-1)
-  t.is(last, 'npm install failed (exit code 1) in my-app: the app is created; fix the error above, then run npm install, npx kiln migrate and npx kiln db:seed there.')
+  t.is(
+    last,
+    'npm install failed (exit code 1) in my-app: the app is created; fix the error above, then run npm install, npx kiln migrate and npx kiln db:seed there.',
+  )
   t.notRegex(made.stderr, /^\s+at .*kiln/m, 'no stack from Kiln')
   t.true(existsSync(join(parent, 'my-app', 'package.json')))
 })

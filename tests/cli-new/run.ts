@@ -23,7 +23,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
  * const { code, stdout } = await run(process.execPath, [BIN, 'new', dir], { cwd })
  * ```
  */
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
     child.stdin.end()

@@ -17,5 +17,8 @@ test('the docs check finds a broken example and names its page and line', async 
   const errors = await checkDocs(dir)
   t.is(errors.length, 1)
   t.regex(errors[0]!, /^docs\/broken\.md:7: error TS2322/)
-  t.deepEqual(tsBlocks('x.md', 'a\n```ts\nb\n```\n```sh\nc\n```').map((block) => block.line), [3])
+  t.deepEqual(
+    tsBlocks('x.md', 'a\n```ts\nb\n```\n```sh\nc\n```').map((block) => block.line),
+    [3],
+  )
 })

@@ -17,7 +17,11 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env
 }
 
-async function ok(t: { is: (a: unknown, b: unknown, m?: string) => void }, step: string, result: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> {
+async function ok(
+  t: { is: (a: unknown, b: unknown, m?: string) => void },
+  step: string,
+  result: Promise<{ code: number; stdout: string; stderr: string }>,
+): Promise<string> {
   const { code, stdout, stderr } = await result
   t.is(code, 0, `${step} failed:\n${stdout}\n${stderr}`)
   if (code !== 0) throw new Error(`${step} failed`)
@@ -35,10 +39,26 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
   const [{ filename, files }] = JSON.parse(packed.slice(packed.indexOf('['))) as [{ filename: string; files: { path: string }[] }]
   const tarball = join(work, filename)
   const paths = files.map((file) => file.path)
-  for (const path of ['bin/kiln.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/plugins/comp/index.js', 'dist/plugins/comp/dist/comp.js', 'dist/packages/rt/dist/rt.js', 'dist/packages/rt/dist/rt-sealed.js', 'dist/plugins/tok/migrations/0001_01_01_000001_create_personal_access_tokens_table.js', 'dist/plugins/comp/features/pagination/pagination.hbs', 'dist/plugins/tok/stubs/tok.ts', 'stubs/controller.stub', 'app-template/config/app.ts']) {
+  for (const path of [
+    'bin/kiln.js',
+    'dist/core/index.js',
+    'dist/core/index.d.ts',
+    'dist/plugins/comp/index.js',
+    'dist/plugins/comp/dist/comp.js',
+    'dist/packages/rt/dist/rt.js',
+    'dist/packages/rt/dist/rt-sealed.js',
+    'dist/plugins/tok/migrations/0001_01_01_000001_create_personal_access_tokens_table.js',
+    'dist/plugins/comp/features/pagination/pagination.hbs',
+    'dist/plugins/tok/stubs/tok.ts',
+    'stubs/controller.stub',
+    'app-template/config/app.ts',
+  ]) {
     t.true(paths.includes(path), `the tarball has ${path}`)
   }
-  t.deepEqual(paths.filter((path) => /^(tests|bench|docs|tmp|scripts|node_modules|core|plugins|drivers|packages)\//.test(path) || /\.sqlite|(^|\/)\.env$/.test(path)), [])
+  t.deepEqual(
+    paths.filter((path) => /^(tests|bench|docs|tmp|scripts|node_modules|core|plugins|drivers|packages)\//.test(path) || /\.sqlite|(^|\/)\.env$/.test(path)),
+    [],
+  )
 
   // A fresh app from the clone's own `kiln new`, then on the tarball as a user's app would be on the published package.
   await ok(t, 'kiln new', run(process.execPath, [BIN, 'new', 'shop', '--no-install'], { cwd: work }))
@@ -57,7 +77,11 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
   for (const name of OPTIONAL) t.false(existsSync(join(app, 'node_modules', name)), `${name} is an optional peer: not installed`)
 
   // The app type-checks against the package's declaration files.
-  await ok(t, 'tsc --noEmit in the app', run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false'], { cwd: app, env: plainEnv() }))
+  await ok(
+    t,
+    'tsc --noEmit in the app',
+    run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false'], { cwd: app, env: plainEnv() }),
+  )
 
   // The installed kiln makes new apps that depend on its version, not on a path into another app's node_modules.
   await ok(t, 'installed kiln new', run(process.execPath, [join(installed, 'bin/kiln.js'), 'new', 'second', '--no-install'], { cwd: work, env: plainEnv() }))
@@ -68,7 +92,10 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
 
   // The app's TypeScript is compiled once; the build holds JavaScript only (and tok's config stub, in Kiln, not here).
   await ok(t, 'kiln build', run(process.execPath, [join(installed, 'bin/kiln.js'), 'build'], { cwd: app, env: plainEnv() }))
-  t.deepEqual(sourceFiles(join(app, 'build')).filter((file) => file.endsWith('.ts')), [])
+  t.deepEqual(
+    sourceFiles(join(app, 'build')).filter((file) => file.endsWith('.ts')),
+    [],
+  )
   // Shipped apart from the app, as to a server: Node's lookup must not reach the development node_modules above it.
   const build = join(work, 'release')
   renameSync(join(app, 'build'), build)
@@ -81,11 +108,18 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
   t.throws(() => createRequire(join(build, 'node_modules/kiln-framework/bin/kiln.js')).resolve('tsx'), { code: 'MODULE_NOT_FOUND' })
   for (const name of OPTIONAL) t.false(existsSync(join(build, 'node_modules', name)), `${name} is not in the production install`)
   // Pointed at a TypeScript app with no tsx anywhere, the production kiln says so in one line.
-  const typed = await run(process.execPath, [join(build, 'node_modules/kiln-framework/bin/kiln.js'), '--root', join(work, 'second'), 'route:list'], { cwd: build, env: plainEnv() })
+  const typed = await run(process.execPath, [join(build, 'node_modules/kiln-framework/bin/kiln.js'), '--root', join(work, 'second'), 'route:list'], {
+    cwd: build,
+    env: plainEnv(),
+  })
   t.is(typed.code, 1)
-  t.regex(typed.stderr, /^kiln: The app in .+second is TypeScript and tsx is not installed: run npm install --save-dev tsx, or build it with kiln build and run the built app\. \(--verbose shows the stack\)\n$/)
+  t.regex(
+    typed.stderr,
+    /^kiln: The app in .+second is TypeScript and tsx is not installed: run npm install --save-dev tsx, or build it with kiln build and run the built app\. \(--verbose shows the stack\)\n$/,
+  )
   const size = execFileSync('du', ['-sh', join(build, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]
-  const count = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: build, encoding: 'utf8', env: cleanEnv() }).trim().split('\n').length - 1
+  const count =
+    execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: build, encoding: 'utf8', env: cleanEnv() }).trim().split('\n').length - 1
   t.log(`production install of a fresh app: node_modules ${size}, ${count} packages`)
 
   // The app's settings, migrations with the compiled files, then plain node serves the home page.

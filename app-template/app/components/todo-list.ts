@@ -54,7 +54,10 @@ export default class TodoList extends WithPagination(Component) {
 
   /** One of this user's to-dos: an id from the browser is never trusted to be theirs. */
   async #todo(id: number): Promise<Todo> {
-    const todo = await Todo.query().where('id', '=', Number(id) || 0).where('user_id', '=', this.#userId()).first()
+    const todo = await Todo.query()
+      .where('id', '=', Number(id) || 0)
+      .where('user_id', '=', this.#userId())
+      .first()
     if (!todo) throw new HttpException(404, 'No such to-do.')
     return todo
   }

@@ -35,7 +35,10 @@ export default class TokenManager extends Component {
   }
 
   async revoke(id: number) {
-    const token = await this.#user().tokens().where('id', '=', Number(id) || 0).first()
+    const token = await this.#user()
+      .tokens()
+      .where('id', '=', Number(id) || 0)
+      .first()
     if (!token) throw new HttpException(404, 'No such token.')
     await token.delete()
   }

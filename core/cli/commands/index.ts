@@ -9,4 +9,13 @@ import { serveCommand } from './serve.ts'
 import { vendorPublishCommand } from './vendor-publish.ts'
 
 /** The kernel's own commands. */
-export const coreCommands: CommandDefinition[] = [serveCommand, keyGenerateCommand, routeListCommand, vendorPublishCommand, newCommand, devCommand, buildCommand, ...generatorCommands]
+export const coreCommands: CommandDefinition[] = [
+  serveCommand,
+  keyGenerateCommand,
+  routeListCommand,
+  vendorPublishCommand,
+  newCommand,
+  devCommand,
+  buildCommand,
+  ...generatorCommands,
+]

@@ -31,7 +31,9 @@ export const keyGenerateCommand = defineCommand({
     const content = readFileSync(file, 'utf8')
     const existing = /^APP_KEY=(.+)$/m.exec(content)?.[1]?.trim()
     if (existing && !flags.force) throw new CommandError('APP_KEY is already set. Use --force to replace it (this logs everyone out).')
-    const next = /^APP_KEY=.*$/m.test(content) ? content.replace(/^APP_KEY=.*$/m, `APP_KEY=${key}`) : `${content}${content.endsWith('\n') || content === '' ? '' : '\n'}APP_KEY=${key}\n`
+    const next = /^APP_KEY=.*$/m.test(content)
+      ? content.replace(/^APP_KEY=.*$/m, `APP_KEY=${key}`)
+      : `${content}${content.endsWith('\n') || content === '' ? '' : '\n'}APP_KEY=${key}\n`
     writeFileSync(file, next)
     info('Application key set in .env.')
     return 0

@@ -68,11 +68,19 @@ export const newCommand = defineCommand({
       const manifest = join(KILN_ROOT, 'node_modules', dependency, 'package.json')
       return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version : undefined
     }
-    const pkg = appPackageJson({ name, frameworkPath: frameworkPath(target), imports: scanAppImports(target), framework, linkedToSources, installedVersion: linkedToSources ? installedVersion : undefined })
+    const pkg = appPackageJson({
+      name,
+      frameworkPath: frameworkPath(target),
+      imports: scanAppImports(target),
+      framework,
+      linkedToSources,
+      installedVersion: linkedToSources ? installedVersion : undefined,
+    })
     writeFileSync(join(target, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
     if (linkedToSources) useSourceCondition(join(target, 'tsconfig.json'))
     titleReadme(target, folder)
-    if (!existsSync(join(target, '.gitignore'))) writeFileSync(join(target, '.gitignore'), 'node_modules/\n.env\nstorage/*\n!storage/.gitkeep\ndatabase/*.sqlite*\n')
+    if (!existsSync(join(target, '.gitignore')))
+      writeFileSync(join(target, '.gitignore'), 'node_modules/\n.env\nstorage/*\n!storage/.gitkeep\ndatabase/*.sqlite*\n')
     info(`Created ${name} in ${target}.`)
 
     const install = await wantsInstall(flags)
@@ -115,7 +123,11 @@ function writeEnvFiles(target: string, folder: string): void {
 /** The template's README, under the app's own name. */
 function titleReadme(target: string, folder: string): void {
   const path = join(target, 'README.md')
-  if (existsSync(path)) writeFileSync(path, readFileSync(path, 'utf8').replace(/^# .*$/m, () => `# ${folder}`))
+  if (existsSync(path))
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace(/^# .*$/m, () => `# ${folder}`),
+    )
 }
 
 /** An npm package name from a folder name: lower case, URL-safe. */

@@ -12,7 +12,10 @@ export const routeListCommand = defineCommand({
       path: route.path,
       name: route.routeName ?? '',
       handler: route.handlerLabel,
-      middleware: route.allMiddleware().map((m) => (typeof m === 'string' ? m : m.name || 'closure')).join(', '),
+      middleware: route
+        .allMiddleware()
+        .map((m) => (typeof m === 'string' ? m : m.name || 'closure'))
+        .join(', '),
     }))
     for (const socket of app.router.websockets()) rows.push({ method: 'WS', path: socket.path, name: '', handler: 'websocket', middleware: '' })
     if (flags.json) info(JSON.stringify(rows, null, 2))

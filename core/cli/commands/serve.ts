@@ -21,7 +21,11 @@ export const serveCommand = defineCommand({
     const host = (flags.host as string | undefined) ?? app.env.get('HOST', '127.0.0.1')
     // Node ends the process on a rejection nobody handles (a route that forgot an `await`): every request in flight
     // would fail with it. The server logs it, with its stack, and keeps serving.
-    const onRejection = (reason: unknown) => app.logger.error({ err: reason instanceof Error ? { message: reason.message, stack: reason.stack } : String(reason) }, 'A promise was rejected and nothing awaited it; the server keeps serving')
+    const onRejection = (reason: unknown) =>
+      app.logger.error(
+        { err: reason instanceof Error ? { message: reason.message, stack: reason.stack } : String(reason) },
+        'A promise was rejected and nothing awaited it; the server keeps serving',
+      )
     process.on('unhandledRejection', onRejection)
     const server = await app.listen({ port, host })
     info(`Kiln is serving ${app.config.get('app.name')} on ${server.url}${app.urls.basePath || '/'}`)

@@ -27,7 +27,9 @@ export const makeListenerCommand = defineGenerator({
     const name = className(given, { label: 'listener' })
     const file = appFile('app/listeners', name.folders, name.fileName, '.ts')
     if (typeof flags.event !== 'string') {
-      return [{ path: file, stub: 'listener', vars: { className: name.className, eventClass: 'Event', eventImport: "import type { Event } from 'kiln-framework'" } }]
+      return [
+        { path: file, stub: 'listener', vars: { className: name.className, eventClass: 'Event', eventImport: "import type { Event } from 'kiln-framework'" } },
+      ]
     }
     const event = planEvent(className(flags.event, { label: 'event' }))
     const eventClass = event.vars.className!
@@ -38,7 +40,11 @@ export const makeListenerCommand = defineGenerator({
     const eventTakesNoArguments = !eventExists || !takesArguments(readFileSync(join(root, event.path), 'utf8'))
     if (withTest && eventTakesNoArguments) {
       const test = appFile('tests/listeners', name.folders, name.fileName, '.test.ts')
-      files.push({ path: test, stub: 'listener.test', vars: { ...vars, importPath: importPath(test, file), eventImportPath: importPath(test, event.path), appRoot: rootFrom(test) } })
+      files.push({
+        path: test,
+        stub: 'listener.test',
+        vars: { ...vars, importPath: importPath(test, file), eventImportPath: importPath(test, event.path), appRoot: rootFrom(test) },
+      })
     }
     return files
   },

@@ -25,7 +25,8 @@ export function planMigration(root: string, given: string, options: { create?: s
   }
   const name = snakeCase(given)
   for (const table of [options.create, options.table]) {
-    if (table !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new CommandError(`"${table}" is not a valid table name: use letters, digits and underscores.`)
+    if (table !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(table))
+      throw new CommandError(`"${table}" is not a valid table name: use letters, digits and underscores.`)
   }
   const create = options.create ?? (options.table ? undefined : /^create_(\w+?)_table$/.exec(name)?.[1])
   const table = create ?? options.table ?? /_(?:to|from|in|on)_(\w+?)(?:_table)?$/.exec(name)?.[1]

@@ -16,7 +16,9 @@ export interface ClassName {
 
 // Words a camelCase name could collide with (`make:middleware Delete` → `delete`).
 const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await arguments eval'.split(' '),
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await arguments eval'.split(
+    ' ',
+  ),
 )
 
 /**
@@ -33,7 +35,9 @@ export function className(given: string, options: { suffix?: string; label?: str
   const segments = given.split(/[/\\]/)
   const valid = segments.length > 0 && segments.every((segment) => /^[A-Za-z][A-Za-z0-9_-]*$/.test(segment))
   if (!valid) {
-    throw new CommandError(`"${given}" is not a valid ${options.label ?? 'class'} name: use letters and digits, starting with a letter (Post, BlogPost, Admin/Post).`)
+    throw new CommandError(
+      `"${given}" is not a valid ${options.label ?? 'class'} name: use letters and digits, starting with a letter (Post, BlogPost, Admin/Post).`,
+    )
   }
   const pascal = segments.map(pascalCase)
   let base = pascal.at(-1)!
@@ -41,7 +45,8 @@ export function className(given: string, options: { suffix?: string; label?: str
   if (suffix && base.endsWith(suffix) && base !== suffix) base = base.slice(0, -suffix.length)
   const name = base + suffix
   const camelName = name[0]!.toLowerCase() + name.slice(1)
-  if (RESERVED.has(camelName)) throw new CommandError(`"${given}" is not a valid ${options.label ?? 'class'} name: "${camelName}" is a reserved word in JavaScript.`)
+  if (RESERVED.has(camelName))
+    throw new CommandError(`"${given}" is not a valid ${options.label ?? 'class'} name: "${camelName}" is a reserved word in JavaScript.`)
   return { className: name, camelName, fileName: kebabCase(name), folders: pascal.slice(0, -1).map(kebabCase), baseName: base }
 }
 
@@ -68,7 +73,17 @@ export function snakeCase(word: string): string {
   return kebabCase(word).replace(/-/g, '_')
 }
 
-const IRREGULAR: Record<string, string> = { person: 'people', man: 'men', woman: 'women', child: 'children', mouse: 'mice', goose: 'geese', foot: 'feet', tooth: 'teeth', ox: 'oxen' }
+const IRREGULAR: Record<string, string> = {
+  person: 'people',
+  man: 'men',
+  woman: 'women',
+  child: 'children',
+  mouse: 'mice',
+  goose: 'geese',
+  foot: 'feet',
+  tooth: 'teeth',
+  ox: 'oxen',
+}
 const UNCOUNTABLE = new Set(['data', 'equipment', 'information', 'media', 'metadata', 'news', 'series', 'sheep', 'species', 'fish', 'deer'])
 
 /**

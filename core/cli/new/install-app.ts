@@ -21,7 +21,13 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
     // npm is npm.cmd on Windows, which Node starts only through a shell.
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'], shell: WINDOWS && command === 'npm' })
     child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(new CommandError(error.code === 'ENOENT' ? `${command} was not found on PATH: install Node.js with npm, or pass --no-install.` : `${command} could not start: ${error.message}`)),
+      reject(
+        new CommandError(
+          error.code === 'ENOENT'
+            ? `${command} was not found on PATH: install Node.js with npm, or pass --no-install.`
+            : `${command} could not start: ${error.message}`,
+        ),
+      ),
     )
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
   })
@@ -42,7 +48,10 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
 export async function installApp(root: string, shown: string, info: (line: string) => void): Promise<void> {
   info('\nInstalling dependencies (npm install)...')
   const installed = await run('npm', ['install', '--no-fund', '--no-audit'], root, npmEnv())
-  if (installed !== 0) throw new CommandError(`npm install failed (exit code ${installed}) in ${shown}: the app is created; fix the error above, then run npm install, npx kiln migrate and npx kiln db:seed there.`)
+  if (installed !== 0)
+    throw new CommandError(
+      `npm install failed (exit code ${installed}) in ${shown}: the app is created; fix the error above, then run npm install, npx kiln migrate and npx kiln db:seed there.`,
+    )
 
   const bin = join(root, 'node_modules', FRAMEWORK_PACKAGE, 'bin', 'kiln.js')
   if (!existsSync(bin)) throw new CommandError(`npm install did not install ${FRAMEWORK_PACKAGE} in ${shown}: run npm install there again.`)
@@ -50,7 +59,10 @@ export async function installApp(root: string, shown: string, info: (line: strin
   for (const step of [['migrate'], ['db:seed']]) {
     info(`\nRunning kiln ${step.join(' ')}...`)
     const code = await run(process.execPath, [bin, ...step], root, env)
-    if (code !== 0) throw new CommandError(`kiln ${step.join(' ')} failed (exit code ${code}) in ${shown}: fix the error above, then run npx kiln migrate and npx kiln db:seed there.`)
+    if (code !== 0)
+      throw new CommandError(
+        `kiln ${step.join(' ')} failed (exit code ${code}) in ${shown}: fix the error above, then run npx kiln migrate and npx kiln db:seed there.`,
+      )
   }
 }
 

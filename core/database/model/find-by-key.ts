@@ -23,7 +23,10 @@ export async function findByKey<M extends Model>(model: ModelClass<M>, key: unkn
     const rows = await compiledRead(
       `find ${model.table}\0${model.primaryKey}\0${model.softDeletes ? 1 : 0}`,
       ({ db }) => {
-        let builder = db.selectFrom(model.table).selectAll().where(model.primaryKey, '=', parameter(0) as never)
+        let builder = db
+          .selectFrom(model.table)
+          .selectAll()
+          .where(model.primaryKey, '=', parameter(0) as never)
         if (model.softDeletes) builder = builder.where('deleted_at', 'is', null)
         // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
         return builder.limit(sql.lit(1))

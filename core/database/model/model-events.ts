@@ -1,16 +1,6 @@
 /** The lifecycle events of a model. */
 export type ModelEventName =
-  | 'creating'
-  | 'created'
-  | 'updating'
-  | 'updated'
-  | 'saving'
-  | 'saved'
-  | 'deleting'
-  | 'deleted'
-  | 'trashed'
-  | 'restored'
-  | 'forceDeleted'
+  'creating' | 'created' | 'updating' | 'updated' | 'saving' | 'saved' | 'deleting' | 'deleted' | 'trashed' | 'restored' | 'forceDeleted'
 
 /** A listener; returning `false` from a `-ing` event cancels the operation. */
 export type ModelListener<M = any> = (model: M) => unknown

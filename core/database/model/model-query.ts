@@ -4,7 +4,10 @@ import { writeWithoutWaiting } from './write-without-waiting.ts'
 import type { Model, ModelClass } from './model.ts'
 import { fireQueryWrite, hasQueryWriteListeners } from './model-events.ts'
 
-type Where = { kind: 'where'; column: string; op: string; value: unknown } | { kind: 'in'; column: string; values: unknown[]; not: boolean } | { kind: 'null'; column: string; not: boolean }
+type Where =
+  | { kind: 'where'; column: string; op: string; value: unknown }
+  | { kind: 'in'; column: string; values: unknown[]; not: boolean }
+  | { kind: 'null'; column: string; not: boolean }
 
 /** A page of results. */
 export interface Paginated<M> {
@@ -149,7 +152,10 @@ export class ModelQuery<M extends Model> {
   /** How many rows match. @example `await Post.query().count()` */
   async count(): Promise<number> {
     const db = await this.model.db()
-    const row = await this.apply(db.selectFrom(this.model.table).select((eb) => eb.fn.countAll().as('count')), await this.model.dialect()).executeTakeFirst()
+    const row = await this.apply(
+      db.selectFrom(this.model.table).select((eb) => eb.fn.countAll().as('count')),
+      await this.model.dialect(),
+    ).executeTakeFirst()
     return Number((row as { count?: unknown } | undefined)?.count ?? 0)
   }
 
@@ -166,7 +172,9 @@ export class ModelQuery<M extends Model> {
     const size = Math.max(1, wholeCount(perPage) || 15)
     const current = Math.max(1, wholeCount(page) || 1)
     const total = await this.count()
-    const data = await this.limit(size).offset((current - 1) * size).get()
+    const data = await this.limit(size)
+      .offset((current - 1) * size)
+      .get()
     return { data, total, perPage: size, currentPage: current, lastPage: Math.max(1, Math.ceil(total / size)) }
   }
 
@@ -211,7 +219,9 @@ export class ModelQuery<M extends Model> {
   async delete(): Promise<number> {
     if (this.model.softDeletes && this.trashed !== 'only') return this.update({ deleted_at: new Date() })
     const db = await this.model.db()
-    const result = await (this.apply(db.deleteFrom(this.model.table) as never, await this.model.dialect()) as { executeTakeFirst(): Promise<unknown> }).executeTakeFirst()
+    const result = await (
+      this.apply(db.deleteFrom(this.model.table) as never, await this.model.dialect()) as { executeTakeFirst(): Promise<unknown> }
+    ).executeTakeFirst()
     await this.written('delete')
     return Number((result as { numDeletedRows?: bigint }).numDeletedRows ?? 0)
   }
@@ -219,7 +229,9 @@ export class ModelQuery<M extends Model> {
   /** Deletes matching rows for good, even on soft-deleting models. @example `await Post.query().onlyTrashed().forceDelete()` */
   async forceDelete(): Promise<number> {
     const db = await this.model.db()
-    const result = await (this.apply(db.deleteFrom(this.model.table) as never, await this.model.dialect()) as { executeTakeFirst(): Promise<unknown> }).executeTakeFirst()
+    const result = await (
+      this.apply(db.deleteFrom(this.model.table) as never, await this.model.dialect()) as { executeTakeFirst(): Promise<unknown> }
+    ).executeTakeFirst()
     await this.written('delete')
     return Number((result as { numDeletedRows?: bigint }).numDeletedRows ?? 0)
   }
@@ -248,7 +260,15 @@ export class ModelQuery<M extends Model> {
     const value = (col: string, v: unknown) => this.model.toDbValue(col.split('.').pop()!, v, dialect)
     for (const w of this.wheres) {
       if (w.kind === 'where') q = q.where(w.column, w.op, value(w.column, w.value))
-      else if (w.kind === 'in') q = w.values.length === 0 ? q.where((eb: any) => eb.val(w.not ? 1 : 0), '=', 1) : q.where(w.column, w.not ? 'not in' : 'in', w.values.map((v) => value(w.column, v)))
+      else if (w.kind === 'in')
+        q =
+          w.values.length === 0
+            ? q.where((eb: any) => eb.val(w.not ? 1 : 0), '=', 1)
+            : q.where(
+                w.column,
+                w.not ? 'not in' : 'in',
+                w.values.map((v) => value(w.column, v)),
+              )
       else q = q.where(w.column, w.not ? 'is not' : 'is', null)
     }
     if (this.model.softDeletes && this.trashed === 'without') q = q.where('deleted_at', 'is', null)

@@ -253,7 +253,11 @@ export class Model {
       if (!(await fireModelEvent(Class, 'updating', this))) return false
       if (Class.timestamps) this.$attributes.updated_at = now
       const values = dbValues(this, this.getDirty(), dialect)
-      await db.updateTable(Class.table).set(values).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      await db
+        .updateTable(Class.table)
+        .set(values)
+        .where(Class.primaryKey, '=', this.getKey() as never)
+        .execute()
       syncOriginal(this)
       await fireModelEvent(Class, 'updated', this)
     } else {
@@ -288,12 +292,19 @@ export class Model {
     if (Class.softDeletes) {
       this.$attributes.deleted_at = new Date()
       const db = await Class.db()
-      await db.updateTable(Class.table).set(dbValues(this, { deleted_at: this.$attributes.deleted_at }, await Class.dialect())).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      await db
+        .updateTable(Class.table)
+        .set(dbValues(this, { deleted_at: this.$attributes.deleted_at }, await Class.dialect()))
+        .where(Class.primaryKey, '=', this.getKey() as never)
+        .execute()
       syncOriginal(this)
       await fireModelEvent(Class, 'trashed', this)
     } else {
       const db = await Class.db()
-      await db.deleteFrom(Class.table).where(Class.primaryKey, '=', this.getKey() as never).execute()
+      await db
+        .deleteFrom(Class.table)
+        .where(Class.primaryKey, '=', this.getKey() as never)
+        .execute()
       this.$exists = false
     }
     await fireModelEvent(Class, 'deleted', this)
@@ -306,7 +317,11 @@ export class Model {
     if (!Class.softDeletes) return false
     this.$attributes.deleted_at = null
     const db = await Class.db()
-    await db.updateTable(Class.table).set({ deleted_at: null }).where(Class.primaryKey, '=', this.getKey() as never).execute()
+    await db
+      .updateTable(Class.table)
+      .set({ deleted_at: null })
+      .where(Class.primaryKey, '=', this.getKey() as never)
+      .execute()
     syncOriginal(this)
     await fireModelEvent(Class, 'restored', this)
     return true
@@ -317,7 +332,10 @@ export class Model {
     const Class = this.modelClass
     if (!(await fireModelEvent(Class, 'deleting', this))) return false
     const db = await Class.db()
-    await db.deleteFrom(Class.table).where(Class.primaryKey, '=', this.getKey() as never).execute()
+    await db
+      .deleteFrom(Class.table)
+      .where(Class.primaryKey, '=', this.getKey() as never)
+      .execute()
     this.$exists = false
     await fireModelEvent(Class, 'forceDeleted', this)
     await fireModelEvent(Class, 'deleted', this)
@@ -391,7 +409,6 @@ export class Model {
   get modelClass(): ModelClass<this> {
     return this.constructor as ModelClass<this>
   }
-
 }
 
 // Module functions, not private methods: mixins (`HasApiTokens(Model)`) export class types, and a declaration file

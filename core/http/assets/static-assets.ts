@@ -162,7 +162,10 @@ export class StaticAssets {
     if (!info?.isFile()) return undefined
     const cached = this.metas.get(path)
     if (cached && cached.size === info.size && cached.mtime === info.mtimeMs) return cached
-    const hash = createHash('sha256').update(await readFile(path)).digest('base64url').slice(0, 16)
+    const hash = createHash('sha256')
+      .update(await readFile(path))
+      .digest('base64url')
+      .slice(0, 16)
     const meta = { size: info.size, mtime: info.mtimeMs, etag: `"${hash}"`, hash }
     this.metas.set(path, meta)
     return meta

@@ -34,7 +34,8 @@ export async function parseBody(request: Request, limit: number): Promise<Parsed
   // Asking a Node request for `.body` builds a web stream; its headers say whether there is one.
   if (node ? !headers.has('content-length') && !headers.has('transfer-encoding') : !request.body) return EMPTY
   // Both framings at once is how requests are smuggled past proxies (RFC 9112 §6.3).
-  if (headers.has('transfer-encoding') && headers.has('content-length')) throw new HttpException(400, 'A request cannot have both Content-Length and Transfer-Encoding.')
+  if (headers.has('transfer-encoding') && headers.has('content-length'))
+    throw new HttpException(400, 'A request cannot have both Content-Length and Transfer-Encoding.')
   const declared = Number(headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge(limit)
   const type = (headers.get('content-type') ?? '').toLowerCase()
@@ -50,7 +51,8 @@ export async function parseBody(request: Request, limit: number): Promise<Parsed
   })
   try {
     // Through a Response that keeps the boundary: the limiter's own formData() drops the content type.
-    if (type.includes('multipart/form-data')) return fromFormData(await new Response(limited.body, { headers: { 'content-type': headers.get('content-type')! } }).formData())
+    if (type.includes('multipart/form-data'))
+      return fromFormData(await new Response(limited.body, { headers: { 'content-type': headers.get('content-type')! } }).formData())
     return fromText(await limited.text(), type)
   } catch (error) {
     if (exceeded) throw tooLarge(limit)
@@ -126,10 +128,12 @@ export function parseJson(text: string): Record<string, unknown> {
   let value: unknown
   try {
     // A reviver makes parsing several times slower; only a text that could name a forbidden key (or hide one behind an escape) needs it.
-    value = UNSAFE_KEY_HINT.test(text) ? JSON.parse(text, (key, v) => {
-      if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKeyError(key)
-      return v
-    }) : JSON.parse(text)
+    value = UNSAFE_KEY_HINT.test(text)
+      ? JSON.parse(text, (key, v) => {
+          if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKeyError(key)
+          return v
+        })
+      : JSON.parse(text)
   } catch (error) {
     if (error instanceof ForbiddenKeyError) throw new HttpException(400, `The key "${error.key}" is not allowed in a request body.`)
     throw new HttpException(400, 'The request body is not valid JSON.')

@@ -17,8 +17,13 @@ const SECRET_HEADER = /authorization|cookie|token|secret|signature|password|api-
 export function redactedRequest(ctx: HttpContext): { method: string; url: string; headers: Record<string, string> } {
   const headers: Record<string, string> = {}
   for (const [name, value] of ctx.request.headers) {
-    if (name === 'cookie') headers[name] = value.split(';').map((pair) => `${pair.split('=')[0]!.trim()}=[redacted]`).join('; ')
-    else if (name === 'authorization' || name === 'proxy-authorization') headers[name] = value.includes(' ') ? `${value.split(' ')[0]} [redacted]` : '[redacted]'
+    if (name === 'cookie')
+      headers[name] = value
+        .split(';')
+        .map((pair) => `${pair.split('=')[0]!.trim()}=[redacted]`)
+        .join('; ')
+    else if (name === 'authorization' || name === 'proxy-authorization')
+      headers[name] = value.includes(' ') ? `${value.split(' ')[0]} [redacted]` : '[redacted]'
     else headers[name] = SECRET_HEADER.test(name) ? '[redacted]' : value
   }
   return { method: ctx.request.method, url: ctx.event.req.url, headers }

@@ -32,7 +32,10 @@ export class HttpException extends Error {
  * ```
  */
 export class ValidationException extends HttpException {
-  constructor(readonly errors: Record<string, string[]>, message?: string) {
+  constructor(
+    readonly errors: Record<string, string[]>,
+    message?: string,
+  ) {
     const first = Object.values(errors)[0]?.[0]
     super(422, message ?? first ?? 'The given data was invalid.', { body: { errors } })
     this.name = 'ValidationException'

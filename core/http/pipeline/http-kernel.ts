@@ -63,7 +63,12 @@ export class HttpKernel {
    * ```
    */
   request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const request = typeof input === 'string' && input.startsWith('/') ? new Request(`http://localhost${input}`, init) : input instanceof Request ? input : new Request(input, init)
+    const request =
+      typeof input === 'string' && input.startsWith('/')
+        ? new Request(`http://localhost${input}`, init)
+        : input instanceof Request
+          ? input
+          : new Request(input, init)
     return Promise.resolve(this.h3.fetch(request))
   }
 
@@ -115,7 +120,10 @@ export class HttpKernel {
       resolved = this.middleware.resolve(['global', ...route.allMiddleware()])
     } catch (error) {
       // Name the route, so a misconfigured middleware is found from the boot error alone.
-      throw new KilnError(`Route ${route.methods.filter((m) => m !== 'HEAD').join('|')} ${route.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new KilnError(
+        `Route ${route.methods.filter((m) => m !== 'HEAD').join('|')} ${route.path}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      )
     }
     const layers = resolved.filter((layer) => !excluded.has(layer.label.split(':')[0]!))
     const pipeline = compose(layers, (ctx) => callHandler(route, ctx))

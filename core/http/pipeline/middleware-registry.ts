@@ -99,7 +99,14 @@ export class MiddlewareRegistry {
       }
       const colon = ref.indexOf(':')
       const name = colon === -1 ? ref : ref.slice(0, colon)
-      const params = colon === -1 ? [] : ref.slice(colon + 1).split(',').map((p) => p.trim()).filter(Boolean)
+      const params =
+        colon === -1
+          ? []
+          : ref
+              .slice(colon + 1)
+              .split(',')
+              .map((p) => p.trim())
+              .filter(Boolean)
       const group = this.groups.get(name)
       if (group && colon === -1) {
         if (seen.has(name)) throw new KilnError(`Middleware group "${name}" includes itself.`)

@@ -148,7 +148,9 @@ export class RateLimiters {
     if (!limiter) {
       const memory = new RateLimiterMemory({ points, duration, keyPrefix: 'kiln' })
       const redis = await this.redisClient()
-      limiter = redis ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: this.redisPrefix(), insuranceLimiter: memory, rejectIfRedisNotReady: true }) : memory
+      limiter = redis
+        ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: this.redisPrefix(), insuranceLimiter: memory, rejectIfRedisNotReady: true })
+        : memory
       this.limiters.set(id, limiter)
     }
     return limiter

@@ -28,7 +28,8 @@ export const throttle: Middleware = async (ctx, next, params) => {
   if (params.length === 1 && !/^\d+$/.test(params[0]!)) {
     const name = params[0]!
     const definition = limiters.definition(name)
-    if (!definition) throw new KilnError(`No rate limiter is named "${name}": define it with RateLimiter.for('${name}', ...).`, { code: 'E_RATE_LIMITER_UNKNOWN' })
+    if (!definition)
+      throw new KilnError(`No rate limiter is named "${name}": define it with RateLimiter.for('${name}', ...).`, { code: 'E_RATE_LIMITER_UNKNOWN' })
     const limits = await definition(ctx)
     checks = (limits === undefined ? [] : Array.isArray(limits) ? limits : [limits]).map((limit, index) => ({ name: `${name}#${index}`, limit }))
   } else {
@@ -65,7 +66,10 @@ export const throttle: Middleware = async (ctx, next, params) => {
  */
 export function validateThrottleParams(params: string[], limiters: RateLimiters): void {
   if (params.length === 1 && !/^\d+$/.test(params[0]!)) {
-    if (!limiters.has(params[0]!)) throw new KilnError(`no rate limiter is named "${params[0]}": define it with RateLimiter.for('${params[0]}', ...) before the routes that use it.`, { code: 'E_RATE_LIMITER_UNKNOWN' })
+    if (!limiters.has(params[0]!))
+      throw new KilnError(`no rate limiter is named "${params[0]}": define it with RateLimiter.for('${params[0]}', ...) before the routes that use it.`, {
+        code: 'E_RATE_LIMITER_UNKNOWN',
+      })
     return
   }
   inlineLimit(params)
@@ -74,6 +78,9 @@ export function validateThrottleParams(params: string[], limiters: RateLimiters)
 function inlineLimit(params: string[]): [number, number] {
   const max = Number(params[0] ?? 60)
   const minutes = Number(params[1] ?? 1)
-  if (!Number.isInteger(max) || max < 1 || !(minutes > 0) || params.length > 2) throw new KilnError(`Invalid throttle parameters "${params.join(',')}": use throttle:<max>,<minutes> or throttle:<limiter name>.`, { code: 'E_THROTTLE_PARAMS' })
+  if (!Number.isInteger(max) || max < 1 || !(minutes > 0) || params.length > 2)
+    throw new KilnError(`Invalid throttle parameters "${params.join(',')}": use throttle:<max>,<minutes> or throttle:<limiter name>.`, {
+      code: 'E_THROTTLE_PARAMS',
+    })
   return [max, minutes]
 }

@@ -89,7 +89,11 @@ export class Router {
 
   /** True when a plugin added a macro of that name. @example `router.hasMacro('comp')` */
   hasMacro(name: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this, name) && typeof (this as unknown as Record<string, unknown>)[name] === 'function' && !(name in Router.prototype)
+    return (
+      Object.prototype.hasOwnProperty.call(this, name) &&
+      typeof (this as unknown as Record<string, unknown>)[name] === 'function' &&
+      !(name in Router.prototype)
+    )
   }
 
   /** @example `Route.get('/posts', handler)` */
@@ -122,7 +126,11 @@ export class Router {
   }
   /** Chosen methods. @example `Route.match(['GET', 'POST'], '/search', handler)` */
   match(methods: string[], path: string, handler: RouteHandler): RouteDefinition {
-    return this.add(methods.map((m) => m.toUpperCase()), path, handler)
+    return this.add(
+      methods.map((m) => m.toUpperCase()),
+      path,
+      handler,
+    )
   }
 
   /**
@@ -214,10 +222,7 @@ export class Router {
 
   private add(methods: string[], path: string, handler: RouteHandler): RouteDefinition {
     validateHandler(handler, path)
-    const middleware = [
-      ...(this.defaultGroup ? [this.defaultGroup] : []),
-      ...this.stack.flatMap((g) => g.middleware ?? []),
-    ]
+    const middleware = [...(this.defaultGroup ? [this.defaultGroup] : []), ...this.stack.flatMap((g) => g.middleware ?? [])]
     const namePrefix = this.stack.map((g) => g.as ?? '').join('')
     const route = new RouteDefinition(methods, this.prefixed(path), handler, middleware, (r) => this.named.set(r.routeName!, r), namePrefix)
     this.list.push(route)
@@ -231,7 +236,6 @@ export class Router {
     return full.length > 1 ? full.replace(/\/$/, '') : full
   }
 }
-
 
 function validateHandler(handler: RouteHandler, path: string): void {
   if (typeof handler === 'function') return

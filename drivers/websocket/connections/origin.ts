@@ -19,7 +19,10 @@ export function originAllowed(origin: string | null, patterns: readonly string[]
     return false
   }
   return patterns.some((raw) => {
-    const pattern = raw.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '').toLowerCase()
+    const pattern = raw
+      .replace(/^[a-z]+:\/\//i, '')
+      .replace(/\/+$/, '')
+      .toLowerCase()
     const candidate = pattern.includes(':') ? url.host : url.hostname
     if (pattern.startsWith('*.')) return candidate.endsWith(pattern.slice(1)) && candidate.length > pattern.length - 1
     return candidate === pattern

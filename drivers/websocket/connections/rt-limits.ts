@@ -44,7 +44,12 @@ export class RtLimits {
     const remote = plainAddress(peer.remoteAddress ?? '')
     if (!this.proxies.has(remote)) return remote
     // Headers are read only for proxied sockets: reading them keeps a Headers object for the socket's life.
-    const forwarded = peer.request.headers.get('x-forwarded-for')?.split(',').map((part) => part.trim()).filter(Boolean).pop()
+    const forwarded = peer.request.headers
+      .get('x-forwarded-for')
+      ?.split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .pop()
     return forwarded ? plainAddress(forwarded) : remote
   }
 

@@ -80,7 +80,8 @@ export function registerPusherHttpApi(router: Router, options: PusherHttpApiOpti
       if (ctx.params.id !== options.appId) throw new ApiError(404, 'Unknown app id.')
       // The signature covers the path as the client sent it, base path included.
       const url = new URL(ctx.request.raw.url)
-      const verify = (secret: string) => verifyPusherRequest(ctx.request.method, url.pathname, url.searchParams, ctx.request.rawBody(), { key: options.key, secret })
+      const verify = (secret: string) =>
+        verifyPusherRequest(ctx.request.method, url.pathname, url.searchParams, ctx.request.rawBody(), { key: options.key, secret })
       const problems = [options.secret, ...(options.previousSecrets ?? [])].map(verify)
       const problem = problems.includes(undefined) ? undefined : problems[0]
       if (problem) {
@@ -91,7 +92,8 @@ export function registerPusherHttpApi(router: Router, options: PusherHttpApiOpti
     } catch (error) {
       if (error instanceof ApiError) return json(error.status, { message: error.message })
       // Redis behind the hub is down: the outage is logged once where it was noticed, the caller may retry.
-      if (error instanceof ServiceUnavailableError) return new Response(JSON.stringify({ message: error.message }), { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } })
+      if (error instanceof ServiceUnavailableError)
+        return new Response(JSON.stringify({ message: error.message }), { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } })
       logger.error({ path: ctx.request.path, err: (error as Error).message }, 'Pusher HTTP API: the request failed')
       return json(500, { message: 'The request could not be completed.' })
     }
@@ -182,20 +184,31 @@ function readTrigger(value: unknown, maxPayload: number, where = 'body'): Trigge
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, `${where} must be an object.`)
   const event = value as Record<string, unknown>
   const { name, data, channel, socket_id: socketId } = event
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_EVENT_NAME) throw new ApiError(400, `${where}: "name" must be an event name of 1 to ${MAX_EVENT_NAME} characters.`)
+  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_EVENT_NAME)
+    throw new ApiError(400, `${where}: "name" must be an event name of 1 to ${MAX_EVENT_NAME} characters.`)
   if (RESERVED_EVENT.test(name)) throw new ApiError(400, `${where}: event names starting with pusher:, pusher_internal: or svc: are reserved.`)
   if (typeof data !== 'string') throw new ApiError(400, `${where}: "data" must be a string (JSON-encode objects).`)
   if (Buffer.byteLength(data) > maxPayload) throw new ApiError(413, `${where}: "data" is limited to ${maxPayload} bytes.`)
   if (channel !== undefined && event.channels !== undefined) throw new ApiError(400, `${where}: give "channel" or "channels", not both.`)
   const channels = event.channels ?? (channel === undefined ? undefined : [channel])
-  if (!Array.isArray(channels) || channels.length === 0 || channels.length > MAX_CHANNELS) throw new ApiError(400, `${where}: "channels" must list 1 to ${MAX_CHANNELS} channels.`)
+  if (!Array.isArray(channels) || channels.length === 0 || channels.length > MAX_CHANNELS)
+    throw new ApiError(400, `${where}: "channels" must list 1 to ${MAX_CHANNELS} channels.`)
   const invalid = channels.find((c) => !isChannelName(c))
-  if (invalid !== undefined) throw new ApiError(400, `${where}: ${JSON.stringify(String(invalid).slice(0, 60))} is not a valid channel name (A-Z a-z 0-9 _ - = @ , . ; up to 200 characters).`)
-  if (socketId !== undefined && (typeof socketId !== 'string' || !SOCKET_ID.test(socketId))) throw new ApiError(400, `${where}: "socket_id" must look like 1234.5678.`)
+  if (invalid !== undefined)
+    throw new ApiError(
+      400,
+      `${where}: ${JSON.stringify(String(invalid).slice(0, 60))} is not a valid channel name (A-Z a-z 0-9 _ - = @ , . ; up to 200 characters).`,
+    )
+  if (socketId !== undefined && (typeof socketId !== 'string' || !SOCKET_ID.test(socketId)))
+    throw new ApiError(400, `${where}: "socket_id" must look like 1234.5678.`)
   // End to end, as Pusher has it: the publisher seals for one channel's key; the server neither can nor may read it.
   if ((channels as string[]).some(isEncryptedChannel)) {
     if (channels.length > 1) throw new ApiError(400, `${where}: an event to a private-encrypted- channel must name that channel alone.`)
-    if (!isSealed(data)) throw new ApiError(400, `${where}: "data" on a private-encrypted- channel must be {nonce, ciphertext} sealed by the publisher (give the SDK the encryption master key).`)
+    if (!isSealed(data))
+      throw new ApiError(
+        400,
+        `${where}: "data" on a private-encrypted- channel must be {nonce, ciphertext} sealed by the publisher (give the SDK the encryption master key).`,
+      )
   }
   return { name, data, channels: [...new Set(channels as string[])], socketId, info: readInfo(event.info, ['user_count', 'subscription_count'], where) }
 }
@@ -204,7 +217,10 @@ function readTrigger(value: unknown, maxPayload: number, where = 'body'): Trigge
 function readInfo(value: unknown, allowed: string[], where = 'info'): string[] {
   if (value === undefined || value === '') return []
   if (typeof value !== 'string') throw new ApiError(400, `${where}: "info" must be a comma-separated string.`)
-  const info = value.split(',').map((part) => part.trim()).filter(Boolean)
+  const info = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
   const unknown = info.find((part) => !allowed.includes(part))
   if (unknown !== undefined) throw new ApiError(400, `${where}: info may list ${allowed.join(', ')}.`)
   return info

@@ -58,7 +58,9 @@ export function verifyPusherRequest(
   const signature = params.get('auth_signature') ?? ''
   params.delete('auth_signature')
   const sorted = [...params.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`)
-  const expected = createHmac('sha256', credentials.secret).update(`${method.toUpperCase()}\n${path}\n${sorted.join('&')}`).digest('hex')
+  const expected = createHmac('sha256', credentials.secret)
+    .update(`${method.toUpperCase()}\n${path}\n${sorted.join('&')}`)
+    .digest('hex')
   return same(signature, expected) ? undefined : 'Invalid auth_signature.'
 }
 

@@ -25,7 +25,8 @@ function parse(text: string): Inbound {
     if (!data || !isChannelName(data.channel)) return invalid(RtError.InvalidField, `"${event}" needs "data.channel".`)
     if (event === 'pusher:unsubscribe') return { kind: 'unsubscribe', channel: data.channel }
     const { auth, channel_data: channelData } = data
-    if ((auth !== undefined && typeof auth !== 'string') || (channelData !== undefined && typeof channelData !== 'string')) return invalid(RtError.InvalidField, '"auth" and "channel_data" must be strings.')
+    if ((auth !== undefined && typeof auth !== 'string') || (channelData !== undefined && typeof channelData !== 'string'))
+      return invalid(RtError.InvalidField, '"auth" and "channel_data" must be strings.')
     return { kind: 'subscribe', channel: data.channel, auth, channelData }
   }
   if (event.startsWith('client-')) {
@@ -63,15 +64,32 @@ function presence(members: PresenceMember[]) {
 export const pusherProtocol: WireProtocol = {
   name: 'pusher',
   parse,
-  established: (socketId, activityTimeout) => JSON.stringify({ event: 'pusher:connection_established', data: JSON.stringify({ socket_id: socketId, activity_timeout: activityTimeout }) }),
-  subscribed: (channel, members) => JSON.stringify({ event: 'pusher_internal:subscription_succeeded', channel, data: JSON.stringify(members ? presence(members) : {}) }),
-  subscriptionError: (channel, code, message) => JSON.stringify({ event: 'pusher:subscription_error', channel, data: JSON.stringify({ type: 'AuthError', error: message, status: code === RtError.SubscriptionRefused ? 401 : code === RtError.TryAgain ? 503 : code === RtError.SubscribeRateLimited ? 429 : 400 }) }),
-  memberAdded: (channel, member) => JSON.stringify({ event: 'pusher_internal:member_added', channel, data: JSON.stringify({ user_id: String(member.user_id), user_info: member.user_info ?? null }) }),
+  established: (socketId, activityTimeout) =>
+    JSON.stringify({ event: 'pusher:connection_established', data: JSON.stringify({ socket_id: socketId, activity_timeout: activityTimeout }) }),
+  subscribed: (channel, members) =>
+    JSON.stringify({ event: 'pusher_internal:subscription_succeeded', channel, data: JSON.stringify(members ? presence(members) : {}) }),
+  subscriptionError: (channel, code, message) =>
+    JSON.stringify({
+      event: 'pusher:subscription_error',
+      channel,
+      data: JSON.stringify({
+        type: 'AuthError',
+        error: message,
+        status: code === RtError.SubscriptionRefused ? 401 : code === RtError.TryAgain ? 503 : code === RtError.SubscribeRateLimited ? 429 : 400,
+      }),
+    }),
+  memberAdded: (channel, member) =>
+    JSON.stringify({
+      event: 'pusher_internal:member_added',
+      channel,
+      data: JSON.stringify({ user_id: String(member.user_id), user_info: member.user_info ?? null }),
+    }),
   memberRemoved: (channel, userId) => JSON.stringify({ event: 'pusher_internal:member_removed', channel, data: JSON.stringify({ user_id: String(userId) }) }),
   pong: () => '{"event":"pusher:pong","data":"{}"}',
   ping: () => '{"event":"pusher:ping","data":"{}"}',
   error: (code, message) => JSON.stringify({ event: 'pusher:error', data: { code: pusherCode(code), message } }),
-  message: (event, channel, data, userId) => JSON.stringify(userId === undefined ? { event, channel, data: stringData(data) } : { event, channel, data: stringData(data), user_id: String(userId) }),
+  message: (event, channel, data, userId) =>
+    JSON.stringify(userId === undefined ? { event, channel, data: stringData(data) } : { event, channel, data: stringData(data), user_id: String(userId) }),
 }
 
 /** The close code a Pusher client sees for a fatal error. @internal */

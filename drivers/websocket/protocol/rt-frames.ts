@@ -7,7 +7,6 @@ import type { WireProtocol } from './wire-protocol.ts'
 export const MEMBER_ADDED = 'svc:member_added'
 export const MEMBER_REMOVED = 'svc:member_removed'
 
-
 /**
  * A relayed message as a frame of one protocol.
  *

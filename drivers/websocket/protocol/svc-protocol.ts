@@ -48,7 +48,8 @@ function asObject(data: unknown): unknown {
 export const svcProtocol: WireProtocol = {
   name: 'svc',
   parse,
-  established: (socketId, activityTimeout) => JSON.stringify({ event: 'svc:connection_established', data: { socket_id: socketId, activity_timeout: activityTimeout } }),
+  established: (socketId, activityTimeout) =>
+    JSON.stringify({ event: 'svc:connection_established', data: { socket_id: socketId, activity_timeout: activityTimeout } }),
   subscribed: (channel, members) => JSON.stringify({ event: 'svc:subscription_succeeded', channel, data: members ? { members } : {} }),
   subscriptionError: (channel, code, message) => JSON.stringify({ event: 'svc:error', channel, data: { code, message } }),
   memberAdded: (channel, member) => JSON.stringify({ event: 'svc:member_added', channel, data: member }),
@@ -56,5 +57,6 @@ export const svcProtocol: WireProtocol = {
   pong: () => '{"event":"svc:pong","data":{}}',
   ping: () => undefined,
   error: (code, message) => JSON.stringify({ event: 'svc:error', data: { code, message } }),
-  message: (event, channel, data, userId) => JSON.stringify(userId === undefined ? { event, channel, data: asObject(data) } : { event, channel, data: asObject(data), user_id: userId }),
+  message: (event, channel, data, userId) =>
+    JSON.stringify(userId === undefined ? { event, channel, data: asObject(data) } : { event, channel, data: asObject(data), user_id: userId }),
 }

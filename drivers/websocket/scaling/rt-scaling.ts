@@ -57,7 +57,14 @@ export async function startScaling(config: RtConfig['scaling'], logger: Logger, 
       hooks.healed(changes)
     },
   })
-  const relay = new RedisRelay(publisher, subscriber, prefix, hooks.deliver, (channel) => logger.warn({ channel }, 'rt: ignored a relay message that is not Kiln JSON'), failed)
+  const relay = new RedisRelay(
+    publisher,
+    subscriber,
+    prefix,
+    hooks.deliver,
+    (channel) => logger.warn({ channel }, 'rt: ignored a relay message that is not Kiln JSON'),
+    failed,
+  )
   await Promise.all([redisReady(publisher, timeoutMs), redisReady(subscriber, timeoutMs)]).catch(failed)
   await Promise.all([store.start(), relay.start()]).catch(failed)
   return { store, relay, health, clients: [publisher, subscriber] }

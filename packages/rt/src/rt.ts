@@ -124,7 +124,8 @@ export class Rt {
     if (!channel) {
       channel = make()
       // Their events arrive sealed: better an error now than ciphertext in a listener.
-      if (name.startsWith('private-encrypted-') && !(channel instanceof EncryptedChannel)) throw new Error(`${name} is an end-to-end encrypted channel: listen to it with rt.encryptedPrivate().`)
+      if (name.startsWith('private-encrypted-') && !(channel instanceof EncryptedChannel))
+        throw new Error(`${name} is an end-to-end encrypted channel: listen to it with rt.encryptedPrivate().`)
       this.channels.set(name, channel)
       if (this.state === 'connected') void this.subscribe(channel)
     }
@@ -188,9 +189,16 @@ export class Rt {
         // Loaded only by pages that use encrypted channels: NaCl is most of the client's size.
         channel.sealed ??= await import('./sealed.ts')
         channel.key = channel.sealed.channelKey(signed.shared_secret)
-        if (!channel.key) return channel.fail({ code: 4304, message: `The auth endpoint gave no valid shared_secret for ${channel.name}: is it an encrypted channel on the server?` })
+        if (!channel.key)
+          return channel.fail({
+            code: 4304,
+            message: `The auth endpoint gave no valid shared_secret for ${channel.name}: is it an encrypted channel on the server?`,
+          })
       }
-      this.send({ event: 'subscribe', data: { channel: channel.name, auth: signed.auth, ...(signed.channel_data ? { channel_data: signed.channel_data } : {}) } })
+      this.send({
+        event: 'subscribe',
+        data: { channel: channel.name, auth: signed.auth, ...(signed.channel_data ? { channel_data: signed.channel_data } : {}) },
+      })
     } catch (error) {
       channel.fail({ code: 4304, message: (error as Error).message })
     }
@@ -199,10 +207,13 @@ export class Rt {
   /** A refusal with 4310 is temporary (the server's Redis is down): subscribe again after a backoff, for as long as it lasts. */
   private resubscribeLater(channel: Channel): void {
     const { initialDelayMs = 500, maxDelayMs = 10_000 } = typeof this.options.reconnect === 'object' ? this.options.reconnect : {}
-    const timer = setTimeout(() => {
-      this.resubscribeTimers.delete(timer)
-      if (this.state === 'connected' && this.channels.get(channel.name) === channel && !channel.subscribed) void this.subscribe(channel)
-    }, backoff(channel.retries++, initialDelayMs, maxDelayMs))
+    const timer = setTimeout(
+      () => {
+        this.resubscribeTimers.delete(timer)
+        if (this.state === 'connected' && this.channels.get(channel.name) === channel && !channel.subscribed) void this.subscribe(channel)
+      },
+      backoff(channel.retries++, initialDelayMs, maxDelayMs),
+    )
     this.resubscribeTimers.add(timer)
   }
 
@@ -210,7 +221,12 @@ export class Rt {
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', ...this.options.headers }
     const token = page.xsrfToken()
     if (token) headers['X-XSRF-TOKEN'] = token
-    const response = await this.fetcher()(this.authEndpoint(), { method: 'POST', credentials: 'include', headers, body: JSON.stringify({ socket_id: socketId, channel_name: channel }) })
+    const response = await this.fetcher()(this.authEndpoint(), {
+      method: 'POST',
+      credentials: 'include',
+      headers,
+      body: JSON.stringify({ socket_id: socketId, channel_name: channel }),
+    })
     if (!response.ok) throw new Error(`Authorising ${channel} failed with HTTP ${response.status}.`)
     return (await response.json()) as { auth: string; channel_data?: string; shared_secret?: string }
   }

@@ -29,8 +29,9 @@ export function readConfig(script: HTMLScriptElement | null): BootConfig {
 /** The CSRF token: the boot config's, the layout's meta, else the XSRF-TOKEN cookie. */
 export function csrfToken(config: BootConfig): string | undefined {
   return (
-    config.csrf ??
-    document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ??
-    decodeURIComponent(/(?:^|;\s*)XSRF-TOKEN=([^;]+)/.exec(document.cookie)?.[1] ?? '')
-  ) || undefined
+    (config.csrf ??
+      document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ??
+      decodeURIComponent(/(?:^|;\s*)XSRF-TOKEN=([^;]+)/.exec(document.cookie)?.[1] ?? '')) ||
+    undefined
+  )
 }

@@ -30,5 +30,6 @@ export function onEffect<T>(name: string, handler: (component: PageComponent, va
  */
 export function applyEffects(component: PageComponent, effects: object): void {
   const present = effects as Record<string, unknown>
-  for (const [name, handler] of handlers) if (present[name] !== undefined) (handler as (component: PageComponent, value: unknown) => void)(component, present[name])
+  for (const [name, handler] of handlers)
+    if (present[name] !== undefined) (handler as (component: PageComponent, value: unknown) => void)(component, present[name])
 }

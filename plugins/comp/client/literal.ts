@@ -59,7 +59,11 @@ class Reader {
     if (word === 'true') return true
     if (word === 'false') return false
     if (word === 'null' || word === 'undefined') return null
-    if (word.startsWith('$event')) return word.split('.').slice(1).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], this.event)
+    if (word.startsWith('$event'))
+      return word
+        .split('.')
+        .slice(1)
+        .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], this.event)
     return Number(word)
   }
 

@@ -63,7 +63,9 @@ function mergeHead(doc: Document): void {
   if (endpoint && window.__COMP__) window.__COMP__.endpoint = endpoint
   for (const link of doc.head.querySelectorAll('link[rel="stylesheet"], style')) {
     const href = link.getAttribute('href')
-    const present = href ? document.head.querySelector(`link[href="${CSS.escape(href)}"]`) : [...document.head.querySelectorAll('style')].some((style) => style.textContent === link.textContent)
+    const present = href
+      ? document.head.querySelector(`link[href="${CSS.escape(href)}"]`)
+      : [...document.head.querySelectorAll('style')].some((style) => style.textContent === link.textContent)
     if (!present) document.head.append(link.cloneNode(true))
   }
   for (const script of doc.head.querySelectorAll('script[src]')) {
@@ -75,7 +77,11 @@ function mergeHead(doc: Document): void {
 /** Scripts parsed by DOMParser never run: put fresh copies in their place. */
 function runScripts(root: Element): void {
   for (const script of root.querySelectorAll('script')) {
-    if (script.src && [...document.head.querySelectorAll('script[src]')].some((s) => s.getAttribute('src')?.split('?')[0] === script.getAttribute('src')?.split('?')[0])) continue
+    if (
+      script.src &&
+      [...document.head.querySelectorAll('script[src]')].some((s) => s.getAttribute('src')?.split('?')[0] === script.getAttribute('src')?.split('?')[0])
+    )
+      continue
     script.replaceWith(recreate(script))
   }
 }

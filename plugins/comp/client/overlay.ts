@@ -15,7 +15,8 @@ export function showError(config: BootConfig, status: number, body: string): voi
   const overlay = document.createElement('div')
   overlay.id = 'comp-error'
   overlay.setAttribute('role', 'dialog')
-  overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.6);display:flex;align-items:center;justify-content:center;padding:2rem'
+  overlay.style.cssText =
+    'position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.6);display:flex;align-items:center;justify-content:center;padding:2rem'
   const panel = document.createElement('div')
   panel.style.cssText = 'background:#fff;color:#111;width:100%;max-width:60rem;height:80vh;display:flex;flex-direction:column;border-radius:6px;overflow:hidden'
   const bar = document.createElement('div')
@@ -28,7 +29,9 @@ export function showError(config: BootConfig, status: number, body: string): voi
   bar.append(close)
   const frame = document.createElement('iframe')
   frame.style.cssText = 'flex:1;border:0;width:100%'
-  frame.srcdoc = body.trimStart().startsWith('<') ? body : `<pre style="white-space:pre-wrap;font:12px monospace">${body.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</pre>`
+  frame.srcdoc = body.trimStart().startsWith('<')
+    ? body
+    : `<pre style="white-space:pre-wrap;font:12px monospace">${body.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</pre>`
   panel.append(bar, frame)
   overlay.append(panel)
   overlay.addEventListener('click', (event) => event.target === overlay && overlay.remove())
@@ -42,7 +45,8 @@ export function showExpired(): void {
   const notice = document.createElement('div')
   notice.id = 'comp-expired'
   notice.setAttribute('role', 'status')
-  notice.style.cssText = 'position:fixed;left:1rem;right:1rem;bottom:1rem;z-index:2147483647;padding:.75rem 1rem;background:#222;color:#fff;font:14px system-ui;border-radius:6px'
+  notice.style.cssText =
+    'position:fixed;left:1rem;right:1rem;bottom:1rem;z-index:2147483647;padding:.75rem 1rem;background:#222;color:#fff;font:14px system-ui;border-radius:6px'
   notice.textContent = 'This page has expired. Reload it to continue.'
   document.body.append(notice)
 }
@@ -76,7 +80,8 @@ export function showReloadNotice(): void {
   const notice = document.createElement('div')
   notice.id = 'comp-reloaded'
   notice.setAttribute('role', 'status')
-  notice.style.cssText = 'position:fixed;left:1rem;right:1rem;bottom:1rem;z-index:2147483647;padding:.75rem 1rem;background:#222;color:#fff;font:14px system-ui;border-radius:6px'
+  notice.style.cssText =
+    'position:fixed;left:1rem;right:1rem;bottom:1rem;z-index:2147483647;padding:.75rem 1rem;background:#222;color:#fff;font:14px system-ui;border-radius:6px'
   notice.textContent = 'This page was out of date (a login, a logout or a long pause), so it was reloaded. Please try again.'
   document.body.append(notice)
   setTimeout(() => notice.remove(), 6000)

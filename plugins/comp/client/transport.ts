@@ -62,7 +62,12 @@ export async function send(config: BootConfig, request: UpdateRequest, signal?: 
         method: 'POST',
         credentials: 'same-origin',
         signal,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(csrfToken(config) ? { 'x-csrf-token': csrfToken(config)! } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+          ...(csrfToken(config) ? { 'x-csrf-token': csrfToken(config)! } : {}),
+        },
         body: JSON.stringify(request),
       })
     } catch (error) {

@@ -84,7 +84,7 @@ export function runJs(component: PageComponent, code: string): unknown {
     console.warn('comp: $js actions need evaluating code, which the CSP-safe build forbids.')
     return undefined
   }
-   
+
   return new Function('$wire', code)(component.$wire)
 }
 

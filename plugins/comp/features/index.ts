@@ -20,4 +20,15 @@ import { validation } from './validation/validation-hook.ts'
  * new ComponentManager(app, registry, config, checksums, uploads, binding, COMPONENT_FEATURES)
  * ```
  */
-export const COMPONENT_FEATURES: readonly ComponentHook[] = [validation, lazy, lockedProperties, events, magicActions, uploads, islands, queryString, js, redirects]
+export const COMPONENT_FEATURES: readonly ComponentHook[] = [
+  validation,
+  lazy,
+  lockedProperties,
+  events,
+  magicActions,
+  uploads,
+  islands,
+  queryString,
+  js,
+  redirects,
+]

@@ -28,7 +28,12 @@ export interface Mounted {
  * const { html } = await mountComponent(services, 'counter', { start: 5 }, ctx)
  * ```
  */
-export async function mountComponent(services: CompServices, target: string | ComponentClass, params: Record<string, unknown>, ctx: HttpContext | undefined): Promise<Mounted> {
+export async function mountComponent(
+  services: CompServices,
+  target: string | ComponentClass,
+  params: Record<string, unknown>,
+  ctx: HttpContext | undefined,
+): Promise<Mounted> {
   const { Class, name } = services.resolve(target)
   const run = services.newRun(name, ctx)
   const component = services.instantiate(Class, run)

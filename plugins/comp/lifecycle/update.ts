@@ -60,13 +60,21 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
 
   const scope: RenderScope = { component, Class, id: run.id, ctx, previous: memo.children ?? {}, children: {}, counter: 0 }
   const context = { Class, maxDepth: services.config.limits.max_path_depth, openUpload }
-  const c: ComponentContext = new ComponentContext(services, component, Class, run, scope, { payload, memo }, {
-    boot: (params) => bootComponent(c, params),
-    update: async (path, value) => {
-      for (const hook of services.features) await hook.update?.(c, path, value)
-      await applyUpdate(component, path, value, context)
+  const c: ComponentContext = new ComponentContext(
+    services,
+    component,
+    Class,
+    run,
+    scope,
+    { payload, memo },
+    {
+      boot: (params) => bootComponent(c, params),
+      update: async (path, value) => {
+        for (const hook of services.features) await hook.update?.(c, path, value)
+        await applyUpdate(component, path, value, context)
+      },
     },
-  })
+  )
   for (const hook of services.features) await hook.hydrate?.(c, memo)
   if (!c.skipHydrate) {
     await component.hydrate?.()

@@ -26,7 +26,10 @@ test('wire:navigate swaps the page without a reload, keeps history, initialises 
   await textIs(page, '#page', 'B')
   await Promise.all([page.waitForURL(/\/nowhere$/), page.click('#to-missing')])
   t.false(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true), 'a 404 became a normal navigation')
-  t.deepEqual(errors.filter((line) => !/404/.test(line)), [])
+  t.deepEqual(
+    errors.filter((line) => !/404/.test(line)),
+    [],
+  )
 })
 
 test('offline CDN: the reactive library falls back to the copy Kiln serves', async (t) => {
@@ -54,7 +57,10 @@ test('APP_BASE_PATH: the client uses the prefix from the metas, or from its own 
   page.on('request', (request) => requests.push(new URL(request.url()).pathname))
   await page.click('#inc')
   await textIs(page, '#count', '2')
-  t.true(requests.every((path) => path.startsWith('/sub/')), JSON.stringify(requests))
+  t.true(
+    requests.every((path) => path.startsWith('/sub/')),
+    JSON.stringify(requests),
+  )
   // A page without the boot configuration: the client finds the base from where it was loaded.
   const html = await (await page.request.get(`${env.url}/c/counter`)).text()
   const stripped = html.replace(/<meta name="comp-(endpoint|base)"[^>]*>/g, '').replace(/<script>window\.__COMP__[^<]*<\/script>/, '')
@@ -84,5 +90,8 @@ test('csp_safe: the page works under a strict Content-Security-Policy with the C
   await page.click('#inc')
   await textIs(page, '#count', '1')
   t.is(await page.textContent('#live'), '1')
-  t.deepEqual(errors.filter((line) => /Content Security Policy|EvalError/.test(line)), [])
+  t.deepEqual(
+    errors.filter((line) => /Content Security Policy|EvalError/.test(line)),
+    [],
+  )
 })

@@ -29,7 +29,10 @@ export interface BrowserApp {
  * in `files` (rendered inside a layout with `@compScripts`), on a real port,
  * and Chromium.
  */
-export async function browserApp(files: Record<string, string>, options: { config?: Record<string, unknown>; env?: Record<string, string>; plugins?: Plugin[] } = {}): Promise<BrowserApp> {
+export async function browserApp(
+  files: Record<string, string>,
+  options: { config?: Record<string, unknown>; env?: Record<string, string>; plugins?: Plugin[] } = {},
+): Promise<BrowserApp> {
   const { comp: compConfig, ...config } = options.config ?? {}
   const app = await createApp({
     root: tempApp({
@@ -37,7 +40,8 @@ export async function browserApp(files: Record<string, string>, options: { confi
       // Chromium asks for it on every page; a 404 would show up as a console error.
       'public/favicon.ico': '',
       'resources/views/one.hbs': '{{!< layouts/app}}\n{{{comp name}}}',
-      'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name })) })\n",
+      'routes/web.ts':
+        "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name })) })\n",
       ...files,
     }),
     env: { APP_ENV: 'test', ...options.env },
@@ -64,7 +68,9 @@ export async function browserApp(files: Record<string, string>, options: { confi
         async open(path: string) {
           await page.goto(`${base}${path}`)
           await page.waitForFunction(() => (window as unknown as { Alpine?: unknown }).Alpine !== undefined)
-          await page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+          await page.waitForFunction(() =>
+            [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack),
+          )
         },
       }
     },

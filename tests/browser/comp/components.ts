@@ -150,7 +150,8 @@ export default class Dashboard extends Component {
 `,
     `<section><h2 id="header">{{header}}</h2>{{{island "stats"}}}</section>`,
   ),
-  'resources/views/components/dashboard-stats.hbs': '<b id="visits">{{visits}}</b><button id="bump" wire:click="bump">bump</button><button id="bump-island" x-on:click="$wire.$island(\'stats\').bump()">island</button>',
+  'resources/views/components/dashboard-stats.hbs':
+    '<b id="visits">{{visits}}</b><button id="bump" wire:click="bump">bump</button><button id="bump-island" x-on:click="$wire.$island(\'stats\').bump()">island</button>',
   ...component(
     'lazy-card',
     `import { Component } from 'kiln-framework/comp'

@@ -54,7 +54,10 @@ test('wire:offline and wire:online follow the connection', async (t) => {
 test('wire:ref exposes the element as $el.__compRefs.<name> on the root', async (t) => {
   const { page, open } = await env.newPage(t)
   await open('/c/display')
-  t.is(await page.evaluate(() => ((document.querySelector('[wire\\:id]') as unknown as { __compRefs: Record<string, Element> }).__compRefs.box as HTMLElement).id), 'ref-target')
+  t.is(
+    await page.evaluate(() => ((document.querySelector('[wire\\:id]') as unknown as { __compRefs: Record<string, Element> }).__compRefs.box as HTMLElement).id),
+    'ref-target',
+  )
 })
 
 test('wire:key keeps keyed elements through a reorder (the same nodes, moved); Alpine state survives a morph in place; wire:ignore subtrees are left alone', async (t) => {
@@ -65,7 +68,11 @@ test('wire:key keeps keyed elements through a reorder (the same nodes, moved); A
   await page.evaluate(() => (document.getElementById('ignored-text')!.textContent = 'changed in the browser'))
   await page.click('#reverse')
   await page.waitForFunction(() => document.querySelector('#keyed li')?.textContent === 'c')
-  t.deepEqual(await page.$$eval('#keyed li', (items) => items.map((li) => (li as unknown as { __seen?: string }).__seen)), ['c', 'b', 'a'], 'the same elements, moved')
+  t.deepEqual(
+    await page.$$eval('#keyed li', (items) => items.map((li) => (li as unknown as { __seen?: string }).__seen)),
+    ['c', 'b', 'a'],
+    'the same elements, moved',
+  )
   const after = await page.$$eval('#keyed li', (items) => items.map((li) => li.getAttribute('data-mark')))
   t.is(after[1], marks[1], 'the element that stayed in place kept its Alpine state')
   t.is(await page.textContent('#ignored-text'), 'changed in the browser')

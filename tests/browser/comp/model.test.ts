@@ -36,7 +36,13 @@ test('wire:model syncs on change; .live as you type; .blur on blur; .live.blur l
 
   const before = sent.length
   await page.fill('#email', 'a@b')
-  t.is(await page.evaluate(() => (window as unknown as { Alpine: { $data(el: Element): { email: string } } }).Alpine.$data(document.getElementById('email')!).email), 'a@b', 'the state follows as you type')
+  t.is(
+    await page.evaluate(
+      () => (window as unknown as { Alpine: { $data(el: Element): { email: string } } }).Alpine.$data(document.getElementById('email')!).email,
+    ),
+    'a@b',
+    'the state follows as you type',
+  )
   await page.waitForTimeout(150)
   t.is(sent.length, before, 'but nothing is sent before blur')
   await page.focus('#title')
@@ -52,7 +58,10 @@ test('.debounce.300ms sends once the user pauses; checkboxes and selects sync ty
   const carrying = sent.filter((body) => body.updates.some(([path]) => path === 'slowField'))
   // Six keystrokes 30 ms apart: one request once typing pauses (a slow machine may split it, never one per key).
   t.true(carrying.length >= 1 && carrying.length < 6, `${carrying.length} requests`)
-  t.deepEqual(carrying.at(-1)!.updates.find(([path]) => path === 'slowField'), ['slowField', 'slowly'])
+  t.deepEqual(
+    carrying.at(-1)!.updates.find(([path]) => path === 'slowField'),
+    ['slowField', 'slowly'],
+  )
   await page.check('#agree')
   await textIs(page, '#server-agree', 'true')
   t.deepEqual(sent.at(-1)!.updates, [['agree', true]])

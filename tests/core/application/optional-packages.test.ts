@@ -27,7 +27,10 @@ try {
 }
 `,
   )
-  return promisify(execFile)(process.execPath, ['--conditions=kiln-source', '--import=tsx', `--import=${HIDE}`, script], { cwd: ROOT, env: { ...process.env, HIDE_PACKAGES: hidden.join(',') } })
+  return promisify(execFile)(process.execPath, ['--conditions=kiln-source', '--import=tsx', `--import=${HIDE}`, script], {
+    cwd: ROOT,
+    env: { ...process.env, HIDE_PACKAGES: hidden.join(',') },
+  })
     .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
     .catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }))
 }

@@ -45,4 +45,3 @@ test('auth:a,b tries guards in order; the session guard logs in and out through 
   await client.json('POST', '/logout-admin')
   t.is((await client.json('GET', '/either')).status, 401)
 })
-

@@ -40,7 +40,12 @@ export function capture(options: { isTTY?: boolean } = {}) {
 }
 
 /** `kiln ...argv` in-process, in `cwd`, with its own environment (APP_ENV=test unless given). */
-export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = { APP_ENV: 'test' }, options: { tty?: boolean } = {}): Promise<CliResult> {
+export async function cli(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = { APP_ENV: 'test' },
+  options: { tty?: boolean } = {},
+): Promise<CliResult> {
   const stdout = capture({ isTTY: options.tty })
   const stderr = capture({ isTTY: options.tty })
   const code = await runCli(argv, { cwd, env, stdout: stdout.stream, stderr: stderr.stream })

@@ -2,7 +2,11 @@ import test from 'ava'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { ANSI, bin, cli } from './cli-harness.ts'
 
-const app = () => tempApp({ 'config/app.ts': `import { defineConfig } from 'kiln-framework'\nexport default defineConfig({})\n`, 'routes/web.ts': `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => 'home') })\n` })
+const app = () =>
+  tempApp({
+    'config/app.ts': `import { defineConfig } from 'kiln-framework'\nexport default defineConfig({})\n`,
+    'routes/web.ts': `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => 'home') })\n`,
+  })
 
 test('piped output has no colour; a terminal gets colour; NO_COLOR (any value) wins over a terminal and over FORCE_COLOR', async (t) => {
   const root = app()

@@ -6,7 +6,10 @@ import { bin, cli, emptyDir, lines, REPO_ROOT, STACK_FRAME, TEMPLATE_APP_CONFIG,
 
 const app = () =>
   tempApp({
-    'config/app.ts': TEMPLATE_APP_CONFIG.replace("import { defineConfig } from 'kiln-framework'\n", "import { defineConfig, definePlugin, defineCommand } from 'kiln-framework'\nconst boom = definePlugin({ name: 'boom', boot(app) { app.commands.register(defineCommand({ name: 'boom', description: 'Fail', run() { throw new Error('kaboom inside the command') } })) } })\n").replace('plugins: [', 'plugins: [boom, '),
+    'config/app.ts': TEMPLATE_APP_CONFIG.replace(
+      "import { defineConfig } from 'kiln-framework'\n",
+      "import { defineConfig, definePlugin, defineCommand } from 'kiln-framework'\nconst boom = definePlugin({ name: 'boom', boot(app) { app.commands.register(defineCommand({ name: 'boom', description: 'Fail', run() { throw new Error('kaboom inside the command') } })) } })\n",
+    ).replace('plugins: [', 'plugins: [boom, '),
     'config/database.ts': `export default { default: 'sqlite', connections: { sqlite: { driver: 'sqlite', filename: 'database/test.sqlite' } } }\n`,
   })
 
@@ -43,7 +46,11 @@ test('a value of the wrong type, a missing value, a missing or an unexpected arg
   oneLineFailure(t, await cli(['migrate:rollback', '--step=abc'], root), /^--step must be a number, got "abc"\. Usage: kiln migrate:rollback \[options\]$/m)
   oneLineFailure(t, await cli(['migrate:rollback', '--step'], root), /^--step needs a value: --step=<number>\./)
   oneLineFailure(t, await cli(['make:channel'], root), /^Missing argument <name>\. Usage: kiln make:channel <name> \[options\]$/m)
-  oneLineFailure(t, await cli(['migrate', 'fresh'], root), /^"migrate" takes no arguments, got "fresh"\. Did you mean "migrate:fresh"\? Usage: kiln migrate \[options\]$/m)
+  oneLineFailure(
+    t,
+    await cli(['migrate', 'fresh'], root),
+    /^"migrate" takes no arguments, got "fresh"\. Did you mean "migrate:fresh"\? Usage: kiln migrate \[options\]$/m,
+  )
   t.false(existsSync(join(root, 'database/test.sqlite')), 'nothing ran')
   // The right spellings still work: a number as a separate word, booleans negated.
   const step = await cli(['migrate:rollback', '--step', '2'], root)
@@ -52,7 +59,11 @@ test('a value of the wrong type, a missing value, a missing or an unexpected arg
 
 test('a command that needs an app, outside one: says there is no application here and how to create one', async (t) => {
   const empty = tempApp()
-  oneLineFailure(t, await cli(['migrate'], empty), /No Kiln application in .* \(no config\/ folder\), so there is no "migrate" command here\. .*Create one with `kiln new <dir>`/)
+  oneLineFailure(
+    t,
+    await cli(['migrate'], empty),
+    /No Kiln application in .* \(no config\/ folder\), so there is no "migrate" command here\. .*Create one with `kiln new <dir>`/,
+  )
   oneLineFailure(t, await cli(['migrate', '--help'], empty), /no config\/ folder/)
   // A typo of a command that needs no app is still a typo.
   oneLineFailure(t, await cli(['nwe', 'shop'], empty), /^Unknown command "nwe"\. Did you mean "new"\?$/m)
@@ -62,7 +73,11 @@ test('a command that needs an app, outside one: says there is no application her
 
 test('an app that fails to boot: one line with the cause, the stack only with --verbose', async (t) => {
   const broken = tempApp({ 'config/app.ts': `throw new Error('DATABASE_PASSWORD is missing')\n` })
-  oneLineFailure(t, await cli(['migrate'], broken), /^The application in .* did not boot: Could not load config\/app\.ts: DATABASE_PASSWORD is missing \(--verbose shows the stack\)$/m)
+  oneLineFailure(
+    t,
+    await cli(['migrate'], broken),
+    /^The application in .* did not boot: Could not load config\/app\.ts: DATABASE_PASSWORD is missing \(--verbose shows the stack\)$/m,
+  )
   oneLineFailure(t, await cli(['migrat'], broken), /did not boot: .*DATABASE_PASSWORD is missing/)
   const verbose = await cli(['migrate', '--verbose'], broken)
   t.is(verbose.code, 1)

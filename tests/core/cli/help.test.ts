@@ -105,8 +105,18 @@ test('kiln help <command>, <command> --help and -h show usage, arguments, option
 
 test('every command gets an example: the ones Kiln and its plugins ship declare their own, others show their usage', async (t) => {
   const shipped: CommandDefinition[] = [
-    serveCommand, keyGenerateCommand, routeListCommand, vendorPublishCommand, newCommand, ...databaseCommands,
-    queueWorkCommand, sessionGcCommand, channelListCommand, makeChannelCommand, makeCompCommand, pruneExpiredCommand,
+    serveCommand,
+    keyGenerateCommand,
+    routeListCommand,
+    vendorPublishCommand,
+    newCommand,
+    ...databaseCommands,
+    queueWorkCommand,
+    sessionGcCommand,
+    channelListCommand,
+    makeChannelCommand,
+    makeCompCommand,
+    pruneExpiredCommand,
   ]
   const root = fullApp()
   for (const command of shipped) {

@@ -17,7 +17,9 @@ export async function down(db) { await db.schema.dropTable('keepers').execute() 
 function tables(root: string): string[] {
   const db = new Database(join(root, 'database/app.sqlite'), { readonly: true })
   try {
-    return (db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as Array<{ name: string }>).map((r) => r.name)
+    return (db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as Array<{ name: string }>).map(
+      (r) => r.name,
+    )
   } finally {
     db.close()
   }
@@ -49,7 +51,10 @@ test('under APP_ENV=production, migrate:fresh, migrate:reset, db:wipe and db:see
     const refused = await cli([command], root, env)
     t.is(refused.code, 1, command)
     t.is(lines(refused.stderr).length, 1, refused.stderr)
-    t.regex(refused.stderr, new RegExp(`^Refusing to run "${command}" in production \\(it [a-z ]+\\): APP_ENV is production\\. Add --force to run it anyway\\.$`, 'm'))
+    t.regex(
+      refused.stderr,
+      new RegExp(`^Refusing to run "${command}" in production \\(it [a-z ]+\\): APP_ENV is production\\. Add --force to run it anyway\\.$`, 'm'),
+    )
     t.notRegex(refused.stderr, STACK_FRAME)
     t.is(refused.stdout, '')
   }
@@ -57,13 +62,17 @@ test('under APP_ENV=production, migrate:fresh, migrate:reset, db:wipe and db:see
   t.is((await cli(['migrate:fresh', '--seed'], root, env)).code, 1)
   const seedRefused = await cli(['migrate', '--seed'], root, env)
   t.is(seedRefused.code, 1)
-  t.regex(seedRefused.stderr, /^Refusing to run "migrate --seed" in production \(seeding writes rows into the database\): APP_ENV is production\. Add --force to run it anyway\.$/m)
+  t.regex(
+    seedRefused.stderr,
+    /^Refusing to run "migrate --seed" in production \(seeding writes rows into the database\): APP_ENV is production\. Add --force to run it anyway\.$/m,
+  )
   t.regex((await cli(['migrate:fresh', '--forse'], root, env)).stderr, /Unknown option "--forse".*Did you mean "--force"\?/)
   t.deepEqual(tables(root), ['keepers', 'migrations'])
   t.deepEqual(keepers(root), ['precious'])
   t.regex((await cli(['migrate:status'], root, env)).stdout, /0001_keepers\s+yes\s+1/)
   // Every one of them lists --force in its help.
-  for (const command of ['migrate:fresh', 'migrate:reset', 'db:wipe', 'db:seed']) t.regex((await cli(['help', command], root, env)).stdout, /--force +Run even when APP_ENV=production/)
+  for (const command of ['migrate:fresh', 'migrate:reset', 'db:wipe', 'db:seed'])
+    t.regex((await cli(['help', command], root, env)).stdout, /--force +Run even when APP_ENV=production/)
 })
 
 test('under APP_ENV=production, --force runs them', async (t) => {

@@ -8,7 +8,6 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 import { cli } from './cli-harness.ts'
 import { DATABASE_URL, pgSchema } from '../../fixtures/pg-schema.ts'
 
-
 const create = (table: string) => `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('${table}').addColumn('id', ...increments(db)).execute() }
 export async function down(db) { await db.schema.dropTable('${table}').execute() }
@@ -20,11 +19,18 @@ export async function down(db) { await db.schema.dropView('a_ids').execute() }
 /** A temp app on the dialect and a way to list its tables and views; PostgreSQL gets its own schema, dropped at teardown. */
 async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', migrations: Record<string, string>) {
   if (dialect === 'sqlite') {
-    const root = tempApp({ ...migrations, 'config/database.ts': `export default { default: 'main', connections: { main: { driver: 'sqlite', filename: 'database/app.sqlite' } } }\n` })
+    const root = tempApp({
+      ...migrations,
+      'config/database.ts': `export default { default: 'main', connections: { main: { driver: 'sqlite', filename: 'database/app.sqlite' } } }\n`,
+    })
     const relations = async () => {
       const db = new Database(join(root, 'database/app.sqlite'), { readonly: true })
       try {
-        return (db.prepare(`select name from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' order by name`).all() as Array<{ name: string }>).map((r) => r.name)
+        return (
+          db.prepare(`select name from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' order by name`).all() as Array<{
+            name: string
+          }>
+        ).map((r) => r.name)
       } finally {
         db.close()
       }
@@ -37,7 +43,9 @@ async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', mig
     'config/database.ts': `export default { default: 'main', connections: { main: { driver: 'pgsql', url: ${JSON.stringify(DATABASE_URL)}, schema: '${schema}' } } }\n`,
   })
   const relations = async () =>
-    (await client.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = $1 order by table_name`, [schema])).rows.map((r) => r.name)
+    (
+      await client.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = $1 order by table_name`, [schema])
+    ).rows.map((r) => r.name)
   return { root, relations, client, schema }
 }
 

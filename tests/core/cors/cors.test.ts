@@ -45,12 +45,23 @@ test('wildcard origins match subdomains only; other origins and other paths get 
 })
 
 test('a preflight from a refused origin gets its 204 and nothing of the policy; listed methods and headers are sent as configured', async (t) => {
-  const app = await makeApp(t, { allowed_origins: ['https://spa.example.com'], allowed_methods: ['GET', 'POST'], allowed_headers: ['content-type'], exposed_headers: ['x-total'] })
+  const app = await makeApp(t, {
+    allowed_origins: ['https://spa.example.com'],
+    allowed_methods: ['GET', 'POST'],
+    allowed_headers: ['content-type'],
+    exposed_headers: ['x-total'],
+  })
   const preflight = (origin: string) =>
-    app.request('/api/orders', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+    app.request('/api/orders', {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
   const refused = await preflight('https://evil.test')
   t.is(refused.status, 204)
-  t.deepEqual([...refused.headers.keys()].filter((name) => name.startsWith('access-control-')), [])
+  t.deepEqual(
+    [...refused.headers.keys()].filter((name) => name.startsWith('access-control-')),
+    [],
+  )
   const allowed = await preflight('https://spa.example.com')
   t.is(allowed.headers.get('access-control-allow-methods')?.replace(/\s/g, ''), 'GET,POST')
   t.is(allowed.headers.get('access-control-allow-headers'), 'content-type')
@@ -64,7 +75,10 @@ test('an actual request from a refused origin gets no CORS headers at all, crede
   const app = await makeApp(t, { allowed_origins: ['https://spa.example.com'], supports_credentials: true, exposed_headers: ['x-total'], max_age: 600 })
   const refused = await app.request('/api/orders', { method: 'POST', headers: { origin: 'https://evil.test' } })
   t.is(refused.status, 200)
-  t.deepEqual([...refused.headers.keys()].filter((name) => name.startsWith('access-control-')), [])
+  t.deepEqual(
+    [...refused.headers.keys()].filter((name) => name.startsWith('access-control-')),
+    [],
+  )
   t.regex(refused.headers.get('vary') ?? '', /origin/i, 'the answer still varies by origin, for caches')
   const allowed = await app.request('/api/orders', { method: 'POST', headers: { origin: 'https://spa.example.com' } })
   t.is(allowed.headers.get('access-control-allow-credentials'), 'true')

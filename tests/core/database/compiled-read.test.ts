@@ -15,7 +15,12 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
     const read = (name: string) =>
       compiledRead(
         'authors with columns',
-        async ({ db, columns }) => db.selectFrom('authors').select((await columns('authors')).filter((c) => c !== 'secret')).where('name', '=', parameter(0) as never).limit(sql.lit(1)),
+        async ({ db, columns }) =>
+          db
+            .selectFrom('authors')
+            .select((await columns('authors')).filter((c) => c !== 'secret'))
+            .where('name', '=', parameter(0) as never)
+            .limit(sql.lit(1)),
         [name],
       )
     await runWithApp(app, async () => {
@@ -26,11 +31,14 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
       t.deepEqual(await read('Cy'), [])
       t.false('nickname' in (await read('Ada'))[0]!)
       // Inside a transaction the read sees its uncommitted rows.
-      await app.service('db').transaction(async () => {
-        await Author.create({ name: 'Cy' })
-        t.is((await read('Cy'))[0]!.name, 'Cy')
-        throw new Error('roll back')
-      }).catch(() => {})
+      await app
+        .service('db')
+        .transaction(async () => {
+          await Author.create({ name: 'Cy' })
+          t.is((await read('Cy'))[0]!.name, 'Cy')
+          throw new Error('roll back')
+        })
+        .catch(() => {})
       t.deepEqual(await read('Cy'), [])
     })
     writeFileSync(join(app.root, 'database/migrations/0002_nickname.ts'), addNickname)
@@ -50,15 +58,23 @@ test('onAnyQueryWrite hears query-builder updates and deletes with the columns t
     await Author.query().where('id', '=', ada.id).tryUpdate({ name: 'Ada L.' })
     await Author.query().where('id', '=', ada.id).delete()
   })
-  t.deepEqual(heard.map(([name, write]) => [name, write.kind, [...write.columns].sort()]), [
-    ['Author', 'update', ['email', 'updated_at']],
-    ['Author', 'update', ['name', 'updated_at']],
-    ['Author', 'delete', []],
-  ])
+  t.deepEqual(
+    heard.map(([name, write]) => [name, write.kind, [...write.columns].sort()]),
+    [
+      ['Author', 'update', ['email', 'updated_at']],
+      ['Author', 'update', ['name', 'updated_at']],
+      ['Author', 'delete', []],
+    ],
+  )
 })
 
 test('compiledReadNow answers at once on SQLite once the read was compiled, and leaves transactions and PostgreSQL to compiledRead', async (t) => {
-  const build = ({ db }: { db: import('kysely').Kysely<any> }) => db.selectFrom('authors').select('name').where('name', '=', parameter(0) as never).limit(sql.lit(1))
+  const build = ({ db }: { db: import('kysely').Kysely<any> }) =>
+    db
+      .selectFrom('authors')
+      .select('name')
+      .where('name', '=', parameter(0) as never)
+      .limit(sql.lit(1))
   const sqlite = await databaseApp(t, 'sqlite')
   await runWithApp(sqlite, async () => {
     await Author.create({ name: 'Ada' })

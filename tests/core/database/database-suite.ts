@@ -75,7 +75,10 @@ export async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsq
     const admin = await app.service('db').connection('main')
     await sql.raw(`CREATE SCHEMA ${schema}`).execute(admin.kysely)
     t.teardown(async () => {
-      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await app.service('db').connection('main')).kysely).catch(() => {})
+      await sql
+        .raw(`DROP SCHEMA ${schema} CASCADE`)
+        .execute((await app.service('db').connection('main')).kysely)
+        .catch(() => {})
       await app.close()
     })
   } else t.teardown(() => app.close())
@@ -112,7 +115,10 @@ export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
     within(t, async () => {
       for (let i = 1; i <= 7; i++) await Post.create({ title: `P${i}`, views: i, published: i % 2 === 0 })
       t.is(await Post.query().where('views', '>', 4).count(), 3)
-      t.deepEqual((await Post.query().whereIn('views', [1, 3]).orderBy('views', 'desc').get()).map((p) => p.title), ['P3', 'P1'])
+      t.deepEqual(
+        (await Post.query().whereIn('views', [1, 3]).orderBy('views', 'desc').get()).map((p) => p.title),
+        ['P3', 'P1'],
+      )
       t.is((await Post.query().where('published', true).orderBy('id').first())!.title, 'P2')
       const page = await Post.query().orderBy('id').paginate(3, 3)
       t.deepEqual({ ...page, data: page.data.map((p) => p.title) }, { data: ['P7'], total: 7, perPage: 3, currentPage: 3, lastPage: 3 })
@@ -143,7 +149,12 @@ export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
     within(t, async () => {
       const events: string[] = []
       Post.clearListeners()
-      Post.observe({ deleting: () => void events.push('deleting'), trashed: () => void events.push('trashed'), restored: () => void events.push('restored'), forceDeleted: () => void events.push('forceDeleted') })
+      Post.observe({
+        deleting: () => void events.push('deleting'),
+        trashed: () => void events.push('trashed'),
+        restored: () => void events.push('restored'),
+        forceDeleted: () => void events.push('forceDeleted'),
+      })
       Post.on('creating', (p) => {
         if (p.title === 'blocked') return false
       })
@@ -208,7 +219,10 @@ export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
         }),
         { message: 'boom' },
       )
-      t.deepEqual((await Author.query().orderBy('name').get()).map((a) => a.name), ['committed', 'inner-kept'])
+      t.deepEqual(
+        (await Author.query().orderBy('name').get()).map((a) => a.name),
+        ['committed', 'inner-kept'],
+      )
       t.false(ran.includes('never'))
     }))
 }

@@ -23,7 +23,10 @@ async function kiln(root: string, argv: string[]) {
 }
 
 function appRoot(files: Record<string, string>) {
-  return tempApp({ 'config/database.ts': `export default { default: 'sqlite', connections: { sqlite: { driver: 'sqlite', filename: 'database/test.sqlite' } } }\n`, ...files })
+  return tempApp({
+    'config/database.ts': `export default { default: 'sqlite', connections: { sqlite: { driver: 'sqlite', filename: 'database/test.sqlite' } } }\n`,
+    ...files,
+  })
 }
 
 test('migrate, status, rollback --step and fresh through the CLI', async (t) => {

@@ -67,7 +67,10 @@ test('PostgreSQL going away: no crash, a fast 503 JSON, one warning for the outa
   const db = app.service('db')
   await sql.raw(`CREATE SCHEMA ${schema}`).execute((await db.connection('main')).kysely)
   t.teardown(async () => {
-    await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await db.connection('main')).kysely).catch(() => {})
+    await sql
+      .raw(`DROP SCHEMA ${schema} CASCADE`)
+      .execute((await db.connection('main')).kysely)
+      .catch(() => {})
     await app.close()
   })
   await new Migrator(app).migrate()
@@ -93,11 +96,17 @@ test('PostgreSQL going away: no crash, a fast 503 JSON, one warning for the outa
   t.is((await get()).status, 200)
   await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute((await db.connection('main')).kysely)
   await app.close()
-  const lines = readFileSync(join(root, 'storage/logs/pgsql.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; connection?: string })
+  const lines = readFileSync(join(root, 'storage/logs/pgsql.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: number; msg: string; connection?: string })
   const warnings = lines.filter((line) => line.level === 40)
   t.is(warnings.length, 1, JSON.stringify(warnings))
   t.regex(warnings[0]!.msg, /PostgreSQL is unreachable/)
   t.is(warnings[0]!.connection, 'main')
   t.true(lines.some((line) => /PostgreSQL is reachable again/.test(line.msg)))
-  t.false(lines.some((line) => line.level >= 50), 'no errors logged: the outage is not a server error')
+  t.false(
+    lines.some((line) => line.level >= 50),
+    'no errors logged: the outage is not a server error',
+  )
 })

@@ -66,8 +66,15 @@ test('a file in rollback-journal mode, locked by another writer when the app fir
   t.is(check.pragma('journal_mode', { simple: true }), 'wal', 'and it is in WAL mode from then on')
   check.close()
   await app.close()
-  const lines = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string })
-  t.deepEqual(lines.filter((line) => line.level >= 40).map((line) => line.msg), ['SQLite is locked by another writer and cannot be opened; requests get 503 until it is free'], 'one warning for the whole spell')
+  const lines = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+  t.deepEqual(
+    lines.filter((line) => line.level >= 40).map((line) => line.msg),
+    ['SQLite is locked by another writer and cannot be opened; requests get 503 until it is free'],
+    'one warning for the whole spell',
+  )
 })
 
 test('recording last_used_at while another writer holds the lock never stalls the server, even with a long busy timeout; it is recorded once the lock goes', async (t) => {
@@ -119,7 +126,13 @@ test('writes while another writer holds the lock: each a quick 503 JSON, reads s
   other.prepare('ROLLBACK').run()
   t.is((await issue()).status, 201)
   await app.close()
-  const lines = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string })
-  t.deepEqual(lines.filter((line) => line.level >= 40).map((line) => line.msg), ['SQLite is locked by another writer; writes get 503 until it is free'])
+  const lines = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+  t.deepEqual(
+    lines.filter((line) => line.level >= 40).map((line) => line.msg),
+    ['SQLite is locked by another writer; writes get 503 until it is free'],
+  )
   t.true(lines.some((line) => line.msg === 'SQLite takes writes again'))
 })

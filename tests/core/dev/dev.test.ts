@@ -8,7 +8,8 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/kiln.js', import.meta.url))
 
-const routes = (answer: string) => `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => '${answer}') })\n`
+const routes = (answer: string) =>
+  `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => '${answer}') })\n`
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -93,7 +94,10 @@ test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and res
   await until(() => /changed, restarting/.test(dev.output()))
   await until(async () => (await answer(port)) === 'one')
 
-  const restarts = dev.output().split('\n').filter((line) => line.includes('changed, restarting'))
+  const restarts = dev
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('changed, restarting'))
   t.deepEqual(restarts, ['[kiln dev] .env changed, restarting'])
 
   dev.child.kill('SIGINT')

@@ -74,10 +74,12 @@ test.serial('after-commit events wait for the commit and are dropped on rollback
       await OrderAudited.dispatch(1)
       t.deepEqual(audited, [])
     })
-    await db.transaction(async () => {
-      await OrderAudited.dispatch(2)
-      throw new Error('no')
-    }).catch(() => {})
+    await db
+      .transaction(async () => {
+        await OrderAudited.dispatch(2)
+        throw new Error('no')
+      })
+      .catch(() => {})
     await new Promise((r) => setTimeout(r, 10))
   })
   t.deepEqual(audited, [1])

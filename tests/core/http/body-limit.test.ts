@@ -105,7 +105,11 @@ test('a multipart form under the limit is parsed; a route can raise its own limi
 
 test('Content-Length together with Transfer-Encoding is refused with 400', async (t) => {
   const { app } = await uploadApp(t)
-  const res = await app.request('/upload', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' } })
+  const res = await app.request('/upload', {
+    method: 'POST',
+    body: '{}',
+    headers: { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' },
+  })
   t.is(res.status, 400)
   t.regex((await res.json()).message, /Content-Length and Transfer-Encoding/)
 })
@@ -132,12 +136,22 @@ test('JSON and form bodies arriving in pieces over a real socket are parsed whol
   const { port } = await uploadApp(t)
   const json = Buffer.from(JSON.stringify({ name: 'Zoë ✓', tags: ['a'] }))
   const split = json.indexOf(Buffer.from('✓')) + 1
-  const chunked = [json.subarray(0, split), json.subarray(split)].map((part) => Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]))
-  const answer = await rawPieces(port, 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n', [...chunked, Buffer.from('0\r\n\r\n')])
+  const chunked = [json.subarray(0, split), json.subarray(split)].map((part) =>
+    Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]),
+  )
+  const answer = await rawPieces(
+    port,
+    'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+    [...chunked, Buffer.from('0\r\n\r\n')],
+  )
   t.regex(answer, /^HTTP\/1\.1 200/)
   t.regex(answer, /\{"fields":\["name","tags"\],"files":\[\]\}/)
   const form = Buffer.from('title=hello&tags[]=a&tags[]=b')
-  const formAnswer = await rawPieces(port, `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n`, [form.subarray(0, 7), form.subarray(7)])
+  const formAnswer = await rawPieces(
+    port,
+    `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n`,
+    [form.subarray(0, 7), form.subarray(7)],
+  )
   t.regex(formAnswer, /\{"fields":\["title","tags"\],"files":\[\]\}/)
 })
 
@@ -155,6 +169,10 @@ test('a body that hides a forbidden key behind a \\u escape is refused like a pl
     t.is(res.status, 400, body)
     t.regex((await res.json()).message, /is not allowed in a request body/)
   }
-  const fine = await fetch(`http://127.0.0.1:${port}/upload`, { method: 'POST', body: '{"note":"the constructor of a prototype"}', headers: { 'content-type': 'application/json' } })
+  const fine = await fetch(`http://127.0.0.1:${port}/upload`, {
+    method: 'POST',
+    body: '{"note":"the constructor of a prototype"}',
+    headers: { 'content-type': 'application/json' },
+  })
   t.deepEqual(await fine.json(), { fields: ['note'], files: [] })
 })

@@ -25,7 +25,9 @@ async function cookieApp() {
 test('request cookies: first value wins, malformed pairs are skipped, values are percent-decoded when they decode, quotes are dropped, object keys are plain names', async (t) => {
   const app = await cookieApp()
   t.teardown(() => app.close())
-  const res = await app.request('/read', { headers: { cookie: 'a=1; a=2; junk; =x; b=%E0%A4%A; c="quoted"; d=caf%C3%A9;  e = spaced ; __proto__=p; constructor=c' } })
+  const res = await app.request('/read', {
+    headers: { cookie: 'a=1; a=2; junk; =x; b=%E0%A4%A; c="quoted"; d=caf%C3%A9;  e = spaced ; __proto__=p; constructor=c' },
+  })
   t.deepEqual(await res.json(), { a: '1', b: '%E0%A4%A', c: 'quoted', d: 'café', e: 'spaced', proto: 'p', constructor: 'c' })
   const none = await app.request('/read')
   t.deepEqual(await none.json(), { a: null, b: null, c: null, d: null, e: null, proto: null, constructor: null })

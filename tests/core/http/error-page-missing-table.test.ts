@@ -38,7 +38,10 @@ async function freshApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', debug:
   const app = await createApp({
     root,
     env: { APP_ENV: 'test', APP_DEBUG: String(debug) },
-    config: { database: { default: 'main', connections: { main: connection } }, logging: { level: 'error', channels: ['file'], file: { path: 'storage/logs/kiln.log' } } },
+    config: {
+      database: { default: 'main', connections: { main: connection } },
+      logging: { level: 'error', channels: ['file'], file: { path: 'storage/logs/kiln.log' } },
+    },
   })
   const db = app.service('db')
   if (dialect === 'pgsql') {
@@ -86,7 +89,10 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
     const page = await (await app.request('/users/1', { headers: { accept: 'text/html' } })).text()
     t.false(page.includes('kiln migrate'))
     await app.close()
-    const lines = readFileSync(join(root, 'storage/logs/kiln.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { err?: { message: string; type: string } })
+    const lines = readFileSync(join(root, 'storage/logs/kiln.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { err?: { message: string; type: string } })
     t.is(lines.length, 2)
     for (const line of lines) {
       t.is(line.err?.type, 'MissingTableError')

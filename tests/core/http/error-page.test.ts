@@ -56,7 +56,10 @@ test('APP_DEBUG=true: a JSON client gets message, exception and stack', async (t
   t.deepEqual(Object.keys(body).sort(), ['exception', 'message', 'stack'])
   t.is(body.message, 'The oven is cold: 12<b>')
   t.is(body.exception, 'Error')
-  t.true(body.stack.some((frame) => /^at .*routes\/web\.ts:5:\d+/.test(frame)), body.stack.join('\n'))
+  t.true(
+    body.stack.some((frame) => /^at .*routes\/web\.ts:5:\d+/.test(frame)),
+    body.stack.join('\n'),
+  )
 })
 
 test('APP_DEBUG=false: no message, no stack, neither in JSON nor in HTML', async (t) => {

@@ -31,7 +31,20 @@ test('the request log has one pino-http style entry per request: id, method, url
 
   const text = readFileSync(join(root, 'storage/logs/requests.log'), 'utf8')
   t.false(text.includes('secret-cookie') || text.includes('secret-token'), 'no header reaches the log')
-  const entries = text.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; req?: { id: number; method: string; url: string }; res?: { statusCode: number }; responseTime?: number }).filter((e) => e.msg === 'request completed')
+  const entries = text
+    .trim()
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          level: number
+          msg: string
+          req?: { id: number; method: string; url: string }
+          res?: { statusCode: number }
+          responseTime?: number
+        },
+    )
+    .filter((e) => e.msg === 'request completed')
   t.deepEqual(
     entries.map((e) => [e.level, e.req!.method, e.req!.url, e.res!.statusCode]),
     [

@@ -18,7 +18,9 @@ async function validatingApp(t: { teardown(fn: () => unknown): void }) {
     return { title: data.title.toUpperCase(), email: data.email, tags: data.tags, page: data.page }
   })
   app.router.post('/avatar', async ({ request }) => {
-    const { avatar } = await request.validate(z.object({ avatar: z.instanceof(File).refine((f) => f.size <= 10, 'The avatar may not be larger than 10 bytes.') }))
+    const { avatar } = await request.validate(
+      z.object({ avatar: z.instanceof(File).refine((f) => f.size <= 10, 'The avatar may not be larger than 10 bytes.') }),
+    )
     return { name: avatar.name, size: avatar.size }
   })
   return app
@@ -26,14 +28,22 @@ async function validatingApp(t: { teardown(fn: () => unknown): void }) {
 
 test('request.validate returns the typed data: body, query and defaults', async (t) => {
   const app = await validatingApp(t)
-  const res = await app.request('/posts?page=3', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'hello', email: 'new@example.com' }) })
+  const res = await app.request('/posts?page=3', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'hello', email: 'new@example.com' }),
+  })
   t.is(res.status, 200)
   t.deepEqual(await res.json(), { title: 'HELLO', email: 'new@example.com', tags: [], page: 3 })
 })
 
 test('request.validate: invalid input is 422 with errors per field, async refinements included', async (t) => {
   const app = await validatingApp(t)
-  const res = await app.request('/posts', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ title: 'hi', email: 'taken@example.com' }) })
+  const res = await app.request('/posts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ title: 'hi', email: 'taken@example.com' }),
+  })
   t.is(res.status, 422)
   const body = await res.json()
   t.is(body.message, 'The title must be at least 3 characters.')

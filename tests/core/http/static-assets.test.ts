@@ -62,17 +62,24 @@ test('a versioned URL carries the content hash and is cached as immutable; a sta
   t.is(stale.headers.get('cache-control'), 'public, max-age=0, must-revalidate')
 })
 
-test("a mounted folder serves its files and nothing outside it, encoded or not", async (t) => {
+test('a mounted folder serves its files and nothing outside it, encoded or not', async (t) => {
   const { app } = await assetApp(t)
   t.is(await (await app.request('/vendor/a.js')).text(), 'a()\n')
-  for (const path of ['/vendor/../secret.txt', '/vendor/%2e%2e/secret.txt', '/vendor/..%2fsecret.txt', '/vendor/%2e%2e%2f%2e%2e%2fsecret.txt', '/vendor/nope.js', '/vendor/a.js%00']) {
+  for (const path of [
+    '/vendor/../secret.txt',
+    '/vendor/%2e%2e/secret.txt',
+    '/vendor/..%2fsecret.txt',
+    '/vendor/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/vendor/nope.js',
+    '/vendor/a.js%00',
+  ]) {
     const res = await app.request(path, { headers: { accept: 'application/json' } })
     t.is(res.status, 404, path)
     t.truthy((await res.json()).message)
   }
 })
 
-test("public/: served for GETs no route answers, hashed names immutable, routes win, other methods and missing files 404/405 as before", async (t) => {
+test('public/: served for GETs no route answers, hashed names immutable, routes win, other methods and missing files 404/405 as before', async (t) => {
   const { app, root } = await assetApp(t)
   const robots = await app.request('/robots.txt')
   t.is(robots.status, 200)

@@ -2,7 +2,10 @@ import test from 'ava'
 import { createApp, Limit, RateLimiter, runWithApp } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
-const redisStore = (prefix: string) => ({ http: { throttle_store: 'shared' }, storage: { stores: { shared: { driver: 'redis', url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix } } } })
+const redisStore = (prefix: string) => ({
+  http: { throttle_store: 'shared' },
+  storage: { stores: { shared: { driver: 'redis', url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix } } },
+})
 
 for (const store of ['memory', 'redis'] as const) {
   test(`throttle:<max>,<minutes> is atomic (${store}): 30 parallel requests on a real server let exactly 10 through`, async (t) => {
@@ -11,7 +14,9 @@ for (const store of ['memory', 'redis'] as const) {
     t.teardown(() => app.close())
     app.router.post('/limited', () => ({ ok: true })).middleware(['throttle:10,1'])
     const server = await app.listen({ port: 0 })
-    const statuses = await Promise.all(Array.from({ length: 30 }, () => fetch(`${server.url}/limited`, { method: 'POST', headers: { accept: 'application/json' } }).then((res) => res.status)))
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, () => fetch(`${server.url}/limited`, { method: 'POST', headers: { accept: 'application/json' } }).then((res) => res.status)),
+    )
     t.is(statuses.filter((status) => status === 200).length, 10)
     t.is(statuses.filter((status) => status === 429).length, 20)
   })

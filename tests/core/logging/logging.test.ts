@@ -6,11 +6,25 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 
 test('the file channel writes JSON lines and redacts secrets at any depth', async (t) => {
   const root = tempApp()
-  const app = await createApp({ root, env: { APP_ENV: 'test' }, config: { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/test.log' } } } })
-  app.logger.info({ user: 1, headers: { authorization: 'Bearer 1|secret', cookie: 'kiln_session=abc' }, body: { password: 'hunter2', token: 't0k', nested: { secret: 's' } } }, 'hello')
+  const app = await createApp({
+    root,
+    env: { APP_ENV: 'test' },
+    config: { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/test.log' } } },
+  })
+  app.logger.info(
+    {
+      user: 1,
+      headers: { authorization: 'Bearer 1|secret', cookie: 'kiln_session=abc' },
+      body: { password: 'hunter2', token: 't0k', nested: { secret: 's' } },
+    },
+    'hello',
+  )
   app.logger.warn('plain')
   await app.close()
-  const lines = readFileSync(join(root, 'storage/logs/test.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  const lines = readFileSync(join(root, 'storage/logs/test.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
   t.is(lines.length, 2)
   t.is(lines[0].msg, 'hello')
   t.is(lines[0].user, 1)
@@ -25,7 +39,11 @@ test('the file channel writes JSON lines and redacts secrets at any depth', asyn
 
 test('an unhandled error is logged, becomes a 500, and the app keeps serving', async (t) => {
   const root = tempApp()
-  const app = await createApp({ root, env: { APP_ENV: 'test' }, config: { logging: { level: 'error', channels: ['file'], file: { path: 'storage/logs/err.log' } } } })
+  const app = await createApp({
+    root,
+    env: { APP_ENV: 'test' },
+    config: { logging: { level: 'error', channels: ['file'], file: { path: 'storage/logs/err.log' } } },
+  })
   app.router.get('/boom', () => {
     throw new Error('database on fire')
   })

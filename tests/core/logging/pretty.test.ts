@@ -38,7 +38,10 @@ const development = { APP_ENV: 'development', APP_KEY }
 const production = { APP_ENV: 'production', APP_KEY }
 
 function jsonLines(output: string): Array<Record<string, unknown>> {
-  return output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+  return output
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
 }
 
 function assertPretty(t: import('ava').ExecutionContext, output: string): void {

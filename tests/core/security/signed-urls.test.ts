@@ -6,7 +6,10 @@ async function makeApp(t: { teardown(fn: () => unknown): void }, env: Record<str
   const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test', APP_URL: 'http://localhost', ...env } })
   t.teardown(() => app.close())
   app.router.post('/comp/update', () => ({ ok: true })).middleware(['signed:relative'])
-  app.router.get('/unsubscribe/{user}', ({ params }) => ({ user: params.user })).middleware(['signed']).name('unsubscribe')
+  app.router
+    .get('/unsubscribe/{user}', ({ params }) => ({ user: params.user }))
+    .middleware(['signed'])
+    .name('unsubscribe')
   return app
 }
 

@@ -14,7 +14,11 @@ async function makeApp(t: { teardown(fn: () => unknown): void }): Promise<Applic
   return app
 }
 
-const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } })
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json', ...headers },
+})
 
 test('a GET sets a JS-readable XSRF-TOKEN cookie; echoing it in X-XSRF-TOKEN passes', async (t) => {
   const browser = new Browser(await makeApp(t))
@@ -32,7 +36,11 @@ test('the token is also accepted from X-CSRF-TOKEN and the _token form field', a
   const browser = new Browser(await makeApp(t))
   const { token } = await (await browser.request('/form')).json()
   t.is((await browser.request('/submit', json({ name: 'a' }, { 'x-csrf-token': token }))).status, 200)
-  const form = await browser.request('/submit', { method: 'POST', body: `name=b&_token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  const form = await browser.request('/submit', {
+    method: 'POST',
+    body: `name=b&_token=${token}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
   t.deepEqual(await form.json(), { got: 'b' })
 })
 
@@ -86,5 +94,9 @@ test('after APP_KEY is rotated (the old key in APP_PREVIOUS_KEYS), a visitor kee
 
   const stranger = new Browser(after)
   await stranger.request('/form')
-  t.is((await stranger.request('/submit', json({}, { 'x-csrf-token': onScreen.token }))).status, 419, "another session's token under the old key is still refused")
+  t.is(
+    (await stranger.request('/submit', json({}, { 'x-csrf-token': onScreen.token }))).status,
+    419,
+    "another session's token under the old key is still refused",
+  )
 })

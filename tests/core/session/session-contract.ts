@@ -114,7 +114,11 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
         await meet()
         return { ok: true }
       })
-      Route.get('/keys', ({ session }) => ({ keys: Object.keys(session!.all()).filter((k) => k.startsWith('key-')).sort() }))
+      Route.get('/keys', ({ session }) => ({
+        keys: Object.keys(session!.all())
+          .filter((k) => k.startsWith('key-'))
+          .sort(),
+      }))
       Route.post('/login', async ({ session }) => {
         await session!.regenerate()
         session!.put('user', 1)
@@ -159,7 +163,11 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
   test(`${driver}: flash data lives for exactly one more request`, async (t) => {
     const browser = new Browser(await makeApp(t))
     await browser.request('/count')
-    const res = await browser.request('/flash', { method: 'POST', body: JSON.stringify({ status: 'Saved.' }), headers: { 'content-type': 'application/json', 'x-xsrf-token': browser.xsrf() } })
+    const res = await browser.request('/flash', {
+      method: 'POST',
+      body: JSON.stringify({ status: 'Saved.' }),
+      headers: { 'content-type': 'application/json', 'x-xsrf-token': browser.xsrf() },
+    })
     t.is(res.status, 200)
     t.deepEqual(await (await browser.request('/read')).json(), { status: 'Saved.' })
     t.deepEqual(await (await browser.request('/read')).json(), { status: null })
@@ -190,12 +198,18 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     const cookie = cookieHeader(browser)
     const statuses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        fetch(`${server.url}/keys/${String(i).padStart(2, '0')}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then((res) => res.status),
+        fetch(`${server.url}/keys/${String(i).padStart(2, '0')}`, {
+          method: 'POST',
+          headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() },
+        }).then((res) => res.status),
       ),
     )
     t.deepEqual(statuses, Array(40).fill(200))
     const { keys } = await (await browser.request('/keys')).json()
-    t.deepEqual(keys, Array.from({ length: 40 }, (_, i) => `key-${String(i).padStart(2, '0')}`))
+    t.deepEqual(
+      keys,
+      Array.from({ length: 40 }, (_, i) => `key-${String(i).padStart(2, '0')}`),
+    )
     t.is((await (await browser.request('/count')).json()).count, 2, 'the counter written before survived the parallel writes')
   })
 
@@ -206,29 +220,37 @@ export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<s
     const cookie = cookieHeader(browser)
     const keys = Array.from({ length: 20 }, (_, i) => String(i).padStart(2, '0'))
     const statuses = await Promise.all(
-      keys.map((key) => app.request(`/together/${key}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then((res) => res.status)),
+      keys.map((key) =>
+        app
+          .request(`/together/${key}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } })
+          .then((res) => res.status),
+      ),
     )
     t.deepEqual(statuses, Array(20).fill(200))
-    t.deepEqual((await (await browser.request('/keys')).json()).keys, keys.map((key) => `key-${key}`))
+    t.deepEqual(
+      (await (await browser.request('/keys')).json()).keys,
+      keys.map((key) => `key-${key}`),
+    )
     t.is((await (await browser.request('/count')).json()).count, 2)
   })
 
-  for (const writes of [true, false]) test(`${driver}: a request still in flight when the user logs in cannot undo the login when its answer comes last (it ${writes ? 'writes' : 'only reads'})`, async (t) => {
-    const app = await makeApp(t)
-    const browser = new Browser(app)
-    await browser.request('/count')
-    // A component request on the guest session is held while the login happens in the same browser.
-    const inFlight = browser.request(writes ? '/slow' : '/slow?write=no')
-    await gate(app).entered
-    t.is((await browser.request('/login', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })).status, 200)
-    gate(app).open()
-    t.is((await inFlight).status, 200)
+  for (const writes of [true, false])
+    test(`${driver}: a request still in flight when the user logs in cannot undo the login when its answer comes last (it ${writes ? 'writes' : 'only reads'})`, async (t) => {
+      const app = await makeApp(t)
+      const browser = new Browser(app)
+      await browser.request('/count')
+      // A component request on the guest session is held while the login happens in the same browser.
+      const inFlight = browser.request(writes ? '/slow' : '/slow?write=no')
+      await gate(app).entered
+      t.is((await browser.request('/login', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })).status, 200)
+      gate(app).open()
+      t.is((await inFlight).status, 200)
 
-    // Its cookies (the guest id, the guest CSRF token) must not have replaced the new ones.
-    t.deepEqual(await (await browser.request('/me')).json(), { user: 1 })
-    const post = await browser.request('/keys/after', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
-    t.is(post.status, 200, 'the CSRF token the browser holds is the session\'s')
-  })
+      // Its cookies (the guest id, the guest CSRF token) must not have replaced the new ones.
+      t.deepEqual(await (await browser.request('/me')).json(), { user: 1 })
+      const post = await browser.request('/keys/after', { method: 'POST', headers: { 'x-xsrf-token': browser.xsrf() } })
+      t.is(post.status, 200, "the CSRF token the browser holds is the session's")
+    })
 
   test(`${driver}: after a logout, a copy of the old cookie is refused, even by a request that was already in flight`, async (t) => {
     const app = await makeApp(t)

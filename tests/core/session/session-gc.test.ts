@@ -14,7 +14,11 @@ export default defineRoutes((Route) => {
 `
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function sessionApp(t: { teardown(fn: () => unknown): void }, session: Record<string, unknown>, root = tempApp({ 'routes/web.ts': sessionRoutes })): Promise<Application> {
+async function sessionApp(
+  t: { teardown(fn: () => unknown): void },
+  session: Record<string, unknown>,
+  root = tempApp({ 'routes/web.ts': sessionRoutes }),
+): Promise<Application> {
   const app = await createApp({ root, env: { APP_ENV: 'test' }, config: { session } })
   t.teardown(() => app.close())
   return app
@@ -40,7 +44,10 @@ for (const driver of ['fs', 'memory']) {
 test('a lottery of [0, 100] never sweeps; sessions past their lifetime do not load', async (t) => {
   const app = await sessionApp(t, { driver: 'fs', lifetime: 0.01, lottery: [0, 100] })
   const first = await app.request('/touch')
-  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
   await sleep(900)
   await app.request('/touch')
   await sleep(100)
@@ -51,7 +58,10 @@ test('a lottery of [0, 100] never sweeps; sessions past their lifetime do not lo
 })
 
 test('kiln session:gc removes expired sessions and says how many', async (t) => {
-  const root = tempApp({ 'routes/web.ts': sessionRoutes, 'config/session.ts': "import { defineConfig } from 'kiln-framework'\nexport default defineConfig({ driver: 'fs', lifetime: 0.01, lottery: [0, 100] })\n" })
+  const root = tempApp({
+    'routes/web.ts': sessionRoutes,
+    'config/session.ts': "import { defineConfig } from 'kiln-framework'\nexport default defineConfig({ driver: 'fs', lifetime: 0.01, lottery: [0, 100] })\n",
+  })
   const app = await sessionApp(t, {}, root)
   for (let i = 0; i < 3; i++) await app.request('/touch')
   await app.close()
@@ -68,7 +78,10 @@ for (const driver of ['fs', 'memory']) {
   test(`${driver}: each request that wins the lottery removes at most session.sweep_limit expired sessions, however many there are`, async (t) => {
     const app = await sessionApp(t, { driver, lottery: [1, 1], sweep_limit: 10 })
     await seedSessions(app, 0, 300)
-    const held = () => sessionStore(app).getKeys().then((keys) => keys.length)
+    const held = () =>
+      sessionStore(app)
+        .getKeys()
+        .then((keys) => keys.length)
     for (const left of [290, 280, 270]) {
       // A visitor without a cookie: its own session stores nothing.
       t.is((await app.request('/id')).status, 200)
@@ -83,7 +96,10 @@ for (const driver of ['fs', 'memory']) {
   test(`${driver}: a session that holds only its token lives as long as a stored one: its cookie replayed after the lifetime starts a new session`, async (t) => {
     const app = await sessionApp(t, { driver, lifetime: 0.01, lottery: [0, 100] })
     const first = await app.request('/id')
-    const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+    const cookie = first.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ')
     const { id } = await first.json()
     t.is((await (await app.request('/id', { headers: { cookie } })).json()).id, id)
     t.deepEqual(await sessionStore(app).getKeys(), [], 'nothing was stored')

@@ -17,11 +17,13 @@ async function countingApp(t: { teardown(fn: () => unknown): void }, port: numbe
     },
   })
   t.teardown(() => app.close())
-  app.router.group({ middleware: ['web'] }, () => app.router.get('/count', ({ session }) => {
-    const count = session!.get<number>('count', 0) + 1
-    session!.put('count', count)
-    return { count }
-  }))
+  app.router.group({ middleware: ['web'] }, () =>
+    app.router.get('/count', ({ session }) => {
+      const count = session!.get<number>('count', 0) + 1
+      session!.put('count', count)
+      return { count }
+    }),
+  )
   return { root, app }
 }
 
@@ -44,7 +46,10 @@ test('Redis sessions while Redis is down: a fast 503 JSON, one warning for the o
 
   const first = await get()
   t.deepEqual(await first.json(), { count: 1 })
-  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
 
   await redis.stop()
   const statuses: number[] = []
@@ -68,13 +73,20 @@ test('Redis sessions while Redis is down: a fast 503 JSON, one warning for the o
   t.is((await recovered!.json()).count, 1, 'Redis kept nothing (no persistence): a fresh session, served normally')
 
   await app.close()
-  const lines = readFileSync(join(root, 'storage/logs/outage.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; redis?: string })
+  const lines = readFileSync(join(root, 'storage/logs/outage.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: number; msg: string; redis?: string })
   const warnings = lines.filter((line) => line.level === 40)
   t.is(warnings.length, 1, JSON.stringify(warnings))
   t.regex(warnings[0]!.msg, /Redis is unreachable/)
   t.is(warnings[0]!.redis, `redis://127.0.0.1:${port}`)
   t.true(lines.some((line) => /Redis is reachable again/.test(line.msg)))
-  t.deepEqual(printed.filter((line) => line.includes('ioredis')), [], 'no unhandled ioredis error events')
+  t.deepEqual(
+    printed.filter((line) => line.includes('ioredis')),
+    [],
+    'no unhandled ioredis error events',
+  )
 })
 
 test('Redis sessions while Redis hangs (connections open, no answers): 503 JSON within the timeout, one warning per hang, then service again', async (t) => {
@@ -83,7 +95,10 @@ test('Redis sessions while Redis hangs (connections open, no answers): 503 JSON 
   const { root, app } = await countingApp(t, port, 'hung')
   const first = await app.request('/count', { headers: { accept: 'application/json' } })
   t.deepEqual(await first.json(), { count: 1 })
-  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
 
   redis.pause()
   const started = Date.now()
@@ -115,7 +130,10 @@ test('Redis sessions while Redis hangs (connections open, no answers): 503 JSON 
   t.is(recovered?.status, 200)
 
   await app.close()
-  const lines = readFileSync(join(root, 'storage/logs/hung.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string })
+  const lines = readFileSync(join(root, 'storage/logs/hung.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
   const outages = lines.filter((line) => /Redis is unreachable/.test(line.msg)).length
   const recoveries = lines.filter((line) => /Redis is reachable again/.test(line.msg)).length
   t.deepEqual({ outages, recoveries }, { outages: 2, recoveries: 2 }, JSON.stringify(lines.map((line) => line.msg)))

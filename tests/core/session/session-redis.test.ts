@@ -41,10 +41,17 @@ test('redis: two instances of one app (two processes, each with its own lock) ke
   const cookie = cookieHeader(browser)
   const keys = Array.from({ length: 20 }, (_, i) => String(i).padStart(2, '0'))
   const statuses = await Promise.all(
-    keys.map((k, i) => apps[i % 2]!.request(`/together/${k}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then((res) => res.status)),
+    keys.map((k, i) =>
+      apps[i % 2]!.request(`/together/${k}`, { method: 'POST', headers: { cookie, accept: 'application/json', 'x-xsrf-token': browser.xsrf() } }).then(
+        (res) => res.status,
+      ),
+    ),
   )
   t.deepEqual(statuses, Array(20).fill(200))
-  t.deepEqual((await (await browser.request('/keys')).json()).keys, keys.map((k) => `key-${k}`))
+  t.deepEqual(
+    (await (await browser.request('/keys')).json()).keys,
+    keys.map((k) => `key-${k}`),
+  )
 })
 
 test('redis: a lifetime that is not a whole number of seconds is stored (rounded up) and expires', async (t) => {

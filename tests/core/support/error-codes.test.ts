@@ -10,7 +10,10 @@ function described(error: unknown): { kiln: boolean; code: unknown } {
 
 test('errors a developer meets are KilnErrors with stable codes, whatever their message says', async (t) => {
   const plugin = definePlugin({ name: 'retry', config: { file: 'retry', schema: z.object({ retries: z.number() }) } })
-  const badConfig = await t.throwsAsync(createApp({ root: tempApp({ 'config/retry.ts': "export default { retries: 'many' }\n" }), env: { APP_ENV: 'test' }, plugins: [plugin] }), { instanceOf: ConfigError })
+  const badConfig = await t.throwsAsync(
+    createApp({ root: tempApp({ 'config/retry.ts': "export default { retries: 'many' }\n" }), env: { APP_ENV: 'test' }, plugins: [plugin] }),
+    { instanceOf: ConfigError },
+  )
   t.deepEqual(described(badConfig), { kiln: true, code: 'E_CONFIG' })
 
   t.deepEqual(described(t.throws(() => new Encrypter(Buffer.alloc(5)))), { kiln: true, code: 'E_ENCRYPTION_KEY' })

@@ -33,7 +33,9 @@ test('hosted → Kiln Pusher HTTP API → rt → native sockets; socket_id (toOt
     root: tempApp(),
     env: { APP_ENV: 'test' },
     plugins: [broadcasting(), hostedDriver],
-    config: { broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', ...credentials, host: '127.0.0.1', port: server.port, scheme: 'http' } } } },
+    config: {
+      broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', ...credentials, host: '127.0.0.1', port: server.port, scheme: 'http' } } },
+    },
   })
   t.teardown(() => app.close())
   const hosted = app.service('broadcast').connection()
@@ -45,7 +47,14 @@ test('hosted → Kiln Pusher HTTP API → rt → native sockets; socket_id (toOt
 })
 
 test('the pusher SDK queries the rt server: channels, one channel and presence users', async (t) => {
-  const sdk = new Pusher({ appId: credentials.app_id, key: credentials.key, secret: credentials.secret, host: '127.0.0.1', port: String(server.port), useTLS: false })
+  const sdk = new Pusher({
+    appId: credentials.app_id,
+    key: credentials.key,
+    secret: credentials.secret,
+    host: '127.0.0.1',
+    port: String(server.port),
+    useTLS: false,
+  })
   await subscriber(t, ['stats-room'])
   const b = new TestSocket(socketUrl)
   t.teardown(() => b.close())

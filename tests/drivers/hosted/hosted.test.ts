@@ -96,7 +96,12 @@ test('each encrypted channel is triggered alone, encrypted with the shared secre
 test('an API error (wrong secret → 401) becomes a clear exception naming the connection and status, without the secret', async (t) => {
   const { hosted } = await hostedApp(t, { secret: 'wrong-secret' })
   const error = await t.throwsAsync(hosted.broadcast({ channels: ['news'], event: 'Refused', payload: {} }))
-  t.regex(error!.message, new RegExp(`^Broadcast connection "hosted" \\(hosted\\) could not trigger \\[Refused\\] on 127\\.0\\.0\\.1:${api.port} \\(HTTP 401: .*Invalid auth_signature`))
+  t.regex(
+    error!.message,
+    new RegExp(
+      `^Broadcast connection "hosted" \\(hosted\\) could not trigger \\[Refused\\] on 127\\.0\\.0\\.1:${api.port} \\(HTTP 401: .*Invalid auth_signature`,
+    ),
+  )
   t.notRegex(error!.message, /wrong-secret|app-secret/)
   t.deepEqual(sentAs('Refused'), [])
 })
@@ -123,5 +128,8 @@ test('an active hosted connection without its PUSHER_* settings stops the boot, 
     config: { broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', app_id: '', cluster: 'eu' } } } },
   })
   const error = await t.throwsAsync(boot)
-  t.is(error!.message, 'config/broadcasting.ts connections.hosted (hosted): app_id: empty (set PUSHER_APP_ID); key: missing (set PUSHER_APP_KEY); secret: missing (set PUSHER_APP_SECRET).')
+  t.is(
+    error!.message,
+    'config/broadcasting.ts connections.hosted (hosted): app_id: empty (set PUSHER_APP_ID); key: missing (set PUSHER_APP_KEY); secret: missing (set PUSHER_APP_SECRET).',
+  )
 })

@@ -97,7 +97,11 @@ export const API = { appId: 'kiln-app', key: 'app-key', secret: 'app-secret' } a
  * new Pusher({ ...API, host: '127.0.0.1', port: String(api.port), useTLS: false })
  * ```
  */
-export async function pusherApiServer(hub: RtHub, options: Partial<PusherHttpApiOptions> = {}, config: Record<string, unknown> = {}): Promise<{ app: Application; url: string; port: number; close(): Promise<void> }> {
+export async function pusherApiServer(
+  hub: RtHub,
+  options: Partial<PusherHttpApiOptions> = {},
+  config: Record<string, unknown> = {},
+): Promise<{ app: Application; url: string; port: number; close(): Promise<void> }> {
   const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config })
   registerPusherHttpApi(app.router, { ...API, hub, ...options })
   const server = await startServer(app)

@@ -99,63 +99,92 @@ test('the default prefix is kiln:', async (t) => {
   t.true(await waitFor(() => seen.length === 1))
 })
 
-test.serial('Redis down: broadcasts fail with a clear error and one logged warning for the outage, the app keeps serving, and it recovers by itself', async (t) => {
-  const port = await freePort()
-  const password = 's3cret-pw'
-  const redis = await redisServer(t, port, password)
-  const url = `redis://:${password}@127.0.0.1:${port}`
-  const app = await kvApp(t, { url, prefix: 'kv-outage:' }, { logging: fileLog })
-  app.router.get('/ping', () => ({ ok: true }))
-  const kv = kvOf(app)
-  const before = await subscriber(t, ['kv-outage:*'], url)
-  await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
-  t.true(await waitFor(() => before.length === 1))
+test.serial(
+  'Redis down: broadcasts fail with a clear error and one logged warning for the outage, the app keeps serving, and it recovers by itself',
+  async (t) => {
+    const port = await freePort()
+    const password = 's3cret-pw'
+    const redis = await redisServer(t, port, password)
+    const url = `redis://:${password}@127.0.0.1:${port}`
+    const app = await kvApp(t, { url, prefix: 'kv-outage:' }, { logging: fileLog })
+    app.router.get('/ping', () => ({ ok: true }))
+    const kv = kvOf(app)
+    const before = await subscriber(t, ['kv-outage:*'], url)
+    await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
+    t.true(await waitFor(() => before.length === 1))
 
-  await redis.stop()
-  const error = await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: { card: 'never-logged' } }))
-  t.regex(error!.message, new RegExp(`^Broadcast connection "kv" \\(kv\\) could not publish \\[During\\] to redis://127\\.0\\.0\\.1:${port}: Redis is unreachable`))
-  t.notRegex(error!.message, /never-logged|s3cret-pw/)
-  for (let i = 0; i < 3; i++) await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: {} }))
-  t.is((await app.request('/ping')).status, 200, 'the app keeps serving')
+    await redis.stop()
+    const error = await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: { card: 'never-logged' } }))
+    t.regex(
+      error!.message,
+      new RegExp(`^Broadcast connection "kv" \\(kv\\) could not publish \\[During\\] to redis://127\\.0\\.0\\.1:${port}: Redis is unreachable`),
+    )
+    t.notRegex(error!.message, /never-logged|s3cret-pw/)
+    for (let i = 0; i < 3; i++) await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'During', payload: {} }))
+    t.is((await app.request('/ping')).status, 200, 'the app keeps serving')
 
-  await redis.start()
-  const after = await subscriber(t, ['kv-outage:*'], url)
-  // The client reconnects on its own schedule; until then each broadcast fails fast.
-  t.true(await waitFor(() => kv.broadcast({ channels: ['news'], event: 'After', payload: {} }).then(() => true, () => false), 15_000), 'the same broadcaster reconnects by itself')
-  t.true(await waitFor(() => after.some(({ text }) => JSON.parse(text).event === 'After')))
+    await redis.start()
+    const after = await subscriber(t, ['kv-outage:*'], url)
+    // The client reconnects on its own schedule; until then each broadcast fails fast.
+    t.true(
+      await waitFor(
+        () =>
+          kv.broadcast({ channels: ['news'], event: 'After', payload: {} }).then(
+            () => true,
+            () => false,
+          ),
+        15_000,
+      ),
+      'the same broadcaster reconnects by itself',
+    )
+    t.true(await waitFor(() => after.some(({ text }) => JSON.parse(text).event === 'After')))
 
-  const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
-  t.notRegex(log, /"level":50/, 'no error line per failed broadcast')
-  t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 1, 'one warning for the outage, not one per reconnect attempt or broadcast')
-  t.regex(log, /kv: Redis connection restored/)
-  t.notRegex(log, /never-logged|s3cret-pw/, 'no payload and no password in the log')
-})
+    const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
+    t.notRegex(log, /"level":50/, 'no error line per failed broadcast')
+    t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 1, 'one warning for the outage, not one per reconnect attempt or broadcast')
+    t.regex(log, /kv: Redis connection restored/)
+    t.notRegex(log, /never-logged|s3cret-pw/, 'no payload and no password in the log')
+  },
+)
 
-test.serial('Redis hung: one broadcast waits out the timeout, the next fail at once; it works once Redis answers, and the stall and a later outage get a warning each', async (t) => {
-  const port = await freePort()
-  const redis = await redisServer(t, port)
-  const url = `redis://127.0.0.1:${port}`
-  const app = await kvApp(t, { url, prefix: 'kv-hung:', timeout: 300 }, { logging: fileLog })
-  const kv = kvOf(app)
-  await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
-  redis.pause()
-  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), { message: /could not publish \[Stuck\].*Redis is unreachable \(Command timed out\)/ })
-  // The hung connection was dropped: the next broadcast is refused without waiting for another timeout.
-  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), { message: /Redis is unreachable \((?!Command timed out)/ })
-  redis.resume()
-  const seen = await subscriber(t, ['kv-hung:*'], url)
-  const works = () => waitFor(() => kv.broadcast({ channels: ['news'], event: 'Again', payload: {} }).then(() => true, () => false), 10_000)
-  t.true(await works())
-  t.true(await waitFor(() => seen.some(({ text }) => JSON.parse(text).event === 'Again')))
+test.serial(
+  'Redis hung: one broadcast waits out the timeout, the next fail at once; it works once Redis answers, and the stall and a later outage get a warning each',
+  async (t) => {
+    const port = await freePort()
+    const redis = await redisServer(t, port)
+    const url = `redis://127.0.0.1:${port}`
+    const app = await kvApp(t, { url, prefix: 'kv-hung:', timeout: 300 }, { logging: fileLog })
+    const kv = kvOf(app)
+    await kv.broadcast({ channels: ['news'], event: 'Before', payload: {} })
+    redis.pause()
+    await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), {
+      message: /could not publish \[Stuck\].*Redis is unreachable \(Command timed out\)/,
+    })
+    // The hung connection was dropped: the next broadcast is refused without waiting for another timeout.
+    await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Stuck', payload: {} }), { message: /Redis is unreachable \((?!Command timed out)/ })
+    redis.resume()
+    const seen = await subscriber(t, ['kv-hung:*'], url)
+    const works = () =>
+      waitFor(
+        () =>
+          kv.broadcast({ channels: ['news'], event: 'Again', payload: {} }).then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+      )
+    t.true(await works())
+    t.true(await waitFor(() => seen.some(({ text }) => JSON.parse(text).event === 'Again')))
 
-  await redis.stop()
-  await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Down', payload: {} }))
-  await redis.start()
-  t.true(await works())
-  const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
-  t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 2, 'the stall and the outage')
-  t.is(log.match(/kv: Redis connection restored/g)?.length, 2)
-})
+    await redis.stop()
+    await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Down', payload: {} }))
+    await redis.start()
+    t.true(await works())
+    const log = readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8')
+    t.is(log.match(/kv: Redis connection lost; reconnecting/g)?.length, 2, 'the stall and the outage')
+    t.is(log.match(/kv: Redis connection restored/g)?.length, 2)
+  },
+)
 
 test.serial('Redis down at first use: broadcasts fail until it starts, then go out; close() quits the client', async (t) => {
   const port = await freePort()
@@ -165,13 +194,25 @@ test.serial('Redis down at first use: broadcasts fail until it starts, then go o
   await t.throwsAsync(kv.broadcast({ channels: ['news'], event: 'Early', payload: {} }), { message: /Redis is unreachable/ })
   await redisServer(t, port)
   const seen = await subscriber(t, ['kv-late:*'], url)
-  t.true(await waitFor(() => kv.broadcast({ channels: ['news'], event: 'Late', payload: {} }).then(() => true, () => false), 15_000))
+  t.true(
+    await waitFor(
+      () =>
+        kv.broadcast({ channels: ['news'], event: 'Late', payload: {} }).then(
+          () => true,
+          () => false,
+        ),
+      15_000,
+    ),
+  )
   t.true(await waitFor(() => seen.length > 0))
   t.is(JSON.parse(seen[0]!.text).event, 'Late')
 
   const watcher = new Redis(url)
   t.teardown(() => watcher.disconnect())
-  const clients = async () => String(await watcher.client('LIST')).trim().split('\n').length
+  const clients = async () =>
+    String(await watcher.client('LIST'))
+      .trim()
+      .split('\n').length
   const withKv = await clients()
   await app.close()
   t.true(await waitFor(async () => (await clients()) === withKv - 1), 'the broadcaster quit its connection')

@@ -42,7 +42,21 @@ test('hosted → Kiln rt through the Pusher HTTP API: the SDK seals once, rt pas
     root: tempApp(),
     env: { APP_ENV: 'test' },
     plugins: [broadcasting(), hostedDriver],
-    config: { broadcasting: { default: 'hosted', connections: { hosted: { driver: 'hosted', ...credentials, host: '127.0.0.1', port: Number(new URL(rt.url).port), scheme: 'http', encryption_master_key: MASTER_KEY } } } },
+    config: {
+      broadcasting: {
+        default: 'hosted',
+        connections: {
+          hosted: {
+            driver: 'hosted',
+            ...credentials,
+            host: '127.0.0.1',
+            port: Number(new URL(rt.url).port),
+            scheme: 'http',
+            encryption_master_key: MASTER_KEY,
+          },
+        },
+      },
+    },
   })
   t.teardown(() => sender.close())
   const hosted = sender.service('broadcast').connection()
@@ -80,7 +94,10 @@ test('the Pusher HTTP API refuses an unsealed event, or one sealed for several c
 })
 
 test('a message in clear on a private-encrypted- channel, from a publisher that did not seal it, is dropped by rt', async (t) => {
-  const { url, nodes: [rt] } = await rtCluster(t, { nodes: 1 })
+  const {
+    url,
+    nodes: [rt],
+  } = await rtCluster(t, { nodes: 1 })
   const { socket, id } = await rt!.connect()
   await join(socket, id, CHANNEL)
   const publisher = new Redis(url)

@@ -18,7 +18,8 @@ function frameGenerator(next: () => number) {
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]
   const text = (n: number) => Array.from({ length: n }, () => String.fromCharCode(Math.floor(next() * 0xffff))).join('')
   const channel = () => pick(['news', 'private-a', 'presence-b', 'private-encrypted-c', '', 'x'.repeat(300), 'bad name', '__proto__', 'constructor'])
-  const value = (): unknown => pick([null, 1, -1e308, 'str', true, [], {}, JSON.parse('{"__proto__":1}'), text(5), [[[[[]]]]], { constructor: { prototype: {} } }])
+  const value = (): unknown =>
+    pick([null, 1, -1e308, 'str', true, [], {}, JSON.parse('{"__proto__":1}'), text(5), [[[[[]]]]], { constructor: { prototype: {} } }])
   return (socketId: string): string | Buffer => {
     switch (Math.floor(next() * 12)) {
       case 0:
@@ -26,9 +27,20 @@ function frameGenerator(next: () => number) {
       case 1:
         return Buffer.from(Array.from({ length: Math.floor(next() * 64) }, () => Math.floor(next() * 256)))
       case 2:
-        return JSON.stringify({ event: pick(['subscribe', 'unsubscribe', 'ping', 'client-x', 'svc:pong', 'pusher:subscribe', '__proto__']), data: value(), channel: value() })
+        return JSON.stringify({
+          event: pick(['subscribe', 'unsubscribe', 'ping', 'client-x', 'svc:pong', 'pusher:subscribe', '__proto__']),
+          data: value(),
+          channel: value(),
+        })
       case 3:
-        return JSON.stringify({ event: 'subscribe', data: { channel: channel(), auth: pick([value(), `rt-key:${text(64)}`, channelAuth('rt-key', 'rt-secret', socketId, 'private-a')]), channel_data: pick([value(), '{"user_id":"__proto__"}', '{"user_id":1}']) } })
+        return JSON.stringify({
+          event: 'subscribe',
+          data: {
+            channel: channel(),
+            auth: pick([value(), `rt-key:${text(64)}`, channelAuth('rt-key', 'rt-secret', socketId, 'private-a')]),
+            channel_data: pick([value(), '{"user_id":"__proto__"}', '{"user_id":1}']),
+          },
+        })
       case 4:
         return JSON.stringify({ event: 'unsubscribe', data: { channel: channel() } })
       case 5:
@@ -42,7 +54,10 @@ function frameGenerator(next: () => number) {
       case 9:
         return '{"event":"ping","data":{}}'.slice(0, Math.floor(next() * 26))
       case 10:
-        return JSON.stringify({ event: 'subscribe', data: { channel: 'presence-b', auth: channelAuth('rt-key', 'rt-secret', socketId, 'presence-b', '{"user_id":7}'), channel_data: '{"user_id":7}' } })
+        return JSON.stringify({
+          event: 'subscribe',
+          data: { channel: 'presence-b', auth: channelAuth('rt-key', 'rt-secret', socketId, 'presence-b', '{"user_id":7}'), channel_data: '{"user_id":7}' },
+        })
       default:
         return JSON.stringify({ event: 'client-typing', channel: 'presence-b', data: { text: text(10) } })
     }

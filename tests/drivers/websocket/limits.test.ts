@@ -64,7 +64,7 @@ test('allowed_origins: other origins get 4003 and are closed; listed ones and wi
   }
 })
 
-test('by default only the app\'s own pages connect: its own host or APP_URL\'s; another site\'s page gets 4003; clients without an Origin connect', async (t) => {
+test("by default only the app's own pages connect: its own host or APP_URL's; another site's page gets 4003; clients without an Origin connect", async (t) => {
   const rt = await rtApp(t, {}, { config: { app: { url: 'https://shop.example.com' } } })
   const host = new URL(rt.url).host
   const evil = new TestSocket(rt.socketUrl, { origin: 'https://evil.example.net' })
@@ -170,7 +170,7 @@ test('subscribe_rate: subscriptions past the limit get svc:error 4306 on that ch
   t.is((await join(other.socket, other.id, 'd')).event, 'svc:subscription_succeeded', 'the limit is per connection')
 })
 
-test('subscribe_rate_per_address: one address\'s sockets share a budget; pusher clients get a subscription_error with status 429', async (t) => {
+test("subscribe_rate_per_address: one address's sockets share a budget; pusher clients get a subscription_error with status 429", async (t) => {
   const rt = await rtApp(t, { subscribe_rate_per_address: { limit: 4, per_seconds: 60 } })
   const a = await rt.connect()
   const b = await rt.connect()

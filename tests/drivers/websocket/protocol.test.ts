@@ -82,11 +82,17 @@ test('presence subscriptions need signed channel_data with a user_id', async (t)
   t.is((await join(socket, id, 'presence-room')).data.code, 4304)
   const { channelAuth } = await import('../../../plugins/broadcasting/index.ts')
   for (const data of ['{"user_info":{}}', '{"user_id":"__proto__"}', '{"user_id":null}', 'not json']) {
-    socket.send({ event: 'subscribe', data: { channel: 'presence-room', auth: channelAuth('rt-key', 'rt-secret', id, 'presence-room', data), channel_data: data } })
+    socket.send({
+      event: 'subscribe',
+      data: { channel: 'presence-room', auth: channelAuth('rt-key', 'rt-secret', id, 'presence-room', data), channel_data: data },
+    })
     t.is((await socket.event('svc:error', 'presence-room')).data.code, 4304, data)
   }
   // channel_data not covered by the signature: refused.
-  socket.send({ event: 'subscribe', data: { channel: 'presence-room', auth: channelAuth('rt-key', 'rt-secret', id, 'presence-room', '{"user_id":1}'), channel_data: '{"user_id":2}' } })
+  socket.send({
+    event: 'subscribe',
+    data: { channel: 'presence-room', auth: channelAuth('rt-key', 'rt-secret', id, 'presence-room', '{"user_id":1}'), channel_data: '{"user_id":2}' },
+  })
   t.is((await socket.event('svc:error', 'presence-room')).data.code, 4304)
 })
 
@@ -133,5 +139,8 @@ test('a broadcast with a socket to leave out (toOthers) skips that socket only',
   await rt.broadcaster.broadcast({ channels: ['board'], event: 'Marked', payload: {} })
   t.deepEqual((await other.socket.event('Moved')).data.to, 'e4')
   await me.socket.event('Marked')
-  t.false(me.socket.frames.some((f) => f.event === 'Moved'), 'deliveries to one socket keep their order: Moved would have come first')
+  t.false(
+    me.socket.frames.some((f) => f.event === 'Moved'),
+    'deliveries to one socket keep their order: Moved would have come first',
+  )
 })

@@ -65,7 +65,12 @@ test('triggerBatch sends every event; info gives one entry per event', async (t)
 
 test('a batch with one bad event sends nothing; more than 10 events are refused', async (t) => {
   const { hub, app } = await served(t)
-  const mixed = JSON.stringify({ batch: [{ name: 'Good', data: '{}', channel: 'news' }, { name: 'Bad', data: {}, channel: 'news' }] })
+  const mixed = JSON.stringify({
+    batch: [
+      { name: 'Good', data: '{}', channel: 'news' },
+      { name: 'Bad', data: {}, channel: 'news' },
+    ],
+  })
   const refused = await app.request(...post(mixed, '/apps/kiln-app/batch_events'))
   t.is(refused.status, 400)
   t.regex((await refused.json()).message, /batch\[1\].*"data" must be a string/)
@@ -139,7 +144,14 @@ test('every refusal is a 4xx JSON {message} and nothing reaches the hub', async 
     ['constructor key', post('{"name":"E","data":"{}","channel":"news","constructor":{"x":1}}'), 400],
     ['a JSON array', post('[1,2]'), 400],
     ['not JSON', post('{"name":'), 400],
-    ['a form body', [signedPath('POST', '/apps/kiln-app/events', 'name=E&data=x&channel=news'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=E&data=x&channel=news' }], 400],
+    [
+      'a form body',
+      [
+        signedPath('POST', '/apps/kiln-app/events', 'name=E&data=x&channel=news'),
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=E&data=x&channel=news' },
+      ],
+      400,
+    ],
     ['no body', [signedPath('POST', '/apps/kiln-app/events'), { method: 'POST' }], 400],
     ['batch not a list', post('{"batch":{"name":"E"}}', '/apps/kiln-app/batch_events'), 400],
     ['empty batch', post('{"batch":[]}', '/apps/kiln-app/batch_events'), 400],

@@ -9,7 +9,11 @@ const Pusher = PusherJs as unknown as new (key: string, options: object) => Push
 type PusherClient = PusherTypes.default
 
 /** pusher-js in Node, pointed at Kiln's rt server; channels are authorised by the connection's own signer. */
-function pusherClient(t: { teardown(fn: () => unknown): void }, rt: RtApp, user?: { user_id: string; user_info: Record<string, unknown> }): Promise<PusherClient> {
+function pusherClient(
+  t: { teardown(fn: () => unknown): void },
+  rt: RtApp,
+  user?: { user_id: string; user_info: Record<string, unknown> },
+): Promise<PusherClient> {
   const port = Number(new URL(rt.url).port)
   const client = new Pusher(KEY, {
     cluster: 'local',
@@ -21,7 +25,10 @@ function pusherClient(t: { teardown(fn: () => unknown): void }, rt: RtApp, user?
     channelAuthorization: {
       endpoint: '/unused',
       transport: 'ajax',
-      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: { auth: string }) => void) => {
+      customHandler: (
+        { socketId, channelName }: { socketId: string; channelName: string },
+        callback: (error: Error | null, data: { auth: string }) => void,
+      ) => {
         const data = channelName.startsWith('presence-') ? JSON.stringify(user) : undefined
         callback(null, { ...rt.broadcaster.signChannel(socketId, channelName, data), ...(data ? { channel_data: data } : {}) })
       },
@@ -87,8 +94,18 @@ test('a private subscription with a bad signature fails in pusher-js with a subs
   const rt = await rtApp(t)
   const port = Number(new URL(rt.url).port)
   const client = new Pusher(KEY, {
-    cluster: 'local', wsHost: '127.0.0.1', wsPort: port, forceTLS: false, enabledTransports: ['ws'], disableStats: true,
-    channelAuthorization: { endpoint: '/unused', transport: 'ajax', customHandler: (_params: unknown, callback: (error: Error | null, data: { auth: string }) => void) => callback(null, { auth: `${KEY}:${'0'.repeat(64)}` }) },
+    cluster: 'local',
+    wsHost: '127.0.0.1',
+    wsPort: port,
+    forceTLS: false,
+    enabledTransports: ['ws'],
+    disableStats: true,
+    channelAuthorization: {
+      endpoint: '/unused',
+      transport: 'ajax',
+      customHandler: (_params: unknown, callback: (error: Error | null, data: { auth: string }) => void) =>
+        callback(null, { auth: `${KEY}:${'0'.repeat(64)}` }),
+    },
   })
   t.teardown(() => client.disconnect())
   const error = await new Promise<any>((resolve) => client.subscribe('private-x').bind('pusher:subscription_error', resolve))

@@ -77,10 +77,23 @@ export class TestSocket {
 }
 
 /** Subscribes, signing private and presence channels with the test credentials. */
-export async function join(socket: TestSocket, socketId: string, channel: string, member?: { user_id: unknown; user_info?: unknown }, credentials = { key: KEY, secret: SECRET }): Promise<Frame> {
+export async function join(
+  socket: TestSocket,
+  socketId: string,
+  channel: string,
+  member?: { user_id: unknown; user_info?: unknown },
+  credentials = { key: KEY, secret: SECRET },
+): Promise<Frame> {
   const channelData = member ? JSON.stringify(member) : undefined
   const signed = channel.startsWith('private-') || channel.startsWith('presence-')
-  socket.send({ event: 'subscribe', data: { channel, ...(signed ? { auth: channelAuth(credentials.key, credentials.secret, socketId, channel, channelData) } : {}), ...(channelData ? { channel_data: channelData } : {}) } })
+  socket.send({
+    event: 'subscribe',
+    data: {
+      channel,
+      ...(signed ? { auth: channelAuth(credentials.key, credentials.secret, socketId, channel, channelData) } : {}),
+      ...(channelData ? { channel_data: channelData } : {}),
+    },
+  })
   return socket.next((frame) => frame.channel === channel && (frame.event === 'svc:subscription_succeeded' || frame.event === 'svc:error'))
 }
 
@@ -93,7 +106,17 @@ export interface RtApp {
 }
 
 /** An app whose active connection is `rt`, listening on a real port. */
-export async function rtApp(t: { teardown(fn: () => unknown): void }, options: Record<string, unknown> = {}, extra: { plugins?: Plugin[]; env?: Record<string, string>; config?: Record<string, unknown>; routes?: (app: Application) => unknown; files?: Record<string, string> } = {}): Promise<RtApp> {
+export async function rtApp(
+  t: { teardown(fn: () => unknown): void },
+  options: Record<string, unknown> = {},
+  extra: {
+    plugins?: Plugin[]
+    env?: Record<string, string>
+    config?: Record<string, unknown>
+    routes?: (app: Application) => unknown
+    files?: Record<string, string>
+  } = {},
+): Promise<RtApp> {
   const app = await createApp({
     root: tempApp(extra.files),
     env: { APP_ENV: 'test', ...extra.env },
@@ -125,7 +148,12 @@ export async function rtApp(t: { teardown(fn: () => unknown): void }, options: R
  * A pusher-js client in Node, connected to an rt server's Pusher protocol
  * (`/app/{key}`) and authorised by `sign` (what /broadcasting/auth would answer).
  */
-export async function pusherJs(t: { teardown(fn: () => unknown): void }, key: string, url: string, sign: (socketId: string, channel: string) => unknown): Promise<PusherTypes.default> {
+export async function pusherJs(
+  t: { teardown(fn: () => unknown): void },
+  key: string,
+  url: string,
+  sign: (socketId: string, channel: string) => unknown,
+): Promise<PusherTypes.default> {
   const client = new PusherJsClient(key, {
     cluster: 'local',
     wsHost: '127.0.0.1',
@@ -136,7 +164,8 @@ export async function pusherJs(t: { teardown(fn: () => unknown): void }, key: st
     channelAuthorization: {
       endpoint: '/unused',
       transport: 'ajax',
-      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: unknown) => void) => callback(null, sign(socketId, channelName)),
+      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: unknown) => void) =>
+        callback(null, sign(socketId, channelName)),
     },
   })
   t.teardown(() => client.disconnect())

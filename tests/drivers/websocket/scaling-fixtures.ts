@@ -25,14 +25,23 @@ export interface RtCluster {
  * const { redis, nodes: [a, b] } = await rtCluster(t, { nodes: 2 })
  * ```
  */
-export async function rtCluster(t: T, { nodes = 2, linked = [] as number[], heartbeatSeconds = 0.2, options = {} as Record<string, unknown> } = {}): Promise<RtCluster> {
+export async function rtCluster(
+  t: T,
+  { nodes = 2, linked = [] as number[], heartbeatSeconds = 0.2, options = {} as Record<string, unknown> } = {},
+): Promise<RtCluster> {
   const port = await freePort()
   const redis = await redisServer(t, port)
   const url = `redis://127.0.0.1:${port}`
   const links = await Promise.all(Array.from({ length: nodes }, (_, i) => (linked.includes(i) ? redisLink(t, port) : undefined)))
   const logging = { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/rt.log' } } }
   const apps = await Promise.all(
-    links.map((link) => rtApp(t, { ...options, scaling: { enabled: true, url: link?.url ?? url, prefix: 'cluster:', heartbeat_seconds: heartbeatSeconds, timeout_ms: 300 } }, { config: logging })),
+    links.map((link) =>
+      rtApp(
+        t,
+        { ...options, scaling: { enabled: true, url: link?.url ?? url, prefix: 'cluster:', heartbeat_seconds: heartbeatSeconds, timeout_ms: 300 } },
+        { config: logging },
+      ),
+    ),
   )
   return { redis, url, nodes: apps, links }
 }

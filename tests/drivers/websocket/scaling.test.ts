@@ -14,7 +14,10 @@ const script = fileURLToPath(new URL('./fixtures/rt-process.ts', import.meta.url
 
 /** Starts a real rt server process; resolves with its URL. */
 function rtProcess(t: { teardown(fn: () => unknown): void }, prefix: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--conditions=kiln-source', '--import=tsx', script], { env: { ...process.env, RT_PREFIX: prefix, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--conditions=kiln-source', '--import=tsx', script], {
+    env: { ...process.env, RT_PREFIX: prefix, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })

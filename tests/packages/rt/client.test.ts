@@ -27,7 +27,13 @@ function signingRoute(app: RtApp['app'], users: Record<string, Member>) {
 }
 
 function client(rt: RtApp, token = 'alice', extra: Partial<ConstructorParameters<typeof Rt>[0]> = {}) {
-  return new Rt({ wsUrl: rt.socketUrl, authEndpoint: `${rt.url}/node-auth`, WebSocket: WebSocket as unknown as SocketConstructor, headers: { authorization: token }, ...extra })
+  return new Rt({
+    wsUrl: rt.socketUrl,
+    authEndpoint: `${rt.url}/node-auth`,
+    WebSocket: WebSocket as unknown as SocketConstructor,
+    headers: { authorization: token },
+    ...extra,
+  })
 }
 
 const users = { alice: { user_id: 1, user_info: { name: 'Alice' } }, bob: { user_id: 2, user_info: { name: 'Bob' } } }
@@ -66,7 +72,11 @@ test('private and presence channels are authorised through the auth endpoint; he
   const joined: Member[] = []
   const left: Member[] = []
   let here: Member[] = []
-  const room = alice.join('chat').here((m) => (here = m)).joining((m) => joined.push(m)).leaving((m) => left.push(m))
+  const room = alice
+    .join('chat')
+    .here((m) => (here = m))
+    .joining((m) => joined.push(m))
+    .leaving((m) => left.push(m))
   t.true(await waitFor(() => here.length === 1))
   const typing: unknown[] = []
   room.listenForWhisper('typing', (data) => typing.push(data))
@@ -127,13 +137,21 @@ test('reconnect: after a server restart the client gets a new socket id, re-auth
   const { broadcasting } = await import('../../../plugins/broadcasting/index.ts')
   const websocketDriver = (await import('../../../drivers/websocket/index.ts')).default
   const { tempApp } = await import('../../fixtures/temp-app.ts')
-  const second = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, plugins: [broadcasting(), websocketDriver], config: { broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: KEY, secret: 'rt-secret' } } } } })
+  const second = await createApp({
+    root: tempApp(),
+    env: { APP_ENV: 'test' },
+    plugins: [broadcasting(), websocketDriver],
+    config: { broadcasting: { default: 'rt', connections: { rt: { driver: 'rt', key: KEY, secret: 'rt-secret' } } } },
+  })
   signingRoute(second, users)
   t.teardown(() => second.close())
   await second.listen({ port })
   t.true(await waitFor(() => alice.state === 'connected' && alice.private('orders.1').subscribed && alice.channel('news').subscribed, 10_000))
   t.not(alice.socketId, before)
-  await second.service('broadcast').connection().broadcast({ channels: ['private-orders.1', 'news'], event: 'OrderShipped', payload: { id: 9 } })
+  await second
+    .service('broadcast')
+    .connection()
+    .broadcast({ channels: ['private-orders.1', 'news'], event: 'OrderShipped', payload: { id: 9 } })
   t.true(await waitFor(() => got.length === 1))
   t.deepEqual(got, [{ id: 9 }])
 })
@@ -162,15 +180,21 @@ test('disconnect() closes for good', async (t) => {
   t.is(rt.broadcaster.server.size, 0)
 })
 
-test.serial('a subscription refused while the server\'s Redis is down (4310) is tried again by itself and works once Redis is back', async (t) => {
-  const { redis, nodes: [rt] } = await rtCluster(t, { nodes: 1 })
+test.serial("a subscription refused while the server's Redis is down (4310) is tried again by itself and works once Redis is back", async (t) => {
+  const {
+    redis,
+    nodes: [rt],
+  } = await rtCluster(t, { nodes: 1 })
   const alice = client(rt!, 'alice', { reconnect: { initialDelayMs: 100, maxDelayMs: 400 } })
   t.teardown(() => alice.disconnect())
   await alice.connect()
   await redis.stop()
   const errors: number[] = []
   const got: unknown[] = []
-  const news = alice.channel('news').error((error) => errors.push(error.code)).listen('Published', (data) => got.push(data))
+  const news = alice
+    .channel('news')
+    .error((error) => errors.push(error.code))
+    .listen('Published', (data) => got.push(data))
   t.true(await waitFor(() => errors.length > 0))
   t.is(errors[0], 4310)
   t.false(news.subscribed)
@@ -199,7 +223,7 @@ function encryptedSigningRoute(app: RtApp['app'], broadcaster: () => RtApp['broa
   })
 }
 
-test('encryptedPrivate() opens sealed events with the auth endpoint\'s shared_secret; the wire carries only ciphertext', async (t) => {
+test("encryptedPrivate() opens sealed events with the auth endpoint's shared_secret; the wire carries only ciphertext", async (t) => {
   const rt: RtApp = await rtApp(t, { encryption_master_key: MASTER.toString('base64') }, { routes: (app) => encryptedSigningRoute(app, () => rt.broadcaster) })
   const alice = client(rt, 'alice')
   t.teardown(() => alice.disconnect())
@@ -219,7 +243,9 @@ test('encryptedPrivate() opens sealed events with the auth endpoint\'s shared_se
   t.deepEqual(Object.keys(sealed.data).sort(), ['ciphertext', 'nonce'])
   t.false(JSON.stringify(sealed).includes('1234'))
   // Asked for by the wrong name, the channel is refused rather than handing listeners ciphertext.
-  t.throws(() => alice.private('encrypted-vault.2'), { message: /private-encrypted-vault\.2 is an end-to-end encrypted channel: listen to it with rt\.encryptedPrivate\(\)/ })
+  t.throws(() => alice.private('encrypted-vault.2'), {
+    message: /private-encrypted-vault\.2 is an end-to-end encrypted channel: listen to it with rt\.encryptedPrivate\(\)/,
+  })
 })
 
 test('an encrypted event that does not open is retried once with a fresh key, then dropped and reported with 4390', async (t) => {
@@ -234,7 +260,10 @@ test('an encrypted event that does not open is retried once with a fresh key, th
   const errors: Array<{ code: number; message: string }> = []
   const plainErrors: Array<{ code: number; message: string }> = []
   const staleVault = stale.encryptedPrivate('vault.1').listen('PinChanged', (data) => fromStale.push(data))
-  const wrongVault = wrong.encryptedPrivate('vault.1').listen('PinChanged', (data) => fromWrong.push(data)).error((e) => errors.push(e))
+  const wrongVault = wrong
+    .encryptedPrivate('vault.1')
+    .listen('PinChanged', (data) => fromWrong.push(data))
+    .error((e) => errors.push(e))
   plain.encryptedPrivate('vault.1').error((e) => plainErrors.push(e))
   t.true(await waitFor(() => staleVault.subscribed && wrongVault.subscribed && plainErrors.length === 1))
   t.is(plainErrors[0]!.code, 4304)
@@ -252,9 +281,18 @@ test('an encrypted event that does not open is retried once with a fresh key, th
 })
 
 test('backoff grows exponentially with jitter and is capped', (t) => {
-  t.is(backoff(0, 500, 10_000, () => 0), 250)
-  t.is(backoff(3, 500, 10_000, () => 1), 4000)
-  t.is(backoff(20, 500, 10_000, () => 1), 10_000)
+  t.is(
+    backoff(0, 500, 10_000, () => 0),
+    250,
+  )
+  t.is(
+    backoff(3, 500, 10_000, () => 1),
+    4000,
+  )
+  t.is(
+    backoff(20, 500, 10_000, () => 1),
+    10_000,
+  )
 })
 
 test('the committed browser bundle matches the source, and the app serves it', async (t) => {

@@ -37,7 +37,10 @@ async function makeApp(t: ExecutionContext): Promise<{ app: Application; ada: Au
     config: {
       session: { driver: 'memory' },
       database: { default: 'main', connections: { main: { driver: 'sqlite', filename: ':memory:' } } },
-      auth: { guards: { web: { driver: 'session', provider: 'authors' }, admin: { driver: 'session', provider: 'authors' } }, providers: { authors: { driver: 'model', model: () => Author } } },
+      auth: {
+        guards: { web: { driver: 'session', provider: 'authors' }, admin: { driver: 'session', provider: 'authors' } },
+        providers: { authors: { driver: 'model', model: () => Author } },
+      },
       broadcasting: { default: 'main', connections: { main: { driver: 'null', key: KEY, secret: SECRET, encryption_master_key: MASTER } } },
     },
   })
@@ -70,7 +73,10 @@ test('private channels: the signature matches the Pusher vector scheme; bound mo
   const res = await auth(client, { socket_id: '1234.1234', channel_name: 'private-orders.1' })
   t.is(res.status, 200)
   t.deepEqual(await res.json(), { auth: channelAuth(KEY, SECRET, '1234.1234', 'private-orders.1') })
-  const form = await client.post('/broadcasting/auth', `socket_id=1234.1234&channel_name=private-App.Models.Author.${ada.id}`, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' })
+  const form = await client.post('/broadcasting/auth', `socket_id=1234.1234&channel_name=private-App.Models.Author.${ada.id}`, {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  })
   t.is(form.status, 200, 'form fields and channel classes work too')
 })
 
@@ -84,7 +90,7 @@ test('presence channels add channel_data with user_id and user_info; encrypted c
   t.is(encrypted.shared_secret, sharedSecret('private-encrypted-vault.1', Buffer.from(MASTER, 'base64')))
 })
 
-test('refusals are 403, never 500: no pattern, a missing model, a falsy callback, someone else\'s order, guests, public channels', async (t) => {
+test("refusals are 403, never 500: no pattern, a missing model, a falsy callback, someone else's order, guests, public channels", async (t) => {
   const { app, ada, grace } = await makeApp(t)
   const refused = async (client: TestClient, channel: string) => {
     const res = await auth(client, { socket_id: '1.2', channel_name: channel })
@@ -107,7 +113,16 @@ test('refusals are 403, never 500: no pattern, a missing model, a falsy callback
 test('bad input is 422: a missing field or a malformed socket id', async (t) => {
   const { app, ada } = await makeApp(t)
   const client = await loggedIn(app, ada.id)
-  for (const body of [{}, { socket_id: '1.2' }, { channel_name: 'private-orders.1' }, { socket_id: '12', channel_name: 'private-orders.1' }, { socket_id: '1.2.3', channel_name: 'private-orders.1' }, { socket_id: ['1.2'], channel_name: 'private-orders.1' }, { socket_id: '1.2', channel_name: { a: 1 } }, { socket_id: '1.2', channel_name: 'private-a b' }]) {
+  for (const body of [
+    {},
+    { socket_id: '1.2' },
+    { channel_name: 'private-orders.1' },
+    { socket_id: '12', channel_name: 'private-orders.1' },
+    { socket_id: '1.2.3', channel_name: 'private-orders.1' },
+    { socket_id: ['1.2'], channel_name: 'private-orders.1' },
+    { socket_id: '1.2', channel_name: { a: 1 } },
+    { socket_id: '1.2', channel_name: 'private-a b' },
+  ]) {
     const res = await auth(client, body)
     t.is(res.status, 422, JSON.stringify(body))
     t.truthy((await res.json()).errors)

@@ -8,7 +8,13 @@ import { tempApp } from '../../fixtures/temp-app.ts'
  * it): it resolves from config, accepts broadcasts to many channels without
  * throwing, and signs subscriptions Pusher-style with its key and secret.
  */
-export function broadcasterSuite(test: TestFn, driver: string, plugins: Plugin[], extra: Record<string, unknown> = {}, observe?: (app: Application) => () => unknown[]): void {
+export function broadcasterSuite(
+  test: TestFn,
+  driver: string,
+  plugins: Plugin[],
+  extra: Record<string, unknown> = {},
+  observe?: (app: Application) => () => unknown[],
+): void {
   const make = async (t: { teardown(fn: () => unknown): void }) => {
     const app = await createApp({
       root: tempApp(),

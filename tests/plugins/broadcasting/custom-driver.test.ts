@@ -45,7 +45,10 @@ export default defineConfig(({ env }) => ({ default: env.get('BROADCAST_CONNECTI
     await Pinged.dispatch(2)
     await flushBroadcasts()
   })
-  const lines = readFileSync(join(root, 'broadcasts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  const lines = readFileSync(join(root, 'broadcasts.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
   t.deepEqual(lines, [
     { channels: ['private-pings'], event: 'Pinged', payload: { n: 1, socket: null } },
     { channels: ['private-pings'], event: 'Pinged', payload: { n: 2, socket: null } },

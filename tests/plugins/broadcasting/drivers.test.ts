@@ -24,8 +24,16 @@ test('log: writes the event, the channels and the pretty JSON payload to the log
   const { tempApp } = await import('../../fixtures/temp-app.ts')
   const { broadcasting } = await import('../../../plugins/broadcasting/index.ts')
   const root = tempApp()
-  const app = await createApp({ root, env: { APP_ENV: 'test' }, plugins: [broadcasting(), logDriver], config: { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/b.log' } } } })
-  await app.service('broadcast').connection('log').broadcast({ channels: ['news', 'private-a'], event: 'Published', payload: { id: 7 } })
+  const app = await createApp({
+    root,
+    env: { APP_ENV: 'test' },
+    plugins: [broadcasting(), logDriver],
+    config: { logging: { level: 'info', channels: ['file'], file: { path: 'storage/logs/b.log' } } },
+  })
+  await app
+    .service('broadcast')
+    .connection('log')
+    .broadcast({ channels: ['news', 'private-a'], event: 'Published', payload: { id: 7 } })
   await app.close()
   const line = JSON.parse(readFileSync(join(root, 'storage/logs/b.log'), 'utf8').trim())
   t.is(line.msg, 'Broadcasting [Published] on channels [news, private-a] with payload:\n{\n    "id": 7\n}')

@@ -16,7 +16,10 @@ import { Author } from '../../core/database/database-suite.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 class OrderShipped extends ShouldBroadcast {
-  constructor(public author: Author, public note: string) {
+  constructor(
+    public author: Author,
+    public note: string,
+  ) {
     super()
   }
   broadcastOn() {
@@ -62,7 +65,11 @@ async function makeApp(t: ExecutionContext): Promise<Application> {
     root: tempApp({ 'database/migrations/0001.ts': migration }),
     env: { APP_ENV: 'test' },
     plugins: [broadcasting(), nullDriver],
-    config: { session: { driver: 'memory' }, database: { default: 'main', connections: { main: { driver: 'sqlite', filename: ':memory:' } } }, broadcasting: { default: 'null' } },
+    config: {
+      session: { driver: 'memory' },
+      database: { default: 'main', connections: { main: { driver: 'sqlite', filename: ':memory:' } } },
+      broadcasting: { default: 'null' },
+    },
   })
   t.teardown(() => app.close())
   await new Migrator(app).migrate()
@@ -118,13 +125,18 @@ test('ShouldBroadcastAfterCommit waits for the commit and is dropped on rollback
       await flushBroadcasts()
       fake.assertBroadcastCount(0)
     })
-    await db.transaction(async () => {
-      await Audited.dispatch(2)
-      throw new Error('rollback')
-    }).catch(() => {})
+    await db
+      .transaction(async () => {
+        await Audited.dispatch(2)
+        throw new Error('rollback')
+      })
+      .catch(() => {})
     await new Promise((r) => setTimeout(r, 10))
     await flushBroadcasts()
-    t.deepEqual(fake.broadcasts('Audited').map((m) => m.payload.id), [1])
+    t.deepEqual(
+      fake.broadcasts('Audited').map((m) => m.payload.id),
+      [1],
+    )
   })
 })
 
@@ -154,17 +166,28 @@ test('broadcast(event).toOthers() ignores an X-Socket-ID the requester never aut
   await client.json('POST', '/type', {}, { 'x-socket-id': '123.456' })
   await client.json('POST', '/type', {}, { 'x-socket-id': 'not-a-socket' })
   await client.json('POST', '/type-via', {})
-  t.deepEqual(fake.broadcasts('typing').map((m) => m.socket ?? null), [null, null, null])
+  t.deepEqual(
+    fake.broadcasts('typing').map((m) => m.socket ?? null),
+    [null, null, null],
+  )
 })
 
 test('channel:list shows every pattern with its guards and handler', async (t) => {
   const app = await makeApp(t)
   await runWithApp(app, () => {
-    Broadcast.channel('orders.{order}', function ownsOrder() {
-      return true
-    }, { guards: ['web', 'tok'] })
+    Broadcast.channel(
+      'orders.{order}',
+      function ownsOrder() {
+        return true
+      },
+      { guards: ['web', 'tok'] },
+    )
   })
   const rows: Array<Record<string, unknown>> = []
-  await runWithApp(app, () => app.commands.get('channel:list')!.run({ app, root: app.root, cwd: app.root, args: [], flags: {}, info: () => {}, warn: () => {}, error: () => {}, table: (r) => rows.push(...r) }))
+  await runWithApp(app, () =>
+    app.commands
+      .get('channel:list')!
+      .run({ app, root: app.root, cwd: app.root, args: [], flags: {}, info: () => {}, warn: () => {}, error: () => {}, table: (r) => rows.push(...r) }),
+  )
   t.deepEqual(rows, [{ channel: 'orders.{order}', guards: 'web, tok', handler: 'ownsOrder', bound: '' }])
 })

@@ -1,7 +1,18 @@
 import test, { type ExecutionContext } from 'ava'
 import { createApp, Migrator, Model, runWithApp, type Application } from '../../../core/index.ts'
 import nullDriver from '../../../drivers/null/index.ts'
-import { broadcasting, Broadcast, BroadcastsEvents, BroadcastsEventsAfterCommit, Channel, flushBroadcasts, Notifiable, Notification, PrivateChannel, type BroadcastableModelEvent } from '../../../plugins/broadcasting/index.ts'
+import {
+  broadcasting,
+  Broadcast,
+  BroadcastsEvents,
+  BroadcastsEventsAfterCommit,
+  Channel,
+  flushBroadcasts,
+  Notifiable,
+  Notification,
+  PrivateChannel,
+  type BroadcastableModelEvent,
+} from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 class Article extends BroadcastsEvents(Model) {
@@ -75,7 +86,10 @@ test('model broadcasting: created, updated, trashed and deleted go out as Articl
     await article.delete()
     await article.restore()
     await flushBroadcasts()
-    t.deepEqual(fake.sent.map((m) => m.event), ['ArticleCreated', 'ArticleUpdated', 'ArticleTrashed'])
+    t.deepEqual(
+      fake.sent.map((m) => m.event),
+      ['ArticleCreated', 'ArticleUpdated', 'ArticleTrashed'],
+    )
     fake.assertBroadcastOn('ArticleUpdated', `private-app.models.Article.${article.id}`)
     fake.assertBroadcastOn('ArticleUpdated', 'articles')
     t.is((fake.broadcasts('ArticleUpdated')[0]!.payload.model as { title: string }).title, 'Hello')
@@ -90,23 +104,30 @@ test('broadcastsNow skips the queue and custom names and payloads apply; after-c
   await runWithApp(app, async () => {
     const fake = Broadcast.fake()
     const live = await LiveArticle.create({ title: 'x' })
-    t.deepEqual(fake.sent.map((m) => [m.event, m.payload]), [['article.created', { id: live.getKey() }]], 'sent during save, no flush needed')
+    t.deepEqual(
+      fake.sent.map((m) => [m.event, m.payload]),
+      [['article.created', { id: live.getKey() }]],
+      'sent during save, no flush needed',
+    )
     await app.service('db').transaction(async () => {
       await CommittedArticle.create({ title: 'y' })
       await flushBroadcasts()
       t.is(fake.broadcasts('CommittedArticleCreated').length, 0)
     })
-    await app.service('db').transaction(async () => {
-      await CommittedArticle.create({ title: 'z' })
-      throw new Error('rollback')
-    }).catch(() => {})
+    await app
+      .service('db')
+      .transaction(async () => {
+        await CommittedArticle.create({ title: 'z' })
+        throw new Error('rollback')
+      })
+      .catch(() => {})
     await new Promise((r) => setTimeout(r, 10))
     await flushBroadcasts()
     t.is(fake.broadcasts('CommittedArticleCreated').length, 1)
   })
 })
 
-test('broadcast notifications go to the notifiable\'s private channel as BroadcastNotificationCreated with id and type', async (t) => {
+test("broadcast notifications go to the notifiable's private channel as BroadcastNotificationCreated with id and type", async (t) => {
   const app = await makeApp(t)
   await runWithApp(app, async () => {
     const fake = Broadcast.fake()

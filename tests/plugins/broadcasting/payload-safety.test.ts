@@ -41,7 +41,9 @@ test('the default broadcastWith never puts a hidden attribute on a socket: model
   const hash = 'scrypt$16384$8$1$c2FsdA==$aGFzaA=='
   const account = new Account({ name: 'Ada', password: hash, remember_token: 'r3m3mb3r' })
   const other = new Account({ name: 'Grace', password: hash })
-  await runWithApp(rt.app, () => broadcast(new AccountUpdated(account, { owner: account, members: [account, other] }, new ForeignRecord(), new Date('2026-11-23T10:00:00Z'))).send())
+  await runWithApp(rt.app, () =>
+    broadcast(new AccountUpdated(account, { owner: account, members: [account, other] }, new ForeignRecord(), new Date('2026-11-23T10:00:00Z'))).send(),
+  )
   const frame = await socket.event('AccountUpdated')
   t.false(JSON.stringify(frame).includes(hash), 'no password hash reaches the socket')
   t.false(JSON.stringify(frame).includes('r3m3mb3r'))
@@ -80,5 +82,8 @@ test('an active connection that is not configured (BROADCAST_CONNECTION=websocke
       config: { broadcasting: { connections: { rt: { driver: 'rt', key: 'k', secret: 's' } } } },
     }),
   )
-  t.is(error!.message, 'The active broadcast connection "websocket" (BROADCAST_CONNECTION, or "default" in config/broadcasting.ts) is not configured. Configured connections: rt, log, null.')
+  t.is(
+    error!.message,
+    'The active broadcast connection "websocket" (BROADCAST_CONNECTION, or "default" in config/broadcasting.ts) is not configured. Configured connections: rt, log, null.',
+  )
 })

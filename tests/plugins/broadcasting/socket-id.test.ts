@@ -34,35 +34,39 @@ class Whispered extends InteractsWithSockets(ShouldBroadcastNow) {
 
 /** A listening rt app with session logins, `POST /say` (toOthers) and `POST /mark` (to everyone). */
 async function chatApp(t: ExecutionContext) {
-  const rt = await rtApp(t, {}, {
-    files: { 'database/migrations/0001.ts': migration, 'routes/channels.ts': channels },
-    config: {
-      session: { driver: 'memory' },
-      database: { default: 'main', connections: { main: { driver: 'sqlite', filename: ':memory:' } } },
-      auth: { guards: { web: { driver: 'session', provider: 'authors' } }, providers: { authors: { driver: 'model', model: () => Author } } },
+  const rt = await rtApp(
+    t,
+    {},
+    {
+      files: { 'database/migrations/0001.ts': migration, 'routes/channels.ts': channels },
+      config: {
+        session: { driver: 'memory' },
+        database: { default: 'main', connections: { main: { driver: 'sqlite', filename: ':memory:' } } },
+        auth: { guards: { web: { driver: 'session', provider: 'authors' } }, providers: { authors: { driver: 'model', model: () => Author } } },
+      },
+      routes: (app: Application) => {
+        app.router.group({ middleware: ['web'] }, () => {
+          app.router.get('/csrf', () => null)
+          app.router.post('/login-as/{id}', async ({ params, auth }) => {
+            await auth.login((await Author.find(params.id))!)
+            return { ok: true }
+          })
+          app.router.post('/say', async ({ request }) => {
+            await broadcast(new Said(String(request.input('text')))).toOthers()
+            return { ok: true }
+          })
+          app.router.post('/whisper', async ({ request }) => {
+            await broadcast(new Whispered(String(request.input('text'))).dontBroadcastToCurrentUser())
+            return { ok: true }
+          })
+          app.router.post('/mark', async ({ request }) => {
+            await broadcast(new Said(String(request.input('text'))))
+            return { ok: true }
+          })
+        })
+      },
     },
-    routes: (app: Application) => {
-      app.router.group({ middleware: ['web'] }, () => {
-        app.router.get('/csrf', () => null)
-        app.router.post('/login-as/{id}', async ({ params, auth }) => {
-          await auth.login((await Author.find(params.id))!)
-          return { ok: true }
-        })
-        app.router.post('/say', async ({ request }) => {
-          await broadcast(new Said(String(request.input('text')))).toOthers()
-          return { ok: true }
-        })
-        app.router.post('/whisper', async ({ request }) => {
-          await broadcast(new Whispered(String(request.input('text'))).dontBroadcastToCurrentUser())
-          return { ok: true }
-        })
-        app.router.post('/mark', async ({ request }) => {
-          await broadcast(new Said(String(request.input('text'))))
-          return { ok: true }
-        })
-      })
-    },
-  })
+  )
   await new Migrator(rt.app).migrate()
   const [ada, grace] = await runWithApp(rt.app, async () => [await Author.create({ name: 'Ada' }), await Author.create({ name: 'Grace' })])
   const login = async (id: number) => {
@@ -76,7 +80,7 @@ async function chatApp(t: ExecutionContext) {
 
 const said = (socket: TestSocket, text: string) => socket.next((frame) => frame.event === 'Said' && frame.data?.text === text)
 
-test('X-Socket-ID: another user\'s socket id is ignored (the broadcast reaches that socket); the sender\'s own authenticated id is left out', async (t) => {
+test("X-Socket-ID: another user's socket id is ignored (the broadcast reaches that socket); the sender's own authenticated id is left out", async (t) => {
   const { rt, ada, grace, login } = await chatApp(t)
   const adaHttp = await login(ada.id)
   const graceHttp = await login(grace.id)
@@ -102,7 +106,10 @@ test('X-Socket-ID: another user\'s socket id is ignored (the broadcast reaches t
   t.truthy(await said(b.socket, 'from ada'))
   await adaHttp.json('POST', '/mark', { text: 'after' })
   t.truthy(await said(a.socket, 'after'), 'deliveries to one socket keep their order')
-  t.false(a.socket.frames.some((frame) => frame.event === 'Said' && frame.data?.text === 'from ada'), 'toOthers left out Ada\'s own socket')
+  t.false(
+    a.socket.frames.some((frame) => frame.event === 'Said' && frame.data?.text === 'from ada'),
+    "toOthers left out Ada's own socket",
+  )
 
   // dontBroadcastToCurrentUser() (InteractsWithSockets) checks the same way.
   const whispered = (socket: TestSocket, text: string) => socket.next((frame) => frame.event === 'Whispered' && frame.data?.text === text)
@@ -122,5 +129,5 @@ test('X-Socket-ID: a socket that never authenticated (public channels only) is n
   t.is((await join(b.socket, b.id, 'room')).event, 'svc:subscription_succeeded')
   t.is((await graceHttp.json('POST', '/say', { text: 'echo' }, { 'x-socket-id': b.id })).status, 200)
   const frame = await said(b.socket, 'echo')
-  t.is(frame.data.socket, null, 'the unverified id is not the broadcast\'s socket either')
+  t.is(frame.data.socket, null, "the unverified id is not the broadcast's socket either")
 })

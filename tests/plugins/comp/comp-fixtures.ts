@@ -15,7 +15,12 @@ const layout = '<!doctype html><html><head><title>{{title}}</title>@compScripts<
  * An app with the components plugin, the given files (components in
  * app/components, views in resources/views), memory sessions, and a layout.
  */
-export async function compApp(t: { teardown(fn: () => unknown): void }, files: Record<string, string>, config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ app: Application; client: TestClient }> {
+export async function compApp(
+  t: { teardown(fn: () => unknown): void },
+  files: Record<string, string>,
+  config: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): Promise<{ app: Application; client: TestClient }> {
   const app = await createApp({
     root: tempApp({ 'resources/views/layouts/app.hbs': layout, ...files }),
     env: { APP_ENV: 'test', ...env },
@@ -28,7 +33,12 @@ export async function compApp(t: { teardown(fn: () => unknown): void }, files: R
 
 /** Undoes the attribute escaping of a snapshot. */
 function unescape(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }
 
 /** Every component snapshot in a page, in order. */
@@ -52,8 +62,25 @@ export async function page(client: TestClient, path: string): Promise<{ html: st
 }
 
 /** One update request, as the browser client sends it. */
-export function update(client: TestClient, endpoint: string, snapshot: PageSnapshot, body: { updates?: Array<[string, unknown]>; calls?: Array<{ method: string; params?: unknown[] }>; island?: string | null; renderless?: boolean } = {}): Promise<TestResponse> {
-  return client.json('POST', endpoint, { fingerprint: snapshot.fingerprint, serverMemo: snapshot.serverMemo, updates: body.updates ?? [], calls: body.calls ?? [], island: body.island ?? null, ...(body.renderless ? { renderless: true } : {}) }, { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '' })
+export function update(
+  client: TestClient,
+  endpoint: string,
+  snapshot: PageSnapshot,
+  body: { updates?: Array<[string, unknown]>; calls?: Array<{ method: string; params?: unknown[] }>; island?: string | null; renderless?: boolean } = {},
+): Promise<TestResponse> {
+  return client.json(
+    'POST',
+    endpoint,
+    {
+      fingerprint: snapshot.fingerprint,
+      serverMemo: snapshot.serverMemo,
+      updates: body.updates ?? [],
+      calls: body.calls ?? [],
+      island: body.island ?? null,
+      ...(body.renderless ? { renderless: true } : {}),
+    },
+    { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '' },
+  )
 }
 
 /** The snapshot to send next, from an update's answer. */
@@ -75,5 +102,6 @@ export default class Counter extends Component {
 `,
   'resources/views/components/counter.hbs': '<div class="counter"><span>{{count}}</span><button wire:click="increment">+</button></div>',
   'resources/views/home.hbs': "{{!< layouts/app}}\n<h1>Home</h1>@comp('counter', start=5)",
-  'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
+  'routes/web.ts':
+    "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
 }

@@ -10,7 +10,12 @@ export async function featureApp(t: Parameters<typeof compApp>[0], env: Record<s
 }
 
 /** One update that must succeed: its JSON answer, or an error with the status and body. */
-export async function call(client: Awaited<ReturnType<typeof featureApp>>['client'], endpoint: string, snapshot: PageSnapshot, body: Parameters<typeof update>[3]) {
+export async function call(
+  client: Awaited<ReturnType<typeof featureApp>>['client'],
+  endpoint: string,
+  snapshot: PageSnapshot,
+  body: Parameters<typeof update>[3],
+) {
   const res = await update(client, endpoint, snapshot, body)
   const json = await res.json()
   if (res.status !== 200) throw new Error(`${res.status}: ${JSON.stringify(json)}`)

@@ -43,7 +43,8 @@ export default class TodoForm extends Component {
   checkTitle() { this.validateOnly('title') }
 }
 `,
-  'resources/views/components/todo-form.hbs': '<form wire:submit="save"><input wire:model="title"><p class="error">{{error "title"}}</p><p class="remaining">{{remaining}} left</p><ul>{{#each items}}<li>{{this}}</li>{{/each}}</ul></form>',
+  'resources/views/components/todo-form.hbs':
+    '<form wire:submit="save"><input wire:model="title"><p class="error">{{error "title"}}</p><p class="remaining">{{remaining}} left</p><ul>{{#each items}}<li>{{this}}</li>{{/each}}</ul></form>',
   'app/components/search.ts': `import { Component } from 'kiln-framework/comp'
 export default class Search extends Component {
   static queryString = ['q', 'sort']

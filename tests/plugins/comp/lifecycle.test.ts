@@ -12,7 +12,12 @@ test('models, lists of models, dates and bigints round-trip typed; a model trave
   t.regex(html, /First 2/, 'the view still renders the model')
   t.is(snapshot.serverMemo.data.seenAt, '2026-01-02T03:04:05.000Z')
   t.is(snapshot.serverMemo.data.size, '12')
-  t.deepEqual(snapshot.serverMemo.types, [[['note'], { t: 'model', class: 'Note', key: 1 }], [['notes'], { t: 'models', class: 'Note', keys: [1, 2] }], [['seenAt'], { t: 'date' }], [['size'], { t: 'bigint' }]])
+  t.deepEqual(snapshot.serverMemo.types, [
+    [['note'], { t: 'model', class: 'Note', key: 1 }],
+    [['notes'], { t: 'models', class: 'Note', keys: [1, 2] }],
+    [['seenAt'], { t: 'date' }],
+    [['size'], { t: 'bigint' }],
+  ])
   const touched = await call(client, endpoint, snapshot, { calls: [{ method: 'touch' }] })
   t.is(touched.serverMemo.data.seenAt, '2026-01-02T03:04:06.000Z')
   t.is(touched.serverMemo.data.size, '13')
@@ -27,13 +32,21 @@ test('nested components: children render once; later parent renders keep them as
   const { client } = await app(t)
   const { html, snapshot, endpoint } = await page(client, '/page/parent-list')
   const all = snapshots(html)
-  t.deepEqual(all.map((s) => s.fingerprint.name), ['parent-list', 'child-item', 'child-item'])
+  t.deepEqual(
+    all.map((s) => s.fingerprint.name),
+    ['parent-list', 'child-item', 'child-item'],
+  )
   const children = snapshot.serverMemo.children
   t.deepEqual(Object.keys(children), ['a', 'b'])
   t.is(children.a.id, all[1]!.fingerprint.id)
   t.is(children.a.tag, 'span')
   const added = await call(client, endpoint, snapshot, { calls: [{ method: 'addRow' }] })
-  t.regex(added.effects.html, new RegExp(`<li><span wire:id="${children.a.id}"></span></li><li><span wire:id="${children.b.id}"></span></li><li><span wire:id="\\w+" wire:name="child-item" wire:snapshot="[^"]+">child c</span></li>`))
+  t.regex(
+    added.effects.html,
+    new RegExp(
+      `<li><span wire:id="${children.a.id}"></span></li><li><span wire:id="${children.b.id}"></span></li><li><span wire:id="\\w+" wire:name="child-item" wire:snapshot="[^"]+">child c</span></li>`,
+    ),
+  )
   t.deepEqual(Object.keys(added.serverMemo.children), ['a', 'b', 'c'])
 })
 
@@ -50,7 +63,13 @@ test('payload guards: too many calls or updates 422, a body over the limit 413, 
   t.is((await update(client, endpoint, snapshot, { calls: Array(4).fill({ method: '$refresh' }) })).status, 422)
   t.is((await update(client, endpoint, snapshot, { updates: Array(4).fill(['q', 'x']) })).status, 422)
   t.is((await update(client, endpoint, snapshot, { updates: [['q', 'x'.repeat(20_000)]] })).status, 413)
-  for (const body of [[], 'x', { fingerprint: 1 }, { fingerprint: snapshot.fingerprint }, { fingerprint: snapshot.fingerprint, serverMemo: { data: [], checksum: 'x' } }]) {
+  for (const body of [
+    [],
+    'x',
+    { fingerprint: 1 },
+    { fingerprint: snapshot.fingerprint },
+    { fingerprint: snapshot.fingerprint, serverMemo: { data: [], checksum: 'x' } },
+  ]) {
     const res = await client.json('POST', endpoint, body, { 'x-csrf-token': client.cookie('XSRF-TOKEN')! })
     t.true(res.status >= 400 && res.status < 500, `${JSON.stringify(body)}: ${res.status}`)
   }

@@ -11,7 +11,10 @@ function nested(levels: number): string {
 
 /** An update whose body holds `deep` where the marker `'__deep__'` stands. */
 function updateWith(client: TestClient, endpoint: string, snapshot: PageSnapshot, body: Record<string, unknown>, deep: string) {
-  const text = JSON.stringify({ fingerprint: snapshot.fingerprint, serverMemo: snapshot.serverMemo, updates: [], calls: [], island: null, ...body }).replace(DEEP, deep)
+  const text = JSON.stringify({ fingerprint: snapshot.fingerprint, serverMemo: snapshot.serverMemo, updates: [], calls: [], island: null, ...body }).replace(
+    DEEP,
+    deep,
+  )
   return client.post(endpoint, text, { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '' })
 }
 

@@ -79,7 +79,10 @@ test('csp_safe: no inline script, the config as JSON, and the CSP build of Alpin
 })
 
 test('kiln make:comp writes a component and its view that render', async (t) => {
-  const { app } = await compApp(t, { 'config/app.ts': "import { defineConfig } from 'kiln-framework'\nimport { comp } from 'kiln-framework/comp'\nexport default defineConfig({ plugins: [comp()] })\n" })
+  const { app } = await compApp(t, {
+    'config/app.ts':
+      "import { defineConfig } from 'kiln-framework'\nimport { comp } from 'kiln-framework/comp'\nexport default defineConfig({ plugins: [comp()] })\n",
+  })
   let out = ''
   const stdout = new Writable({ write: (chunk, _e, done) => ((out += String(chunk)), done()) })
   t.is(await runCli(['make:comp', 'Admin/UserTable'], { cwd: app.root, env: { APP_ENV: 'test' }, stdout, stderr: stdout }), 0, out)

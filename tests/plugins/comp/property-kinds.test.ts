@@ -60,7 +60,15 @@ test('a declared property that is null takes only values of its kind (422 otherw
     const res = await update(client, endpoint, snapshot, { updates: [[path, value]], calls: [{ method: 'check' }] })
     t.is(res.status, status, `${path} ← ${JSON.stringify(value)}`)
   }
-  const ok = await update(client, endpoint, snapshot, { updates: [['when', '2026-11-24T10:00:00Z'], ['big', '12345678901234567890'], ['options', { a: 1 }], ['list', [1, 'x']]], calls: [{ method: 'check' }] })
+  const ok = await update(client, endpoint, snapshot, {
+    updates: [
+      ['when', '2026-11-24T10:00:00Z'],
+      ['big', '12345678901234567890'],
+      ['options', { a: 1 }],
+      ['list', [1, 'x']],
+    ],
+    calls: [{ method: 'check' }],
+  })
   t.is(ok.status, 200)
   const body = (await ok.json()) as { serverMemo: PageSnapshot['serverMemo'] }
   t.regex(body.serverMemo.data.seen, /^date,bigint,no note,/)
@@ -74,7 +82,8 @@ test('an undeclared property that starts as null takes only JSON primitives', as
     t.is(res.status, 422, JSON.stringify(value))
     t.regex(((await res.json()) as { message: string }).message, /@typed/)
   }
-  for (const value of ['text', 3, true, null]) t.is((await update(client, endpoint, snapshot, { updates: [['loose', value]] })).status, 200, JSON.stringify(value))
+  for (const value of ['text', 3, true, null])
+    t.is((await update(client, endpoint, snapshot, { updates: [['loose', value]] })).status, 200, JSON.stringify(value))
 })
 
 test('a field written with `declare` and set in mount() stays state: it survives updates and can be set', async (t) => {
@@ -109,7 +118,14 @@ test('this.redirect(): paths and this site are followed; another site only with 
   t.is((await go('https://elsewhere.example/x')).status, 400)
   t.regex((await go('https://elsewhere.example/x')).message!, /away: true/)
   t.is((await go('https://elsewhere.example/x', 'away')).redirect, 'https://elsewhere.example/x')
-  for (const target of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', '//evil.example/x']) {
+  for (const target of [
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:x',
+    '//evil.example/x',
+  ]) {
     t.is((await go(target, 'away')).status, target.startsWith('//') ? 200 : 400, target)
     t.is((await go(target)).status, 400, target)
   }
@@ -129,12 +145,27 @@ export default class Leaky extends Component {
   const warnings = async (env: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'kiln-log-'))
     const log = join(dir, 'app.log')
-    const { app } = await compApp(t, leaky, { logging: { level: 'info', channels: ['file'], file: { path: log } } }, { APP_ENV: env, APP_KEY: 'base64:' + Buffer.alloc(32, 7).toString('base64') })
+    const { app } = await compApp(
+      t,
+      leaky,
+      { logging: { level: 'info', channels: ['file'], file: { path: log } } },
+      { APP_ENV: env, APP_KEY: 'base64:' + Buffer.alloc(32, 7).toString('base64') },
+    )
     await app.close()
     // The file logger writes asynchronously: wait until it has flushed what boot logged.
     for (let i = 0; i < 50 && !existsSync(log); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-    return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level === 40).map((line) => line.msg) : []
+    return existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { level: number; msg: string })
+          .filter((line) => line.level === 40)
+          .map((line) => line.msg)
+      : []
   }
-  t.deepEqual(await warnings('development'), ['comp: Leaky.helper() is private in TypeScript only, so the browser can call it; write #helper() to keep it on the server'])
+  t.deepEqual(await warnings('development'), [
+    'comp: Leaky.helper() is private in TypeScript only, so the browser can call it; write #helper() to keep it on the server',
+  ])
   t.deepEqual(await warnings('production'), [])
 })

@@ -9,9 +9,11 @@ export default class Panel extends Component {
 }
 `,
   // A comment and blank lines before the root: what the update's quick look at the start tag must step over.
-  'resources/views/components/panel.hbs': '<!-- the panel -->\n\n  <section class="panel"><p>{{#if split}}split{{else}}whole{{/if}}</p><button wire:click="toggle">t</button></section>{{#if split}}<aside>second</aside>{{/if}}',
+  'resources/views/components/panel.hbs':
+    '<!-- the panel -->\n\n  <section class="panel"><p>{{#if split}}split{{else}}whole{{/if}}</p><button wire:click="toggle">t</button></section>{{#if split}}<aside>second</aside>{{/if}}',
   'resources/views/home.hbs': "{{!< layouts/app}}\n@comp('panel')",
-  'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
+  'routes/web.ts':
+    "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
 }
 
 test('an update puts wire:id and wire:name on the root element, past leading comments and whitespace', async (t) => {

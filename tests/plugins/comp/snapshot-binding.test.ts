@@ -118,7 +118,8 @@ test('the session tag and lifetime are covered by the checksum: changing them is
 test('a component rendered outside a session (no web group) says so when updated, instead of failing silently', async (t) => {
   const { app, client } = await compApp(t, {
     ...counterFiles,
-    'routes/api.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/bare', () => view('home', { title: 'Bare' })) })\n",
+    'routes/api.ts':
+      "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/bare', () => view('home', { title: 'Bare' })) })\n",
   })
   const bare = await client.get('/bare', { accept: 'text/html' })
   const { snapshots } = await import('./comp-fixtures.ts')

@@ -11,9 +11,15 @@ test('a page with @comp renders the component with wire:id, wire:name and wire:s
   t.regex(snapshot.serverMemo.checksum, /^[a-f0-9]{64}$/)
   t.regex(html, /<meta name="comp-endpoint" content="\/comp\/update\?n=[\w-]+&amp;s=[\w-]{22}&amp;expires=\d+&amp;signature=[a-f0-9]{64}">/)
   t.regex(html, /<meta name="comp-base" content="">/)
-  t.regex(html, /window\.__COMP__ = \{"base":"","endpoint":"\/comp\/update\?n=[\w-]+&s=[\w-]{22}&expires=\d+&signature=[a-f0-9]{64}","asset":"\/comp\/comp\.js\?v=[\w-]{16}"/)
+  t.regex(
+    html,
+    /window\.__COMP__ = \{"base":"","endpoint":"\/comp\/update\?n=[\w-]+&s=[\w-]{22}&expires=\d+&signature=[a-f0-9]{64}","asset":"\/comp\/comp\.js\?v=[\w-]{16}"/,
+  )
   t.regex(html, /<script src="\/comp\/comp\.js\?v=[\w-]{16}" defer><\/script>/)
-  t.regex(html, /<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/alpinejs@[\d.]+\/dist\/cdn\.min\.js" defer data-comp-reactive data-fallback="\/comp\/alpine\.js\?v=[\w-]{16}" integrity="sha384-[\w+/=]+" crossorigin="anonymous"><\/script>/)
+  t.regex(
+    html,
+    /<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/alpinejs@[\d.]+\/dist\/cdn\.min\.js" defer data-comp-reactive data-fallback="\/comp\/alpine\.js\?v=[\w-]{16}" integrity="sha384-[\w+/=]+" crossorigin="anonymous"><\/script>/,
+  )
 })
 
 test('POST /comp/update: calls run, the HTML and state come back, and the endpoint rotates', async (t) => {
@@ -39,8 +45,13 @@ test('403 for a bare, bad or expired signature; 419 without the CSRF token; sign
   const { client, app } = await compApp(t, counterFiles)
   const { snapshot, endpoint } = await page(client, '/')
   const body = { fingerprint: snapshot.fingerprint, serverMemo: snapshot.serverMemo, updates: [], calls: [] }
-  const post = (url: string, headers: Record<string, string> = { 'x-csrf-token': client.cookie('XSRF-TOKEN')! }) => client.withoutCsrf().json('POST', url, body, headers)
-  for (const url of ['/comp/update', endpoint.replace(/signature=[a-f0-9]/, (m) => (m.endsWith('0') ? 'signature=1' : 'signature=0')), endpoint.replace(/expires=\d+/, 'expires=1')]) {
+  const post = (url: string, headers: Record<string, string> = { 'x-csrf-token': client.cookie('XSRF-TOKEN')! }) =>
+    client.withoutCsrf().json('POST', url, body, headers)
+  for (const url of [
+    '/comp/update',
+    endpoint.replace(/signature=[a-f0-9]/, (m) => (m.endsWith('0') ? 'signature=1' : 'signature=0')),
+    endpoint.replace(/expires=\d+/, 'expires=1'),
+  ]) {
     const res = await post(url)
     t.is(res.status, 403, url)
     t.deepEqual(await res.json(), { message: 'Invalid signature.' })
@@ -71,13 +82,37 @@ test('a tampered snapshot is 403 with a message; an address that keeps tampering
     { serverMemo: { ...snapshot.serverMemo, errors: { count: ['x'] } } },
     { serverMemo: { ...snapshot.serverMemo, checksum: 'x'.repeat(64) } },
     { serverMemo: { ...snapshot.serverMemo, extra: 1 } },
-  ]) t.true([403, 429].includes((await update(client, endpoint, { ...snapshot, ...change })).status), JSON.stringify(change))
+  ])
+    t.true([403, 429].includes((await update(client, endpoint, { ...snapshot, ...change })).status), JSON.stringify(change))
 })
 
 test('forbidden methods: lifecycle hooks, render, framework methods, private and unknown methods are 403', async (t) => {
   const { client } = await compApp(t, counterFiles)
   const { snapshot, endpoint } = await page(client, '/')
-  for (const method of ['mount', 'hydrate', 'booted', 'dehydrate', 'render', 'rendering', 'rendered', 'updated', 'constructor', '__proto__', 'toString', 'validate', 'dispatch', 'reset', 'fill', 'state', 'redirect', 'getId', '_secret', 'nope', 'hasOwnProperty', 'count']) {
+  for (const method of [
+    'mount',
+    'hydrate',
+    'booted',
+    'dehydrate',
+    'render',
+    'rendering',
+    'rendered',
+    'updated',
+    'constructor',
+    '__proto__',
+    'toString',
+    'validate',
+    'dispatch',
+    'reset',
+    'fill',
+    'state',
+    'redirect',
+    'getId',
+    '_secret',
+    'nope',
+    'hasOwnProperty',
+    'count',
+  ]) {
     const res = await update(client, endpoint, snapshot, { calls: [{ method }] })
     t.true(res.status === 403 || res.status === 422, `${method}: ${res.status}`)
     t.regex((await res.json()).message, /cannot be called|not valid|Invalid|Too small/, method)

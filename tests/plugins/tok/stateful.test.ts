@@ -66,7 +66,10 @@ test('CORS with credentials for a configured SPA origin: preflight and the cooki
   t.teardown(() => app.close())
   await refreshDatabase(app)
   await runWithApp(app, () => seed())
-  const preflight = await app.request('/user', { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-xsrf-token' } })
+  const preflight = await app.request('/user', {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-xsrf-token' },
+  })
   t.is(preflight.status, 204)
   t.is(preflight.headers.get('access-control-allow-origin'), 'http://localhost:3000')
   t.is(preflight.headers.get('access-control-allow-credentials'), 'true')

@@ -20,7 +20,8 @@ async function setup(t: ExecutionContext, config: Record<string, unknown> = {}):
   return { app, users }
 }
 
-const status = async (app: Application, token: string) => (await new TestClient(app).json('GET', '/user', undefined, { authorization: `Bearer ${token}` })).status
+const status = async (app: Application, token: string) =>
+  (await new TestClient(app).json('GET', '/user', undefined, { authorization: `Bearer ${token}` })).status
 
 test('a provider with its own retrieveById is asked for the user: the token and its user are not joined past it', async (t) => {
   const { app, users } = await setup(t, { auth: { providers: { users: { driver: 'picky' } } } })
@@ -87,7 +88,11 @@ test('PostgreSQL: concurrent requests share token reads, and each gets its own u
   await runWithApp(app, async () => (await User.find(gone.id))!.delete())
   for (const token of tokens) if (token.email === gone.email) token.email = undefined
   const revoked = tokens[1]!
-  await runWithApp(app, () => PersonalAccessToken.query().where('id', '=', Number(revoked.text.split('|')[0])).delete())
+  await runWithApp(app, () =>
+    PersonalAccessToken.query()
+      .where('id', '=', Number(revoked.text.split('|')[0]))
+      .delete(),
+  )
   revoked.email = undefined
   const wrong = tokens.slice(0, 4).map((token) => ({ text: `${token.text.slice(0, -12)}${'A'.repeat(12)}`, email: undefined }))
   const unknown = { text: `99999|${tokens[0]!.text.split('|')[1]}`, email: undefined }

@@ -25,7 +25,8 @@ for (const alias of ['abilities', 'ability']) {
     const error = await t.throwsAsync(() =>
       createTestApp({
         root: tempApp({
-          'config/app.ts': "import { defineConfig } from 'kiln-framework'\nimport { tok } from 'kiln-framework/tok'\nexport default defineConfig({ plugins: [tok()] })\n",
+          'config/app.ts':
+            "import { defineConfig } from 'kiln-framework'\nimport { tok } from 'kiln-framework/tok'\nexport default defineConfig({ plugins: [tok()] })\n",
           'routes/api.ts': `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/orders', () => []).middleware(['auth:tok', '${alias}']) })\n`,
         }),
       }),
@@ -42,7 +43,8 @@ test('tokens issued under an earlier TOK_TOKEN_PREFIX keep working after it chan
   const fresh = await runWithApp(app, () => user.createToken('cli2'))
   t.regex(fresh.plainTextToken, /^\d+\|new_/)
   const client = new TestClient(app)
-  for (const token of [plainTextToken, fresh.plainTextToken]) t.is((await client.json('GET', '/user', undefined, { authorization: `Bearer ${token}` })).status, 200, token)
+  for (const token of [plainTextToken, fresh.plainTextToken])
+    t.is((await client.json('GET', '/user', undefined, { authorization: `Bearer ${token}` })).status, 200, token)
   // The prefix is a hint, the secret is what counts: a wrong secret under any prefix is still refused.
   const forged = plainTextToken.replace('|old_', '|new_')
   t.is((await client.json('GET', '/user', undefined, { authorization: `Bearer ${forged}` })).status, 401)

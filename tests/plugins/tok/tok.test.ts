@@ -17,12 +17,16 @@ async function setup(t: ExecutionContext, config: Record<string, unknown> = {}):
     return (await User.query().where('email', '=', 'test@example.com').first())!
   })
   app.router.group({ middleware: ['api'] }, () => {
-    app.router.get('/abilities', ({ request }) => ({ ok: true, can: request.user<User>()!.tokenCan('orders:read') })).middleware(['auth:tok', 'abilities:orders:read,orders:write'])
+    app.router
+      .get('/abilities', ({ request }) => ({ ok: true, can: request.user<User>()!.tokenCan('orders:read') }))
+      .middleware(['auth:tok', 'abilities:orders:read,orders:write'])
     app.router.get('/ability', () => ({ ok: true })).middleware(['auth:tok', 'ability:orders:read,admin'])
-    app.router.post('/revoke-current', async ({ request }) => {
-      await request.user<User>()!.currentAccessToken()!.delete()
-      return { ok: true }
-    }).middleware(['auth:tok'])
+    app.router
+      .post('/revoke-current', async ({ request }) => {
+        await request.user<User>()!.currentAccessToken()!.delete()
+        return { ok: true }
+      })
+      .middleware(['auth:tok'])
   })
   return { app, user }
 }
@@ -99,7 +103,11 @@ test('tok.expiration limits tokens by age; the token event fires; last_used_at i
     touched = await runWithApp(app, () => PersonalAccessToken.find(accessToken.id))
   }
   t.true(touched!.last_used_at instanceof Date)
-  await runWithApp(app, () => PersonalAccessToken.query().where('id', '=', accessToken.id).update({ created_at: new Date(Date.now() - 61 * 60_000), expires_at: null }))
+  await runWithApp(app, () =>
+    PersonalAccessToken.query()
+      .where('id', '=', accessToken.id)
+      .update({ created_at: new Date(Date.now() - 61 * 60_000), expires_at: null }),
+  )
   t.is((await bearer(app, plainTextToken)).status, 401, 'older than tok.expiration')
 })
 
@@ -155,11 +163,24 @@ test('tok:prune-expired deletes tokens expired more than --hours ago and says ho
     await user.createToken('live')
   })
   const lines: string[] = []
-  const ctx = { app, root: app.root, cwd: app.root, args: [], flags: { hours: 24 }, info: (l: string) => void lines.push(l), warn: (l: string) => void lines.push(l), error: () => {}, table: () => {} }
+  const ctx = {
+    app,
+    root: app.root,
+    cwd: app.root,
+    args: [],
+    flags: { hours: 24 },
+    info: (l: string) => void lines.push(l),
+    warn: (l: string) => void lines.push(l),
+    error: () => {},
+    table: () => {},
+  }
   await runWithApp(app, () => app.commands.get('tok:prune-expired')!.run(ctx))
   t.true(lines.includes('Deleted 1 expired token.'))
   t.true(lines.some((l) => /tok\.expiration is not set/.test(l)))
-  t.deepEqual((await runWithApp(app, () => user.tokens().orderBy('id').get())).map((tk) => tk.name), ['recent', 'live'])
+  t.deepEqual(
+    (await runWithApp(app, () => user.tokens().orderBy('id').get())).map((tk) => tk.name),
+    ['recent', 'live'],
+  )
 })
 
 test('testing helpers: actingAs(user, abilities) authenticates on tok with exactly those abilities; withToken sends a real token', async (t) => {
@@ -175,7 +196,9 @@ test('testing helpers: actingAs(user, abilities) authenticates on tok with exact
 
 test('a first-party SPA session request without a PAT can do everything (tokenCan is true)', async (t) => {
   const { app } = await setup(t)
-  app.router.group({ middleware: ['api'] }, () => app.router.get('/can', ({ request }) => ({ can: request.user<User>()!.tokenCan('anything') })).middleware(['auth:tok']))
+  app.router.group({ middleware: ['api'] }, () =>
+    app.router.get('/can', ({ request }) => ({ can: request.user<User>()!.tokenCan('anything') })).middleware(['auth:tok']),
+  )
   const spa = new TestClient(app).withHeaders({ referer: 'http://localhost:3000/' })
   await spa.get('/tok/csrf-cookie')
   await spa.json('POST', '/login', { email: 'test@example.com', password: 'password' })

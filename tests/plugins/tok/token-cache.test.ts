@@ -46,7 +46,10 @@ async function call(target: Application | string, token: string, path = '/user')
 
 async function can(target: Application | string, token: string, ability: string): Promise<boolean> {
   const headers = { authorization: `Bearer ${token}`, accept: 'application/json' }
-  const res = typeof target === 'string' ? await fetch(`${target}/can/${ability}`, { headers }) : await new TestClient(target).json('GET', `/can/${ability}`, undefined, headers)
+  const res =
+    typeof target === 'string'
+      ? await fetch(`${target}/can/${ability}`, { headers })
+      : await new TestClient(target).json('GET', `/can/${ability}`, undefined, headers)
   return ((await res.json()) as { can: boolean }).can
 }
 
@@ -77,7 +80,14 @@ test('one process: a cached token is refused on the very next request after revo
   const app = await cachedApp(t, {}, { tok: { cache: { enabled: true, ttl: 60 } } })
   await refreshDatabase(app)
   const { user, tokens } = await userWithTokens(app, 6)
-  const [raw, revoked, bulk, abilities, expiring, owner] = tokens as [(typeof tokens)[0], (typeof tokens)[0], (typeof tokens)[0], (typeof tokens)[0], (typeof tokens)[0], (typeof tokens)[0]]
+  const [raw, revoked, bulk, abilities, expiring, owner] = tokens as [
+    (typeof tokens)[0],
+    (typeof tokens)[0],
+    (typeof tokens)[0],
+    (typeof tokens)[0],
+    (typeof tokens)[0],
+    (typeof tokens)[0],
+  ]
   for (const token of tokens) t.is(await call(app, token.text), 200)
 
   // The cache answers: a row deleted behind the models' back still passes until the TTL.
@@ -143,7 +153,11 @@ test('two processes over Redis: a token revoked in one is refused by the other o
   const { user, tokens } = await userWithTokens(app, 4)
   const [raw, revoked, bulk, abilities] = tokens as [(typeof tokens)[0], (typeof tokens)[0], (typeof tokens)[0], (typeof tokens)[0]]
 
-  const child = fork(childScript, [], { execArgv: ['--conditions=kiln-source', '--import=tsx'], env: { ...process.env, TOKEN_CACHE_APP: JSON.stringify({ env, config }) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(childScript, [], {
+    execArgv: ['--conditions=kiln-source', '--import=tsx'],
+    env: { ...process.env, TOKEN_CACHE_APP: JSON.stringify({ env, config }) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
   t.teardown(() => void child.kill('SIGKILL'))
   const other = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the other process exited with ${code}`)))

@@ -32,7 +32,10 @@ async function makeApp(t: ExecutionContext, hash: boolean, dialect: 'sqlite' | '
     const db = app.service('db')
     await sql.raw(`CREATE SCHEMA ${String(connection.schema)}`).execute((await db.connection('main')).kysely)
     t.teardown(async () => {
-      await sql.raw(`DROP SCHEMA ${String(connection.schema)} CASCADE`).execute((await db.connection('main')).kysely).catch(() => {})
+      await sql
+        .raw(`DROP SCHEMA ${String(connection.schema)} CASCADE`)
+        .execute((await db.connection('main')).kysely)
+        .catch(() => {})
       await app.close()
     })
   } else t.teardown(() => app.close())
@@ -47,12 +50,22 @@ for (const hash of [false, true]) {
   test(`the classic token driver (hash: ${hash}) reads a Bearer token or ?api_token=, and refuses others`, async (t) => {
     const app = await makeApp(t, hash)
     const client = new TestClient(app)
-    t.deepEqual(await (await client.json('GET', '/me', undefined, { authorization: 'Bearer demo-token-123' })).json(), { id: 1, name: 'Demo', created_at: (await runWithApp(app, () => Member.find(1)))!.toDict().created_at, updated_at: (await runWithApp(app, () => Member.find(1)))!.toDict().updated_at })
+    t.deepEqual(await (await client.json('GET', '/me', undefined, { authorization: 'Bearer demo-token-123' })).json(), {
+      id: 1,
+      name: 'Demo',
+      created_at: (await runWithApp(app, () => Member.find(1)))!.toDict().created_at,
+      updated_at: (await runWithApp(app, () => Member.find(1)))!.toDict().updated_at,
+    })
     t.is((await client.json('GET', '/me?api_token=demo-token-123')).status, 200)
     t.is((await client.json('GET', '/me?api_token=wrong')).status, 401)
     t.is((await client.json('GET', '/me', undefined, { authorization: 'Bearer wrong' })).status, 401)
     t.is((await client.json('GET', '/me')).status, 401)
-    if (hash) t.is((await client.json('GET', `/me?api_token=${createHash('sha256').update('demo-token-123').digest('hex')}`)).status, 401, 'the stored hash itself is not a token')
+    if (hash)
+      t.is(
+        (await client.json('GET', `/me?api_token=${createHash('sha256').update('demo-token-123').digest('hex')}`)).status,
+        401,
+        'the stored hash itself is not a token',
+      )
   })
 }
 

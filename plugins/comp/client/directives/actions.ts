@@ -5,7 +5,19 @@ import { dispatchEvent } from '../registry.ts'
 import { runJs } from '../wire.ts'
 import { duration, type Directive } from './parse.ts'
 
-const KEYS: Record<string, string> = { enter: 'Enter', escape: 'Escape', esc: 'Escape', tab: 'Tab', space: ' ', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', backspace: 'Backspace', delete: 'Delete' }
+const KEYS: Record<string, string> = {
+  enter: 'Enter',
+  escape: 'Escape',
+  esc: 'Escape',
+  tab: 'Tab',
+  space: ' ',
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  backspace: 'Backspace',
+  delete: 'Delete',
+}
 
 /** The island an element sits in (actions inside it render only that island). */
 function islandOf(el: Element): string | null {
@@ -108,13 +120,16 @@ export function pollAction(component: PageComponent, el: Element, directive: Dir
 export function intersectAction(component: PageComponent, el: Element, directive: Directive): void {
   const { modifiers } = directive
   const threshold = modifiers.includes('full') ? 1 : modifiers.includes('half') ? 0.5 : 0
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting || entry.intersectionRatio < threshold) continue
-      void runAction(component, el, el.getAttribute(directive.raw) ?? directive.value, modifiers)
-      if (modifiers.includes('once')) observer.disconnect()
-    }
-  }, { threshold })
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting || entry.intersectionRatio < threshold) continue
+        void runAction(component, el, el.getAttribute(directive.raw) ?? directive.value, modifiers)
+        if (modifiers.includes('once')) observer.disconnect()
+      }
+    },
+    { threshold },
+  )
   observer.observe(el)
   alpine().onElRemoved(el, () => observer.disconnect())
 }

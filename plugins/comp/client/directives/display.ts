@@ -31,7 +31,12 @@ function toggled(el: Element, directive: Directive, active: () => boolean): void
   const html = el as HTMLElement
   const remove = modifiers.includes('remove')
   const mode = modifiers.includes('class') ? 'class' : modifiers.includes('attr') ? 'attr' : 'display'
-  const delay = modifiers.includes('delay') ? duration(modifiers.filter((m) => m !== 'delay'), 200) : 0
+  const delay = modifiers.includes('delay')
+    ? duration(
+        modifiers.filter((m) => m !== 'delay'),
+        200,
+      )
+    : 0
   const display = html.style.display === 'none' ? '' : html.style.display
   let timer: ReturnType<typeof setTimeout> | undefined
   let applied = false
@@ -42,8 +47,7 @@ function toggled(el: Element, directive: Directive, active: () => boolean): void
     else if (mode === 'attr') {
       if (remove ? !on : on) html.setAttribute(value || 'disabled', '')
       else html.removeAttribute(value || 'disabled')
-    }
-    else html.style.display = visible ? display : 'none'
+    } else html.style.display = visible ? display : 'none'
   }
   const Alpine = alpine()
   const effect = Alpine.effect(() => {

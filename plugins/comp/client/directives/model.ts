@@ -50,7 +50,10 @@ export function modelDirective(component: PageComponent, el: Element, directive:
     const fromChild = (event: Event) => {
       if (event.target === el) return
       const source = event as CustomEvent
-      const value = source.detail !== undefined && source.detail !== null && !(typeof source.detail === 'number' && event.type === 'input') ? source.detail : (event.target as HTMLInputElement).value
+      const value =
+        source.detail !== undefined && source.detail !== null && !(typeof source.detail === 'number' && event.type === 'input')
+          ? source.detail
+          : (event.target as HTMLInputElement).value
       void component.set(path, value, false)
     }
     el.addEventListener('input', fromChild)

@@ -13,5 +13,9 @@ test('locked properties refuse updates with 403; listeners run on $event, and on
   const cleared = await call(client, filled.effects.endpoint, next(snapshot, filled), { calls: [{ method: '$event', params: ['clear-all', {}] }] })
   t.deepEqual(cleared.serverMemo.data.items, [])
   t.is((await update(client, cleared.effects.endpoint, next(snapshot, cleared), { calls: [{ method: '$event', params: ['other', {}] }] })).status, 403)
-  t.is((await update(client, cleared.effects.endpoint, next(snapshot, cleared), { calls: [{ method: 'clearAll' }] })).status, 200, 'a listener is also a public method')
+  t.is(
+    (await update(client, cleared.effects.endpoint, next(snapshot, cleared), { calls: [{ method: 'clearAll' }] })).status,
+    200,
+    'a listener is also a public method',
+  )
 })

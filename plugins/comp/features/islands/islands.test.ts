@@ -5,7 +5,10 @@ import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-
 test('islands: {{island}} renders inside the component; an island request renders only that island', async (t) => {
   const { client } = await app(t)
   const { html, snapshot, endpoint } = await page(client, '/page/dashboard')
-  t.regex(html, /<section wire:id="\w+" wire:name="dashboard" wire:snapshot="[^"]+"><h2>Dashboard<\/h2><div wire:island="stats"><b>1 visits<\/b><\/div><\/section>/)
+  t.regex(
+    html,
+    /<section wire:id="\w+" wire:name="dashboard" wire:snapshot="[^"]+"><h2>Dashboard<\/h2><div wire:island="stats"><b>1 visits<\/b><\/div><\/section>/,
+  )
   const island = await call(client, endpoint, snapshot, { calls: [{ method: 'refreshStats' }], island: 'stats' })
   t.deepEqual(island.effects.islands, { stats: '<b>2 visits</b>' })
   t.false('html' in island.effects)

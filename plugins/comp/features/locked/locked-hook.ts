@@ -16,6 +16,7 @@ export const lockedProperties: ComponentHook = {
   name: 'locked',
   update(c, path) {
     const root = path.split('.')[0]!
-    if (metaOf(c.Class).locked.has(root)) throw new HttpException(403, `The property "${root.slice(0, 100)}" of ${c.Class.name} is locked: it cannot be changed from the browser.`)
+    if (metaOf(c.Class).locked.has(root))
+      throw new HttpException(403, `The property "${root.slice(0, 100)}" of ${c.Class.name} is locked: it cannot be changed from the browser.`)
   },
 }

@@ -8,7 +8,11 @@ test('$set and $toggle update through the same checks; $refresh re-renders', asy
   const set = await call(client, endpoint, snapshot, { calls: [{ method: '$set', params: ['priority', '3'] }] })
   t.is(set.serverMemo.data.priority, 3)
   t.is((await update(client, set.effects.endpoint, next(snapshot, set), { calls: [{ method: '$set', params: ['ownerId', 1] }] })).status, 403)
-  t.is((await update(client, set.effects.endpoint, next(snapshot, set), { calls: [{ method: '$toggle', params: ['title'] }] })).status, 422, 'a toggle on text is a type change')
+  t.is(
+    (await update(client, set.effects.endpoint, next(snapshot, set), { calls: [{ method: '$toggle', params: ['title'] }] })).status,
+    422,
+    'a toggle on text is a type change',
+  )
   const refreshed = await call(client, set.effects.endpoint, next(snapshot, set), { calls: [{ method: '$refresh' }] })
   t.truthy(refreshed.effects.html)
 })

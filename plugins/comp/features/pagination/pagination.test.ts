@@ -9,7 +9,8 @@ test('pagination: WithPagination pages a model query, keeps ?page= in the URL, a
 export async function up(db) { await db.schema.createTable('items').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute() }
 export async function down(db) { await db.schema.dropTable('items').execute() }
 `,
-    'app/models/item.ts': "import { Model } from 'kiln-framework'\nexport class Item extends Model { static table = 'items'; static fillable = ['name']; declare name: string }\n",
+    'app/models/item.ts':
+      "import { Model } from 'kiln-framework'\nexport class Item extends Model { static table = 'items'; static fillable = ['name']; declare name: string }\n",
     'app/components/item-list.ts': `import { view } from 'kiln-framework'
 import { Component, WithPagination } from 'kiln-framework/comp'
 import { Item } from '../models/item.ts'
@@ -19,7 +20,8 @@ export default class ItemList extends WithPagination(Component) {
 `,
     'resources/views/components/item-list.hbs': '<div><ul>{{#each items.data}}<li>{{name}}</li>{{/each}}</ul>{{{paginationLinks items}}}</div>',
     'resources/views/list.hbs': "{{!< layouts/app}}\n@comp('item-list')",
-    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/list', () => view('list')) })\n",
+    'routes/web.ts':
+      "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/list', () => view('list')) })\n",
   }
   const { app, client } = await compApp(t, files)
   await refreshDatabase(app)

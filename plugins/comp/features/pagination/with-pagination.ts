@@ -33,7 +33,8 @@ export function WithPagination<TBase extends ComponentConstructor>(Base: TBase) 
     /** Goes to a page (from the browser too: anything but a whole number from 1 is a 422). @example `this.gotoPage(3)` */
     gotoPage(page: number | string): void {
       const number = typeof page === 'string' && /^\d{1,16}$/.test(page.trim()) ? Number(page) : page
-      if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) throw new HttpException(422, 'gotoPage takes a page number: a whole number from 1.')
+      if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1)
+        throw new HttpException(422, 'gotoPage takes a page number: a whole number from 1.')
       this.page = number
     }
 
@@ -112,7 +113,8 @@ let template: string | undefined
 export async function paginationLinks(manager: CompServices, page: unknown, scope: RenderScope | undefined): Promise<Handlebars.SafeString> {
   if (!scope) throw new KilnError('{{paginationLinks}} works only inside a component view.')
   const result = page as Paginated<unknown> | undefined
-  if (!result || typeof result.currentPage !== 'number' || typeof result.lastPage !== 'number') throw new KilnError('{{paginationLinks}} takes the result of this.paginate(...).')
+  if (!result || typeof result.currentPage !== 'number' || typeof result.lastPage !== 'number')
+    throw new KilnError('{{paginationLinks}} takes the result of this.paginate(...).')
   if (result.lastPage <= 1) return new Handlebars.SafeString('')
   const data = {
     ...result,
@@ -122,6 +124,8 @@ export async function paginationLinks(manager: CompServices, page: unknown, scop
   }
   const engine = manager.views.engine()
   template ??= readFileSync(PAGINATION_VIEW, 'utf8')
-  const html = engine.exists('components/pagination') ? await manager.views.render('components/pagination', data) : await manager.views.renderInline(template, data)
+  const html = engine.exists('components/pagination')
+    ? await manager.views.render('components/pagination', data)
+    : await manager.views.renderInline(template, data)
   return new Handlebars.SafeString(html)
 }

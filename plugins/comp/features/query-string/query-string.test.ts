@@ -9,6 +9,11 @@ test('query string: initial values read from the URL (typed), and effects.queryS
   t.regex(html, /shoes\/desc\/10/, 'q and sort come from the URL; limit is not bound to it')
   const [snapshot] = snapshots(html)
   const endpoint = /<meta name="comp-endpoint" content="([^"]+)">/.exec(html)![1]!.replace(/&amp;/g, '&')
-  const changed = await call(client, endpoint, snapshot!, { updates: [['q', 'boots'], ['sort', 'asc']] })
+  const changed = await call(client, endpoint, snapshot!, {
+    updates: [
+      ['q', 'boots'],
+      ['sort', 'asc'],
+    ],
+  })
   t.deepEqual(changed.effects.queryString, { q: 'boots', sort: null })
 })

@@ -22,7 +22,8 @@ export function checkedRedirect(url: string, here: URL, away = false): string {
   } catch {
     throw new HttpException(400, `Refused to redirect to "${url.slice(0, 100)}": it is not an address.`)
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new HttpException(400, `Refused to redirect to a ${target.protocol} address: only http and https addresses are followed.`)
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new HttpException(400, `Refused to redirect to a ${target.protocol} address: only http and https addresses are followed.`)
   if (target.origin !== here.origin && !away) {
     throw new HttpException(400, `Refused to redirect to another site (${target.origin}): call this.redirect(url, { away: true }) when that is meant.`)
   }

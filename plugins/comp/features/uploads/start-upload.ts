@@ -28,8 +28,13 @@ export async function startUpload(c: ComponentContext, params: unknown[]): Promi
   const config = services.config.uploads
   const rules = uploadRulesOf(Class, property, config)
   const most = rules.multiple ? config.max_files : 1
-  if (!Array.isArray(files) || files.length === 0 || files.length > most) throw new HttpException(422, most === 1 ? `${property} takes one file.` : `Describe between 1 and ${most} files to upload.`)
-  const described = (files as Array<{ name?: unknown; type?: unknown; size?: unknown } | null>).map((file) => ({ name: String(file?.name ?? ''), type: String(file?.type ?? ''), size: Number(file?.size) }))
+  if (!Array.isArray(files) || files.length === 0 || files.length > most)
+    throw new HttpException(422, most === 1 ? `${property} takes one file.` : `Describe between 1 and ${most} files to upload.`)
+  const described = (files as Array<{ name?: unknown; type?: unknown; size?: unknown } | null>).map((file) => ({
+    name: String(file?.name ?? ''),
+    type: String(file?.type ?? ''),
+    size: Number(file?.size),
+  }))
   try {
     for (const file of described) checkDescribedFile(file, rules)
   } catch (error) {
@@ -46,7 +51,15 @@ export async function startUpload(c: ComponentContext, params: unknown[]): Promi
   const tag = services.binding.tag(ctx)
   await takeQuota(ctx, config, tag, kb)
   const signer = ctx.app.service('signer')
-  const query = { c: c.name, id: component.getId(), p: property, s: tag, n: randomBytes(12).toString('base64url'), bytes: String(described.reduce((sum, file) => sum + file.size, 0)), files: String(described.length) }
+  const query = {
+    c: c.name,
+    id: component.getId(),
+    p: property,
+    s: tag,
+    n: randomBytes(12).toString('base64url'),
+    bytes: String(described.reduce((sum, file) => sum + file.size, 0)),
+    files: String(described.length),
+  }
   return { property, url: signer.sign('/comp/upload', { ttlMinutes: config.url_ttl_minutes, params: query }) }
 }
 
@@ -60,6 +73,9 @@ async function takeQuota(ctx: HttpContext, config: CompConfig['uploads'], tag: s
   ]
   for (const { name, limit } of quotas) {
     const { allowed, retryAfter } = await limiters.attempt(name, limit, kb)
-    if (!allowed) throw new HttpException(429, `Upload limit reached; try again in ${Math.ceil(retryAfter / 60)} minutes.`, { headers: { 'retry-after': String(retryAfter) } })
+    if (!allowed)
+      throw new HttpException(429, `Upload limit reached; try again in ${Math.ceil(retryAfter / 60)} minutes.`, {
+        headers: { 'retry-after': String(retryAfter) },
+      })
   }
 }

@@ -85,7 +85,8 @@ export class TemporaryUploadedFile {
    * ```
    */
   async storeAs(dir: string, name: string, options: { store?: string } = {}): Promise<string> {
-    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new KilnError(`"${name}" is not a plain file name.`, { code: 'E_UPLOAD_FILE_NAME' })
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.'))
+      throw new KilnError(`"${name}" is not a plain file name.`, { code: 'E_UPLOAD_FILE_NAME' })
     const key = [dir.replace(/^\/+|\/+$/g, ''), name].filter(Boolean).join('/')
     if (key.split('/').includes('..')) throw new KilnError(`"${key}" leaves its folder.`, { code: 'E_UPLOAD_FILE_NAME' })
     await this.stores(options.store).setItemRaw(key.replaceAll('/', ':'), await this.contents())

@@ -29,7 +29,8 @@ export function uploadHandler(services: CompServices): HandlerFunction {
     await useOnce(ctx, services, query.get('n') ?? '')
     const files = ctx.request.files('files')
     if (files.length === 0) throw new HttpException(422, 'Send the files in a multipart field named "files".')
-    if (files.length > Number(query.get('files'))) throw new HttpException(422, `This address takes ${query.get('files')} file(s); ask for a new one with $upload.`)
+    if (files.length > Number(query.get('files')))
+      throw new HttpException(422, `This address takes ${query.get('files')} file(s); ask for a new one with $upload.`)
     const bytes = files.reduce((sum, file) => sum + file.size, 0)
     if (bytes > Number(query.get('bytes'))) throw new HttpException(422, 'These files are larger than the ones described to $upload.')
     const stored: TemporaryUploadedFile[] = []
@@ -39,10 +40,13 @@ export function uploadHandler(services: CompServices): HandlerFunction {
     } catch (error) {
       // Nothing of a refused upload stays behind.
       await Promise.all(stored.map((file) => file.delete()))
-      if (error instanceof HttpException && error.status === 422) throw new HttpException(422, error.message, { body: { errors: { [property]: [error.message] } } })
+      if (error instanceof HttpException && error.status === 422)
+        throw new HttpException(422, error.message, { body: { errors: { [property]: [error.message] } } })
       throw error
     }
-    void services.uploads.sweep(true).catch((error: unknown) => ctx.app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'comp: could not sweep old uploads'))
+    void services.uploads
+      .sweep(true)
+      .catch((error: unknown) => ctx.app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'comp: could not sweep old uploads'))
     return { references: stored.map((file) => file.reference), files: stored.map((file) => file.toJSON()) }
   }
 }

@@ -25,15 +25,22 @@ export interface EffectiveUploadRules {
  */
 export function uploadRulesOf(Class: Function, property: string, config: CompConfig['uploads']): EffectiveUploadRules {
   const kind = metaOf(Class).kinds.get(property)
-  if (kind?.kind !== 'upload') throw new HttpException(403, `${Class.name}.${property.slice(0, 100)} takes no files: only a property declared with @upload() does.`)
+  if (kind?.kind !== 'upload')
+    throw new HttpException(403, `${Class.name}.${property.slice(0, 100)} takes no files: only a property declared with @upload() does.`)
   return effectiveRules(kind, config)
 }
 
 function effectiveRules(rules: UploadRules, config: CompConfig['uploads']): EffectiveUploadRules {
   const declared = rules.mimes ?? []
   // The app's list bounds every component's: a declared type the app does not accept is left out.
-  const mimes = config.mimes.length === 0 ? declared : declared.length === 0 ? config.mimes : declared.filter((type) => config.mimes.some((accepted) => mimeMatches(accepted, type)))
-  if (declared.length > 0 && mimes.length === 0) throw new HttpException(403, `None of the types this property accepts (${declared.join(', ')}) is in comp.uploads.mimes.`)
+  const mimes =
+    config.mimes.length === 0
+      ? declared
+      : declared.length === 0
+        ? config.mimes
+        : declared.filter((type) => config.mimes.some((accepted) => mimeMatches(accepted, type)))
+  if (declared.length > 0 && mimes.length === 0)
+    throw new HttpException(403, `None of the types this property accepts (${declared.join(', ')}) is in comp.uploads.mimes.`)
   return { maxKb: Math.min(rules.maxKb ?? config.max_kb, config.max_kb), mimes, multiple: rules.multiple === true }
 }
 

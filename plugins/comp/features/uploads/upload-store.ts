@@ -65,7 +65,8 @@ export class UploadStore {
    */
   async open(reference: string, sessionTag: string): Promise<TemporaryUploadedFile> {
     const match = REFERENCE.exec(reference)
-    if (!match || !timingSafeEqual(Buffer.from(this.sign(match[1]!, sessionTag), 'hex'), Buffer.from(match[2]!, 'hex'))) throw new HttpException(403, 'That upload reference is not valid.')
+    if (!match || !timingSafeEqual(Buffer.from(this.sign(match[1]!, sessionTag), 'hex'), Buffer.from(match[2]!, 'hex')))
+      throw new HttpException(403, 'That upload reference is not valid.')
     const id = `${PREFIX}:${match[1]}`
     const meta = (await this.temporary().getItem(`${id}.json`)) as UploadMeta | null
     if (!meta || typeof meta !== 'object' || typeof meta.createdAt !== 'number') throw new HttpException(422, 'The uploaded file has expired; upload it again.')

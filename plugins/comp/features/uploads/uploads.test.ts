@@ -75,13 +75,18 @@ test('only a property declared with @upload() takes files: $upload anywhere else
   t.is((await start(avatar.client, avatar.endpoint, avatar.snapshot, 'caption', [describe(png())])).status, 403)
   t.is((await start(avatar.client, avatar.endpoint, avatar.snapshot, 'photo.name', [describe(png())])).status, 403, 'not a path into one either')
   t.is((await start(avatar.client, avatar.endpoint, avatar.snapshot, 'photo', [describe(png())])).status, 200)
-  t.is((await start(avatar.client, avatar.endpoint, avatar.snapshot, 'photo', [describe(png()), describe(png('b.png'))])).status, 422, 'one file for a single property')
+  t.is(
+    (await start(avatar.client, avatar.endpoint, avatar.snapshot, 'photo', [describe(png()), describe(png('b.png'))])).status,
+    422,
+    'one file for a single property',
+  )
 })
 
 test('an upload address works once, for this session, for the files it was asked for', async (t) => {
   const { visitor, temporary } = await setup(t)
   const { client, snapshot, endpoint } = await visitor()
-  const address = async (parts = [png()], property = 'photo') => (await start(client, endpoint, snapshot, property, parts.map(describe))).body.effects.upload.url as string
+  const address = async (parts = [png()], property = 'photo') =>
+    (await start(client, endpoint, snapshot, property, parts.map(describe))).body.effects.upload.url as string
 
   const stranger = await visitor()
   const stolen = await send(stranger.client, await address(), [png()])
@@ -142,12 +147,16 @@ test("a file's type is what its content shows: HTML sent as image/png is refused
   }
   const keep = async (property: string, reference: string) => {
     const set = await (await update(client, endpoint, snapshot, { updates: [[property, reference]] })).json()
-    return (await (await update(client, set.effects.endpoint, next(snapshot, set), { calls: [{ method: 'keep', params: [property] }] })).json()).serverMemo.data.stored as string
+    return (await (await update(client, set.effects.endpoint, next(snapshot, set), { calls: [{ method: 'keep', params: [property] }] })).json()).serverMemo.data
+      .stored as string
   }
 
   const disguised = await upload('photo', { bytes: HTML, name: 'cat.png', type: 'image/png' })
   t.is(disguised.status, 422)
-  t.deepEqual(await disguised.json(), { message: 'The content of "cat.png" is not one of: image/png.', errors: { photo: ['The content of "cat.png" is not one of: image/png.'] } })
+  t.deepEqual(await disguised.json(), {
+    message: 'The content of "cat.png" is not one of: image/png.',
+    errors: { photo: ['The content of "cat.png" is not one of: image/png.'] },
+  })
   t.throws(() => temporary(), undefined, 'nothing of it was kept')
 
   const renamed = await upload('photo', { bytes: PNG, name: 'page.html', type: 'image/png' })
@@ -162,12 +171,19 @@ test("a file's type is what its content shows: HTML sent as image/png is refused
   t.is(text.status, 200)
   t.regex(await keep('notes', (await text.json()).references[0]), /^kept\/[\w-]+\.txt$/)
   t.is((await upload('notes', { bytes: Buffer.from([0x4d, 0x5a, 0, 0, 1, 2]), name: 'x.txt', type: 'text/plain' })).status, 422, 'binary is not text')
-  t.is((await upload('loose', { bytes: Buffer.from('<svg onload="alert(1)"/>'), name: 'x.txt', type: 'text/plain' })).status, 422, 'text/* is not an explicit text type')
+  t.is(
+    (await upload('loose', { bytes: Buffer.from('<svg onload="alert(1)"/>'), name: 'x.txt', type: 'text/plain' })).status,
+    422,
+    'text/* is not an explicit text type',
+  )
 
   // No rules: kept, but as opaque bytes with no extension, so a public disk never serves it as a page.
   const opaque = await upload('anything', { bytes: HTML, name: 'page.html', type: 'text/html' })
   t.deepEqual((await opaque.json()).files, [{ name: 'page.html', type: 'application/octet-stream', size: HTML.length }])
-  t.regex(await keep('anything', (await (await upload('anything', { bytes: HTML, name: 'page.html', type: 'text/html' })).json()).references[0]), /^kept\/[\w-]+$/)
+  t.regex(
+    await keep('anything', (await (await upload('anything', { bytes: HTML, name: 'page.html', type: 'text/html' })).json()).references[0]),
+    /^kept\/[\w-]+$/,
+  )
 })
 
 test('the app-wide comp.uploads.max_kb and mimes bound every @upload() rule', async (t) => {
@@ -201,18 +217,28 @@ export default class Avatar extends Component {
 }
 `,
     'resources/views/avatar.hbs': "{{!< layouts/app}}\n@comp('avatar')",
-    'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
+    'routes/web.ts':
+      "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
   }
-  const { app, client } = await compApp(t, files, { comp: { uploads: { store: 'tmp', max_kb: 2, mimes: ['image/*', 'text/plain'], max_age_minutes: 60 } }, storage: { default: 'local', stores: { local: { driver: 'fs', base: 'storage/app' }, tmp: { driver: 'fs', base: 'storage/tmp' } } } })
+  const { app, client } = await compApp(t, files, {
+    comp: { uploads: { store: 'tmp', max_kb: 2, mimes: ['image/*', 'text/plain'], max_age_minutes: 60 } },
+    storage: { default: 'local', stores: { local: { driver: 'fs', base: 'storage/app' }, tmp: { driver: 'fs', base: 'storage/tmp' } } },
+  })
   const { snapshot: avatar, endpoint } = await page(client, '/avatar')
 
   // Refused by the property's rules before anything is sent: a validation error on the property, not a failed request.
-  const tooBig = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'big.png', type: 'image/png', size: 10_000 }]] }] })
+  const tooBig = await update(client, endpoint, avatar, {
+    calls: [{ method: '$upload', params: ['photo', [{ name: 'big.png', type: 'image/png', size: 10_000 }]] }],
+  })
   t.is(tooBig.status, 200)
   t.deepEqual((await tooBig.json()).effects.errors, { photo: ['The file "big.png" may not be larger than 1 KB.'] })
-  const wrongType = await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'a.exe', type: 'application/x-msdownload', size: 10 }]] }] })
+  const wrongType = await update(client, endpoint, avatar, {
+    calls: [{ method: '$upload', params: ['photo', [{ name: 'a.exe', type: 'application/x-msdownload', size: 10 }]] }],
+  })
   t.deepEqual((await wrongType.json()).effects.errors, { photo: ['The file "a.exe" must be one of: image/*.'] })
-  const started = await (await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }] })).json()
+  const started = await (
+    await update(client, endpoint, avatar, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }] })
+  ).json()
   t.is(started.effects.upload.property, 'photo')
   t.regex(started.effects.upload.url, /^\/comp\/upload\?.*&expires=\d+&signature=[a-f0-9]{64}$/)
 
@@ -223,12 +249,18 @@ export default class Avatar extends Component {
   const { references, files: described } = await uploaded.json()
   t.deepEqual(described, [{ name: 'me.png', type: 'image/png', size: PNG.length }])
   t.regex(references[0], /^comp-upload:[\w-]{22}:[a-f0-9]{64}$/)
-  t.is((await client.post('/comp/upload', form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })).status, 403, 'the upload address must be signed')
+  t.is(
+    (await client.post('/comp/upload', form, { 'x-csrf-token': client.cookie('XSRF-TOKEN')!, accept: 'application/json' })).status,
+    403,
+    'the upload address must be signed',
+  )
 
   const set = await (await update(client, started.effects.endpoint, next(avatar, started), { updates: [['photo', references[0]]] })).json()
   t.regex(set.effects.html, /me\.png/)
   t.deepEqual(set.serverMemo.types, [[['photo'], { t: 'upload' }]])
-  const forged = await update(client, set.effects.endpoint, next(avatar, set), { updates: [['photo', references[0].replace(/.$/, (c: string) => (c === '0' ? '1' : '0'))]] })
+  const forged = await update(client, set.effects.endpoint, next(avatar, set), {
+    updates: [['photo', references[0].replace(/.$/, (c: string) => (c === '0' ? '1' : '0'))]],
+  })
   t.is(forged.status, 403, 'a reference not signed here is refused')
   const saved = await (await update(client, set.effects.endpoint, next(avatar, set), { calls: [{ method: 'save' }] })).json()
   t.regex(saved.serverMemo.data.saved, /^avatars\/[\w-]+\.png$/)

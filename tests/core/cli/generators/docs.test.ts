@@ -9,7 +9,11 @@ const STAMP = /\d{4}_\d{2}_\d{2}_\d{6}_/
 test('the generated files shown in docs/generators.md are what the generators write', async (t) => {
   const page = readFileSync(join(REPO, 'docs/generators.md'), 'utf8')
   // A block that shows a generated file starts with `// <path>, from kiln make:...`.
-  const shown = [...page.matchAll(/```ts\n\/\/ (\S+), from kiln (make:[^\n]+)\n([\s\S]*?)```/g)].map((m) => ({ path: m[1]!, argv: m[2]!.split(' '), code: m[3]! }))
+  const shown = [...page.matchAll(/```ts\n\/\/ (\S+), from kiln (make:[^\n]+)\n([\s\S]*?)```/g)].map((m) => ({
+    path: m[1]!,
+    argv: m[2]!.split(' '),
+    code: m[3]!,
+  }))
   t.true(shown.length >= 4, 'the page shows generated files')
   const root = tempApp({ 'config/app.ts': "import { defineConfig } from 'kiln-framework'\nexport default defineConfig({})\n" })
   const ran = new Set<string>()

@@ -16,7 +16,11 @@ test('names become PascalCase classes in kebab-case files; folders, tables and r
   const read = (file: string) => readFileSync(join(root, file), 'utf8')
 
   const model = await kiln(['make:model', 'blog_category', '-m'], root)
-  t.deepEqual(created(model.stdout), ['app/models/blog-category.ts', 'database/migrations/<stamp>_create_blog_categories_table.ts', 'tests/models/blog-category.test.ts'])
+  t.deepEqual(created(model.stdout), [
+    'app/models/blog-category.ts',
+    'database/migrations/<stamp>_create_blog_categories_table.ts',
+    'tests/models/blog-category.test.ts',
+  ])
   t.regex(read('app/models/blog-category.ts'), /export class BlogCategory extends Model \{\n {2}static table = 'blog_categories'\n/)
   t.regex(read('tests/models/blog-category.test.ts'), /import \{ BlogCategory \} from '\.\.\/\.\.\/app\/models\/blog-category\.ts'/)
   t.deepEqual(created((await kiln(['make:model', 'Person'], root)).stdout), ['app/models/person.ts'], 'no migration, so no test')
@@ -32,14 +36,21 @@ test('names become PascalCase classes in kebab-case files; folders, tables and r
   t.regex(test, /from '\.\.\/\.\.\/\.\.\/app\/controllers\/admin\/blog-post-controller\.ts'/)
   t.regex(test, /new URL\('\.\.\/\.\.\/\.\.\/', import\.meta\.url\)/)
 
-  t.deepEqual(created((await kiln(['make:controller', 'PostController', '--skip-test'], root)).stdout), ['app/controllers/post-controller.ts'], 'the suffix is not doubled')
+  t.deepEqual(
+    created((await kiln(['make:controller', 'PostController', '--skip-test'], root)).stdout),
+    ['app/controllers/post-controller.ts'],
+    'the suffix is not doubled',
+  )
   t.deepEqual(created((await kiln(['make:guard', 'ApiKeyGuard'], root)).stdout), ['app/guards/api-key-guard.ts', 'tests/guards/api-key-guard.test.ts'])
   t.regex(read('app/guards/api-key-guard.ts'), /auth\.guards\.extend\('api-key', /)
   t.regex(read('app/guards/api-key-guard.ts'), /export const apiKeyGuard = definePlugin\(/)
   t.deepEqual(created((await kiln(['make:test', 'PostApiTest'], root)).stdout), ['tests/post-api.test.ts'])
   t.deepEqual(created((await kiln(['make:command', 'SendReportCommand'], root)).stdout), ['app/commands/send-report.ts', 'tests/commands/send-report.test.ts'])
   t.regex(read('app/commands/send-report.ts'), /export const sendReportCommand = defineCommand\(\{\n {2}name: 'app:send-report',/)
-  t.deepEqual(created((await kiln(['make:middleware', 'ensure_admin'], root)).stdout), ['app/middleware/ensure-admin.ts', 'tests/middleware/ensure-admin.test.ts'])
+  t.deepEqual(created((await kiln(['make:middleware', 'ensure_admin'], root)).stdout), [
+    'app/middleware/ensure-admin.ts',
+    'tests/middleware/ensure-admin.test.ts',
+  ])
   t.regex(read('app/middleware/ensure-admin.ts'), /export const ensureAdmin = defineMiddleware\(/)
 })
 
@@ -66,7 +77,10 @@ test('migrations made within one second keep the order they were made in; a name
   const names = ['create_posts_table', 'add_slug_to_posts', 'add_title_to_posts', 'add_body_to_posts']
   for (const name of names) t.is((await kiln(['make:migration', name], root)).code, 0)
   const files = readdirSync(join(root, 'database/migrations')).sort()
-  t.deepEqual(files.map((file) => file.replace(STAMP, '')), names.map((name) => `${name}.ts`))
+  t.deepEqual(
+    files.map((file) => file.replace(STAMP, '')),
+    names.map((name) => `${name}.ts`),
+  )
 
   const again = await kiln(['make:migration', 'add_slug_to_posts'], root)
   t.is(again.code, 1)

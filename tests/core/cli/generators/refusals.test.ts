@@ -13,7 +13,11 @@ function files(root: string): string[] {
 
 /** Every file with its content. */
 function snapshot(root: string): Record<string, string> {
-  return Object.fromEntries(files(root).filter((file) => statSync(join(root, file)).isFile()).map((file) => [file, readFileSync(join(root, file), 'utf8')]))
+  return Object.fromEntries(
+    files(root)
+      .filter((file) => statSync(join(root, file)).isFile())
+      .map((file) => [file, readFileSync(join(root, file), 'utf8')]),
+  )
 }
 
 function oneLine(t: { is(a: unknown, b: unknown, m?: string): void }, text: string): void {
@@ -63,7 +67,18 @@ test('every generator refuses to overwrite what it wrote, through bin/kiln.js to
 test('names that cannot become identifiers are refused: exit 1, one line, nothing written', async (t) => {
   const root = tempApp(appFiles)
   const before = files(root)
-  const generators = ['make:controller', 'make:model', 'make:middleware', 'make:job', 'make:event', 'make:listener', 'make:command', 'make:test', 'make:guard', 'make:broadcaster']
+  const generators = [
+    'make:controller',
+    'make:model',
+    'make:middleware',
+    'make:job',
+    'make:event',
+    'make:listener',
+    'make:command',
+    'make:test',
+    'make:guard',
+    'make:broadcaster',
+  ]
   for (const generator of generators) {
     for (const name of ['9Lives', 'Post!', '../Post', 'Admin//Post', 'post controller', 'Pöst']) {
       const result = await kiln([generator, name], root)

@@ -43,7 +43,10 @@ test("a stub in the app's stubs/ wins over Kiln's; stubs it does not have stay K
   const root = tempApp({ ...appFiles, 'stubs/controller.stub': 'export class {{className}} {\n  // served at {{ path }}\n}\n' })
   t.is((await kiln(['make:controller', 'Post'], root)).code, 0)
   t.is(readFileSync(join(root, 'app/controllers/post-controller.ts'), 'utf8'), 'export class PostController {\n  // served at /posts\n}\n')
-  t.regex(readFileSync(join(root, 'tests/controllers/post-controller.test.ts'), 'utf8'), /^import \{ PostController \} from '\.\.\/\.\.\/app\/controllers\/post-controller\.ts'$/m)
+  t.regex(
+    readFileSync(join(root, 'tests/controllers/post-controller.test.ts'), 'utf8'),
+    /^import \{ PostController \} from '\.\.\/\.\.\/app\/controllers\/post-controller\.ts'$/m,
+  )
 })
 
 test('a stub with a placeholder the generator does not know is refused, naming the stub; nothing is written', async (t) => {

@@ -44,9 +44,17 @@ function edit(file: string, from: string, to: string): void {
 test.before(async () => {
   for (const { argv, code, stderr } of await generateAll(root)) if (code !== 0) throw new Error(`${argv.join(' ')}: ${stderr}`)
   writeFileSync(join(root, 'routes/api.ts'), routes)
-  edit('config/app.ts', "import { tok } from 'kiln-framework/tok'", "import { tok } from 'kiln-framework/tok'\nimport { apiKeyGuard } from '../app/guards/api-key-guard.ts'\nimport auditDriver from '../app/broadcasters/audit-broadcaster.ts'")
+  edit(
+    'config/app.ts',
+    "import { tok } from 'kiln-framework/tok'",
+    "import { tok } from 'kiln-framework/tok'\nimport { apiKeyGuard } from '../app/guards/api-key-guard.ts'\nimport auditDriver from '../app/broadcasters/audit-broadcaster.ts'",
+  )
   edit('config/app.ts', 'hostedDriver]', 'hostedDriver, apiKeyGuard, auditDriver]')
-  edit('config/auth.ts', "tok: { driver: 'tok', provider: 'users' },", "tok: { driver: 'tok', provider: 'users' },\n    'api-key': { driver: 'api-key', provider: 'users' },")
+  edit(
+    'config/auth.ts',
+    "tok: { driver: 'tok', provider: 'users' },",
+    "tok: { driver: 'tok', provider: 'users' },\n    'api-key': { driver: 'api-key', provider: 'users' },",
+  )
   edit('config/broadcasting.ts', "null: { driver: 'null' },", "null: { driver: 'null' },\n    audit: { driver: 'audit' },")
   writeFileSync(
     join(root, 'config/events.ts'),
@@ -108,12 +116,14 @@ test('a generated middleware runs and hands the request on', async (t) => {
   // Called once per request, and it calls the rest of the pipeline once.
   let calls = 0
   let nexts = 0
-  kilnApp.router.get('/counted', () => ({ counted: true })).middleware([
-    (ctx, next, params) => {
-      calls++
-      return ensureAdmin(ctx, () => (nexts++, next()), params)
-    },
-  ])
+  kilnApp.router
+    .get('/counted', () => ({ counted: true }))
+    .middleware([
+      (ctx, next, params) => {
+        calls++
+        return ensureAdmin(ctx, () => (nexts++, next()), params)
+      },
+    ])
   const counted = await client.get('/counted')
   t.deepEqual(await counted.json(), { counted: true })
   t.deepEqual({ calls, nexts }, { calls: 1, nexts: 1 })
@@ -152,7 +162,9 @@ test('a generated job runs on the queue', async (t) => {
 })
 
 test('a generated broadcaster receives broadcasts sent through its connection', async (t) => {
-  const { AuditBroadcaster } = await load<{ AuditBroadcaster: new (...args: never[]) => { broadcast(m: BroadcastMessage): Promise<void> } }>('app/broadcasters/audit-broadcaster.ts')
+  const { AuditBroadcaster } = await load<{ AuditBroadcaster: new (...args: never[]) => { broadcast(m: BroadcastMessage): Promise<void> } }>(
+    'app/broadcasters/audit-broadcaster.ts',
+  )
   const sent = record<[BroadcastMessage]>(t, AuditBroadcaster.prototype, 'broadcast')
   class PodcastLive extends ShouldBroadcastNow {
     broadcastOn() {
@@ -187,10 +199,13 @@ test('generated migrations run with kiln migrate, the model works on the table, 
   t.timeout(120_000)
   const migrated = await kilnBin(['migrate'], root)
   t.is(migrated.code, 0, migrated.stderr)
-  for (const name of ['create_blog_posts_table', 'add_slug_to_blog_posts', 'backfill_slugs']) t.regex(migrated.stdout, new RegExp(`Migrated: \\d{4}_\\d{2}_\\d{2}_\\d{6}_${name}\\n`))
+  for (const name of ['create_blog_posts_table', 'add_slug_to_blog_posts', 'backfill_slugs'])
+    t.regex(migrated.stdout, new RegExp(`Migrated: \\d{4}_\\d{2}_\\d{2}_\\d{6}_${name}\\n`))
   t.true(migrated.stdout.indexOf('create_blog_posts_table') < migrated.stdout.indexOf('add_slug_to_blog_posts'), 'made in that order, run in that order')
 
-  const { BlogPost } = await load<{ BlogPost: { create(a: object): Promise<{ id: number }>; find(id: number): Promise<{ id: number; created_at: Date } | undefined> } }>('app/models/blog-post.ts')
+  const { BlogPost } = await load<{
+    BlogPost: { create(a: object): Promise<{ id: number }>; find(id: number): Promise<{ id: number; created_at: Date } | undefined> }
+  }>('app/models/blog-post.ts')
   const kilnApp = await app(t)
   await runWithApp(kilnApp, async () => {
     const post = await BlogPost.create({})

@@ -23,14 +23,25 @@ export interface UploadTarget {
  * Events on `el` (bubbling): `comp-upload-start`, `comp-upload-progress`
  * (`detail.progress`, 0 to 100), `comp-upload-finish`, `comp-upload-error`.
  */
-export async function upload(component: UploadTarget, path: string, input: File | File[] | FileList, el?: Element, onProgress?: (progress: number) => void): Promise<void> {
+export async function upload(
+  component: UploadTarget,
+  path: string,
+  input: File | File[] | FileList,
+  el?: Element,
+  onProgress?: (progress: number) => void,
+): Promise<void> {
   const files = input instanceof File ? [input] : [...input]
   const multiple = !(input instanceof File) && (el instanceof HTMLInputElement ? el.multiple : files.length > 1)
-  const emit = (name: string, detail: Record<string, unknown> = {}) => (el ?? component.el).dispatchEvent(new CustomEvent(name, { detail: { property: path, ...detail }, bubbles: true }))
+  const emit = (name: string, detail: Record<string, unknown> = {}) =>
+    (el ?? component.el).dispatchEvent(new CustomEvent(name, { detail: { property: path, ...detail }, bubbles: true }))
   if (files.length === 0) return
   emit('comp-upload-start')
   try {
-    const started = await component.call('$upload', [path, files.map((file) => ({ name: file.name, size: file.size, type: file.type || 'application/octet-stream' }))], { renderless: true })
+    const started = await component.call(
+      '$upload',
+      [path, files.map((file) => ({ name: file.name, size: file.size, type: file.type || 'application/octet-stream' }))],
+      { renderless: true },
+    )
     const target = started?.effects.upload
     // Refused by the property's rules: the message is already in $errors.
     if (!target) throw new Error(component.errors.bag[path]?.[0] ?? 'The server did not accept the files.')
