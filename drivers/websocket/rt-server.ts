@@ -187,8 +187,17 @@ export class RtServer implements RtHub {
       const message = joined
         ? { event: MEMBER_ADDED, data: member, socket: socketId }
         : { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null }
-      this.emit([channel], message).catch(() => {})
+      this.emit([channel], message).catch((error: unknown) => this.unsent(channel, error))
     }
+  }
+
+  /**
+   * A presence notice that could not go out (Redis down with scaling): the
+   * outage itself is logged once by the scaling health watch, so each notice
+   * is a debug line; rosters heal when Redis answers again.
+   */
+  private unsent(channel: string, error: unknown): void {
+    this.logger.debug({ channel, err: error instanceof Error ? error.message : String(error) }, 'rt: a presence notice could not be sent')
   }
 
   private open(peer: Peer, protocol: WireProtocol, refusal: Refusal | undefined): void {
@@ -282,7 +291,7 @@ export class RtServer implements RtHub {
       // Not (fully) recorded, so not subscribed: undo, and tell the client instead of letting it believe it is.
       // Whatever Redis did record anyway (a timeout it carried out later) is healed once it answers again.
       this.sockets.leave(channel, connection)
-      void this.store.leave(channel, connection.socketId, member).catch(() => {})
+      void this.store.leave(channel, connection.socketId, member).catch((error: unknown) => this.unsent(channel, error))
       return connection.send(tryAgain(protocol, channel))
     }
     if (connection.closed) return
@@ -337,7 +346,7 @@ export class RtServer implements RtHub {
 
   private announceReaped(reaped: ReapedMember[]): void {
     for (const { channel, member } of reaped) {
-      this.emit([channel], { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null }).catch(() => {})
+      this.emit([channel], { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null }).catch((error: unknown) => this.unsent(channel, error))
     }
   }
 
