@@ -81,7 +81,7 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext):
   }
   const json = JSON.stringify(boot).replace(/</g, '\\u003c')
   const reactiveTag = remote
-    ? `<script src="${escapeAttribute(remote.url)}" defer data-comp-reactive data-fallback="${escapeAttribute(local)}"${remote.integrity ? ` integrity="${remote.integrity}" crossorigin="anonymous"` : ''}></script>`
+    ? `<script src="${escapeAttribute(remote.url)}" defer data-comp-reactive data-fallback="${escapeAttribute(local)}"${sri(remote.integrity)}></script>`
     : `<script src="${escapeAttribute(local)}" defer data-comp-reactive></script>`
   return [
     `<meta name="comp-endpoint" content="${escapeAttribute(endpoint)}">`,
@@ -91,4 +91,9 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext):
     `<script src="${escapeAttribute(asset)}" defer></script>`,
     reactiveTag,
   ].join('\n')
+}
+
+/** Subresource integrity for a script from a CDN, when its hash is known. */
+function sri(integrity: string | undefined): string {
+  return integrity ? ` integrity="${integrity}" crossorigin="anonymous"` : ''
 }

@@ -16,9 +16,13 @@ export interface ClassName {
 
 // Words a camelCase name could collide with (`make:middleware Delete` → `delete`).
 const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await arguments eval'.split(
-    ' ',
-  ),
+  [
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in',
+    'instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package',
+    'private protected public await arguments eval',
+  ]
+    .join(' ')
+    .split(' '),
 )
 
 /**
