@@ -7,6 +7,8 @@ import { column } from './identifiers.ts'
 import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
 import { ModelQuery } from './model-query.ts'
 import { findByKey } from './find-by-key.ts'
+import { ATTRIBUTE_HANDLER, dbValues, defaultCast, sameValue, snake, syncOriginal } from './model-attributes.ts'
+import { ModelNotFoundError } from './model-errors.ts'
 
 /**
  * What a model's key column holds, so `find` can refuse keys that cannot be
@@ -22,6 +24,8 @@ export type KeyType = 'number' | 'bigint' | 'uuid' | 'string'
 /** A model class: the statics that queries use. */
 export type ModelClass<M extends Model = Model> = (new (attributes?: Record<string, unknown>) => M) & typeof Model
 
+export { ModelNotFoundError } from './model-errors.ts'
+
 const registry = new Map<string, typeof Model>()
 
 /**
@@ -34,15 +38,6 @@ const registry = new Map<string, typeof Model>()
  */
 export function modelByMorphName(name: string): typeof Model | undefined {
   return registry.get(name)
-}
-
-/** Model not found: a 404 when it escapes a handler. */
-export class ModelNotFoundError extends KilnError {
-  readonly status = 404
-  constructor(model: string, key: unknown) {
-    super(`No ${model} with key ${String(key)}.`, { code: 'E_MODEL_NOT_FOUND' })
-    this.name = 'ModelNotFoundError'
-  }
 }
 
 /**
@@ -93,7 +88,7 @@ export class Model {
   $exists = false
 
   constructor(attributes: Record<string, unknown> = {}) {
-    const proxy = new Proxy(this, ATTRIBUTE_HANDLER)
+    const proxy = new Proxy<Model>(this, ATTRIBUTE_HANDLER as ProxyHandler<Model>)
     if (Object.keys(attributes).length > 0) proxy.fill(attributes)
     return proxy
   }
@@ -398,7 +393,7 @@ export class Model {
   /** The polymorphic owner named by `${name}_type` / `${name}_id`. @example `await token.morphTo('tokenable')` */
   async morphTo<R extends Model = Model>(name: string): Promise<R | undefined> {
     const type = this.$attributes[`${name}_type`]
-    const Related = typeof type === 'string' ? registry.get(type) : undefined
+    const Related = typeof type === 'string' ? modelByMorphName(type) : undefined
     if (!Related) return undefined
     return (await (Related as unknown as ModelClass<R>).find(this.$attributes[`${name}_id`])) ?? undefined
   }
@@ -409,61 +404,4 @@ export class Model {
   get modelClass(): ModelClass<this> {
     return this.constructor as ModelClass<this>
   }
-}
-
-// Module functions, not private methods: mixins (`HasApiTokens(Model)`) export class types, and a declaration file
-// cannot name a private member of an anonymous class.
-function dbValues(model: Model, values: Record<string, unknown>, dialect: 'sqlite' | 'pgsql'): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(values)) out[column(key)] = model.modelClass.toDbValue(key, value, dialect)
-  return out
-}
-
-function syncOriginal(model: Model): void {
-  model.$original = { ...model.$attributes }
-}
-
-const ATTRIBUTE_HANDLER: ProxyHandler<Model> = {
-  get(target, prop, receiver) {
-    if (typeof prop === 'symbol' || prop in target) return Reflect.get(target, prop, receiver)
-    return target.$attributes[prop]
-  },
-  set(target, prop, value, receiver) {
-    // An own field (`$exists`, a mixin's `$accessToken`) is written straight on the target: Reflect.set with the
-    // proxy as receiver would go through this handler's descriptor traps on every write.
-    if (Object.prototype.hasOwnProperty.call(target, prop)) {
-      ;(target as unknown as Record<PropertyKey, unknown>)[prop] = value
-      return true
-    }
-    if (typeof prop === 'symbol' || prop in target) return Reflect.set(target, prop, value, receiver)
-    target.setAttribute(prop, value)
-    return true
-  },
-  has(target, prop) {
-    return prop in target || (typeof prop === 'string' && prop in target.$attributes)
-  },
-  // Attributes look like own properties, so templates (which only read own properties) and spreads see them.
-  ownKeys(target) {
-    return [...new Set([...Reflect.ownKeys(target), ...Object.keys(target.$attributes)])]
-  },
-  getOwnPropertyDescriptor(target, prop) {
-    if (typeof prop === 'symbol' || Object.prototype.hasOwnProperty.call(target, prop)) return Reflect.getOwnPropertyDescriptor(target, prop)
-    if (!Object.prototype.hasOwnProperty.call(target.$attributes, prop)) return undefined
-    return { value: target.$attributes[prop], writable: true, enumerable: true, configurable: true }
-  },
-}
-
-function defaultCast(model: typeof Model, key: string): Cast | undefined {
-  if (key === 'created_at' || key === 'updated_at' || (key === 'deleted_at' && model.softDeletes)) return 'date'
-  return undefined
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime()
-  if (typeof a === 'object' && a !== null) return JSON.stringify(a) === JSON.stringify(b)
-  return a === b
-}
-
-function snake(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
 }
