@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import test from 'ava'
 import Pusher from 'pusher'
 import { createApp } from '../../../core/index.ts'
@@ -6,6 +8,7 @@ import hostedDriver, { DRIVER_NAME, HostedBroadcaster } from '../../../drivers/h
 import { broadcast, broadcasting, Channel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { broadcasterSuite } from '../../plugins/broadcasting/broadcaster-contract.ts'
+import { bootContractApp } from '../../plugins/broadcasting/contract-app.ts'
 import { freePort } from '../kv/redis-server.ts'
 import { API, MemoryHub, pusherApiServer } from './pusher-api-fixtures.ts'
 
@@ -13,14 +16,43 @@ type T = { teardown(fn: () => unknown): void }
 
 // The hosted service is a real Kiln app serving Kiln's Pusher HTTP API on a listening server, over an in-memory hub.
 const hub = new MemoryHub()
-const api = await pusherApiServer(hub)
-test.after.always(() => api.close())
+// And an API that answers every request with HTTP 500, for the contract's delivery failure.
+const broken = createServer((_request, response) => response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}'))
+const [api] = await Promise.all([pusherApiServer(hub), new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve))])
+test.after.always(() => {
+  broken.close()
+  return api.close()
+})
 
 const hostedConfig = { app_id: API.appId, key: API.key, secret: API.secret, host: '127.0.0.1', port: api.port, scheme: 'http' }
 
-broadcasterSuite(test, DRIVER_NAME, [hostedDriver], hostedConfig, () => {
-  const start = hub.published.length
-  return () => hub.published.slice(start).filter((p) => p.event === 'Published' && p.channels.includes('private-orders.1'))
+// The contract, observed through what the Pusher API passed on to its hub (one trigger per channel batch).
+broadcasterSuite(test, {
+  driver: DRIVER_NAME,
+  plugins: [hostedDriver],
+  connection: hostedConfig,
+  boot: async (t, connection) => {
+    const app = await bootContractApp(t, DRIVER_NAME, [hostedDriver], connection)
+    const observe = async () => {
+      const start = hub.published.length
+      return () =>
+        hub.published
+          .slice(start)
+          .flatMap(({ channels, event, data, except }) =>
+            channels.map((channel) => ({ channel, event, data: JSON.parse(String(data)), raw: String(data), except: except ?? null })),
+          )
+    }
+    return { app, observe }
+  },
+  can: { deliver: true, toOthers: 'marked', encrypt: true },
+  unreachable: {
+    connection: { port: (broken.address() as AddressInfo).port },
+    error: /^Broadcast connection "main" \(hosted\) could not trigger \[.+\] on 127\.0\.0\.1:\d+ \(HTTP 500/,
+  },
+  badConfig: {
+    connection: { app_id: '', key: '', secret: undefined },
+    error: /^config\/broadcasting\.ts connections\.main \(hosted\): app_id: empty \(set PUSHER_APP_ID\)/,
+  },
 })
 
 async function hostedApp(t: T, overrides: Record<string, unknown> = {}) {

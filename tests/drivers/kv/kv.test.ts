@@ -6,15 +6,38 @@ import kvDriver, { DRIVER_NAME, KvBroadcaster } from '../../../drivers/kv/index.
 import { broadcast, broadcasting, Channel, flushBroadcasts, PrivateChannel, ShouldBroadcast, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { broadcasterSuite } from '../../plugins/broadcasting/broadcaster-contract.ts'
+import { bootContractApp } from '../../plugins/broadcasting/contract-app.ts'
 import { freePort, redisServer, waitFor } from './redis-server.ts'
 
 type T = { teardown(fn: () => unknown): void }
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 const fileLog = { level: 'info', channels: ['file'], file: { path: 'storage/logs/kv.log' } }
 
-// The contract's `observe` reads synchronously right after the broadcast resolves, before a pub/sub
-// delivery can reach another connection; delivery is asserted below with real subscribers instead.
-broadcasterSuite(test, DRIVER_NAME, [kvDriver], { url: REDIS_URL, prefix: 'kv-contract:' })
+// The contract, observed by a real Redis subscriber on the connection's own prefix; unreachable is a closed port.
+let contractPrefixes = 0
+broadcasterSuite(test, {
+  driver: DRIVER_NAME,
+  plugins: [kvDriver],
+  connection: { url: REDIS_URL },
+  boot: async (t, connection) => {
+    const prefix = `kv-contract-${process.pid}-${++contractPrefixes}:`
+    const app = await bootContractApp(t, DRIVER_NAME, [kvDriver], { prefix, ...connection })
+    const observe = async () => {
+      const seen = await subscriber(t, [`${prefix}*`])
+      return () =>
+        seen.map(({ channel, text }) => {
+          const { event, data, socket } = JSON.parse(text) as { event: string; data: unknown; socket: string | null }
+          return { channel: channel.slice(prefix.length), event, data, raw: text, except: socket }
+        })
+    }
+    return { app, observe }
+  },
+  can: { deliver: true, toOthers: 'marked', encrypt: true },
+  unreachable: {
+    connection: { url: `redis://127.0.0.1:${await freePort()}` },
+    error: /^Broadcast connection "main" \(kv\) could not publish \[.+\] to redis:\/\/127\.0\.0\.1:\d+: Redis is unreachable/,
+  },
+})
 
 /** A real subscriber on exact channel names or `pattern*`s; `seen` fills as messages arrive. */
 async function subscriber(t: T, names: string[], url = REDIS_URL) {
