@@ -1,6 +1,6 @@
 import { alpine } from './alpine.ts'
 import type { PageComponent } from './page-component.ts'
-import type { ToggledElement } from './directives/display.ts'
+import type { ToggledElement } from './directives/loading.ts'
 import { applyEffects } from './effects.ts'
 import type { UpdateResponse } from './transport.ts'
 

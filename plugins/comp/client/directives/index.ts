@@ -1,6 +1,7 @@
 import type { PageComponent } from '../page-component.ts'
 import { eventAction, initAction, intersectAction, pollAction } from './actions.ts'
-import { bindDirective, connectivityDirective, dirtyDirective, loadingDirective, refDirective, showDirective, textDirective } from './display.ts'
+import { bindDirective, connectivityDirective, dirtyDirective, refDirective, showDirective, textDirective } from './display.ts'
+import { loadingDirective } from './loading.ts'
 import { modelDirective } from './model.ts'
 import { directivesOf, type Directive } from './parse.ts'
 import { sortDirective } from './sort.ts'
