@@ -76,6 +76,20 @@ export class HandlebarsEngine implements ViewEngine {
     return withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
   }
 
+  /**
+   * A view's source as it compiles: preprocessed, without its layout line.
+   * Undefined when there is no such view.
+   *
+   * @example
+   * ```ts
+   * engine.source('components/dashboard') // '<div>{{#island "stats"}}...'
+   * ```
+   */
+  source(name: string): string | undefined {
+    const file = this.fileFor(name)
+    return file === undefined ? undefined : this.preprocess(readFileSync(file, 'utf8'), name).replace(LAYOUT_DIRECTIVE, '')
+  }
+
   private compile(name: string): { template: Handlebars.TemplateDelegate; layout?: string } {
     const cached = this.options.cache ? this.compiled.get(name) : undefined
     if (cached) return cached

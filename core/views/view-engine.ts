@@ -6,6 +6,8 @@ export interface ViewEngine {
   exists(name: string): boolean
   /** Renders a template given as source, when the engine can. */
   renderInline?(source: string, data: Record<string, unknown>): Promise<string>
+  /** A view's template source after the preprocessors (no layout line), when the engine has one: for rendering a part of a view. */
+  source?(name: string): string | undefined
 }
 
 /** A source transform run before compiling (`@compScripts` → `{{{compScripts}}}`). */

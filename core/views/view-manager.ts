@@ -96,6 +96,20 @@ export class ViewManager {
     return engine.renderInline(source, await this.viewData(data, ctx))
   }
 
+  /**
+   * A view's template source after the preprocessors, from the default
+   * engine: undefined when the view does not exist or the engine cannot
+   * give sources. Components use it to render one island of a view.
+   *
+   * @example
+   * ```ts
+   * views.source('components/dashboard')
+   * ```
+   */
+  source(name: string): string | undefined {
+    return this.engine().source?.(name)
+  }
+
   private async viewData(data: Record<string, unknown>, ctx?: HttpContext): Promise<Record<string, unknown>> {
     if (!ctx && this.composers.length === 0) return { ...this.shared, ...data }
     const composed: Record<string, unknown> = {}

@@ -2,9 +2,10 @@ import Handlebars from 'handlebars'
 import { currentHttpContext, KilnError, type Application } from '../../core/index.ts'
 import type { ComponentManager } from './component-manager.ts'
 import { compDirectives } from './directives.ts'
-import { escapeAttribute } from './html-root.ts'
+import { islandHelper } from './features/islands/island-helper.ts'
+import { persistHelper } from './features/navigate/persist-helper.ts'
 import { paginationLinks } from './features/pagination/with-pagination.ts'
-import { RENDER_SCOPE, renderIsland, type RenderScope } from './render.ts'
+import { RENDER_SCOPE, type RenderScope } from './render.ts'
 import { compScripts } from './scripts.ts'
 
 interface HelperOptions {
@@ -20,9 +21,12 @@ const scopeOf = (options: HelperOptions | undefined) => options?.data?.root?.[RE
  * - `{{{compScripts}}}` (`@compScripts`): metas, boot config and scripts;
  * - `{{{comp "name" key=value}}}` (`@comp('name', key=value)`): a component,
  *   nested when used in another component's view;
- * - `{{{island "name"}}}`: an island of the component being rendered;
+ * - `{{#island "name"}}…{{/island}}` (inline, `lazy=true`, `defer=true`) and
+ *   `{{{island "name"}}}` (its own view): an island of the component being
+ *   rendered;
  * - `{{error "field"}}`: the first validation message of a field;
- * - `{{{paginationLinks page}}}`: links for a `paginate()` result.
+ * - `{{{paginationLinks page}}}`: links for a `paginate()` result;
+ * - `{{#persist "name"}}...{{/persist}}`: a block `wire:navigate` visits keep alive.
  *
  * @example
  * ```ts
@@ -37,15 +41,11 @@ export function registerViewHelpers(app: Application, manager: ComponentManager)
     const scope = scopeOf(options)
     return manager.embed(name, { ...(options?.hash ?? {}) }, scope, scope?.ctx ?? currentHttpContext())
   })
-  app.views.helper('island', async (name: unknown, options: HelperOptions) => {
-    const scope = scopeOf(options)
-    if (!scope) throw new KilnError('{{island}} works only inside a component view.')
-    const inner = await renderIsland(manager.views, scope, String(name))
-    return new Handlebars.SafeString(`<div wire:island="${escapeAttribute(String(name))}">${inner}</div>`)
-  })
+  app.views.helper('island', islandHelper(manager.views))
   app.views.helper('error', (field: unknown, options: HelperOptions) => {
     const errors = options?.data?.root?.errors as Record<string, string[]> | undefined
     return errors?.[String(field)]?.[0] ?? ''
   })
+  app.views.helper('persist', persistHelper)
   app.views.helper('paginationLinks', (page: unknown, options: HelperOptions) => paginationLinks(manager, page, scopeOf(options)))
 }
