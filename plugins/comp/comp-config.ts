@@ -78,6 +78,8 @@ export const compConfigSchema = z.object({
         .default(24 * 60),
       /** How long the address a `$upload` answers with can be used (once). */
       url_ttl_minutes: z.number().positive().default(5),
+      /** How long a `temporaryUrl()` preview address works (for the uploading session only). */
+      preview_ttl_minutes: z.number().positive().default(30),
       /** Megabytes one session may upload per `quota_window_minutes`; past it, 429. */
       quota_mb: z.number().positive().default(100),
       /** Megabytes one client address may upload per `quota_window_minutes`, all its sessions together; past it, 429. */
@@ -91,6 +93,7 @@ export const compConfigSchema = z.object({
       max_files: 20,
       max_age_minutes: 24 * 60,
       url_ttl_minutes: 5,
+      preview_ttl_minutes: 30,
       quota_mb: 100,
       address_quota_mb: 500,
       quota_window_minutes: 60,

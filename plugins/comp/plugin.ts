@@ -17,6 +17,7 @@ import { clientBundle } from './client-bundle.ts'
 import { updateHandler } from './update-route.ts'
 import { COMPONENT_FEATURES } from './features/index.ts'
 import { uploadHandler } from './features/uploads/upload-handler.ts'
+import { previewHandler } from './features/uploads/preview-handler.ts'
 import { UploadStore } from './features/uploads/upload-store.ts'
 import { registerViewHelpers } from './view-helpers.ts'
 import { tsPrivateMethods } from './private-methods.ts'
@@ -51,7 +52,9 @@ export function comp(): Plugin {
       const config = app.config.get<CompConfig>('comp')
       const appKey = parseAppKey(app.config.get<string>('app.key'))
       const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
-      const uploads = new UploadStore(app.service('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'))
+      const uploads = new UploadStore(app.service('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'), (params) =>
+        app.service('signer').sign('/comp/upload/preview', { ttlMinutes: config.uploads.preview_ttl_minutes, params }),
+      )
       const manager = new ComponentManager(
         app,
         new ComponentRegistry(),
@@ -93,6 +96,7 @@ export function comp(): Plugin {
         .middleware(['signed:relative', 'web'])
         .bodyLimit(config.uploads.max_kb * 1024 + 65_536)
         .name('comp.upload')
+      app.router.get('/comp/upload/preview', previewHandler(manager)).middleware(['signed:relative', 'web']).name('comp.upload.preview')
       app.assets.file(config.asset_url, await clientBundle())
       app.assets.file(REACTIVE.plain.url, reactiveFile(false))
       app.assets.file(REACTIVE.csp.url, reactiveFile(true))

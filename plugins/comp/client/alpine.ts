@@ -3,6 +3,7 @@ export interface AlpineApi {
   version: string
   reactive<T extends object>(value: T): T
   effect(fn: () => void): unknown
+  watch<T>(getter: () => T, callback: (value: T, old: T) => void): () => void
   release(effect: unknown): void
   raw<T>(value: T): T
   bind(el: Element, bindings: Record<string, unknown>): void

@@ -1,8 +1,8 @@
 import { alpine } from './alpine.ts'
 import type { CallOptions, PageComponent } from './page-component.ts'
 import { getPath } from './literal.ts'
-import { dispatchEvent } from './registry.ts'
-import { upload } from '../features/uploads/client/upload.ts'
+import { closestComponent, dispatchEvent } from './registry.ts'
+import { cancelUpload, upload } from '../features/uploads/client/upload.ts'
 
 /**
  * `$wire`: the component from Alpine expressions. Reading a property gives
@@ -12,7 +12,8 @@ import { upload } from '../features/uploads/client/upload.ts'
  * live = true)`, `$toggle(path)`, `$refresh()`, `$commit()`, `$dispatch(name,
  * data)`, `$island(name)` (calls scoped to an island), `$entangle(path,
  * live)`, `$js.<action>()`, `$upload(path, files)`, `$errors`, `$el`, `$id`,
- * `$refs`.
+ * `$refs`, and the magics in `magics` (`$watch`, `$on`, `$get`, `$parent`,
+ * uploads). Any other `$` name throws: it is a typo, never a server method.
  */
 export function makeWire(component: PageComponent, scope: CallOptions = {}): Record<string, unknown> {
   const helpers: Record<string, unknown> = {
@@ -26,6 +27,7 @@ export function makeWire(component: PageComponent, scope: CallOptions = {}): Rec
     $island: (name: string) => makeWire(component, { ...scope, island: name }),
     $entangle: (path: string, live = false) => entangle(component, path, live),
     $upload: (path: string, files: File | File[] | FileList, onProgress?: (progress: number) => void) => upload(component, path, files, undefined, onProgress),
+    ...magics(component),
   }
   return new Proxy({} as Record<string, unknown>, {
     get(_target, key) {
@@ -44,11 +46,14 @@ export function makeWire(component: PageComponent, scope: CallOptions = {}): Rec
           return (component.el as unknown as { __compRefs?: Record<string, Element> }).__compRefs ?? {}
         case '$js':
           return jsActions(component)
+        case '$parent':
+          return closestComponent(component.el.parentElement)?.$wire
         case 'then':
           // Not a thenable: `await $wire` must not call a server method named "then".
           return undefined
       }
       if (key in component.data) return component.data[key]
+      if (key.startsWith('$')) throw new Error(`$wire.${key} does not exist. The $ helpers are: ${[...Object.keys(helpers), ...SPECIAL].join(', ')}.`)
       return (...params: unknown[]) => component.call(key, params, scope)
     },
     set(_target, key, value) {
@@ -59,6 +64,32 @@ export function makeWire(component: PageComponent, scope: CallOptions = {}): Rec
       return typeof key === 'string' && (key in component.data || key in helpers)
     },
   })
+}
+
+/** The `$` names `$wire` answers besides its helpers. */
+const SPECIAL = ['$el', '$id', '$name', '$errors', '$refs', '$js', '$parent']
+
+/**
+ * `$wire.$watch(path, (value, old) => …)` (returns a function that stops
+ * watching), `$on(event, (detail) => …)` (a component event from the server
+ * or the browser; returns a function that stops listening), `$get(path)`,
+ * and the uploads' `$uploadMultiple`, `$cancelUpload` and `$removeUpload`.
+ */
+function magics(component: PageComponent): Record<string, unknown> {
+  return {
+    $get: (path: string) => component.get(path),
+    $watch: (path: string, callback: (value: unknown, old: unknown) => void) => alpine().watch(() => component.get(path), callback),
+    $on: (name: string, handler: (detail: unknown) => void) => {
+      // Component events are DOM events that bubble to the window (see dispatchEvent).
+      const listener = (event: Event) => handler((event as CustomEvent).detail)
+      window.addEventListener(name, listener)
+      return () => window.removeEventListener(name, listener)
+    },
+    $uploadMultiple: (path: string, files: File[] | FileList, onProgress?: (progress: number) => void) =>
+      upload(component, path, files, undefined, onProgress, true),
+    $cancelUpload: (path: string) => cancelUpload(component, path),
+    $removeUpload: (path: string, file: string) => component.call('$removeUpload', [path, file]),
+  }
 }
 
 /**

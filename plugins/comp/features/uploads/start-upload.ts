@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { HttpException, Limit, type HttpContext } from '../../../../core/index.ts'
 import type { CompConfig } from '../../comp-config.ts'
 import type { ComponentContext } from '../../lifecycle/component-hook.ts'
-import { checkDescribedFile, uploadRulesOf } from './upload-rules.ts'
+import { checkDescribedFile, uploadRulesOf, type EffectiveUploadRules } from './upload-rules.ts'
 
 /**
  * `$upload(property, files)`: checks what the browser is about to send
@@ -35,17 +35,12 @@ export async function startUpload(c: ComponentContext, params: unknown[]): Promi
     type: String(file?.type ?? ''),
     size: Number(file?.size),
   }))
-  try {
-    for (const file of described) checkDescribedFile(file, rules)
-  } catch (error) {
-    if (!(error instanceof HttpException) || error.status !== 422) throw error
-    component.errors = { ...component.errors, [property]: [error.message] }
+  // Accepted or not, earlier refusals of this property's files no longer stand.
+  component.errors = Object.fromEntries(Object.entries(component.errors).filter(([key]) => key !== property && !key.startsWith(`${property}.`)))
+  const refusals = refusalsOf(property, described, rules, config.max_kb)
+  if (refusals) {
+    component.errors = { ...component.errors, ...refusals }
     return undefined
-  }
-  // Accepted: an earlier refusal of this property's file no longer stands.
-  if (component.errors[property]) {
-    const { [property]: _dropped, ...rest } = component.errors
-    component.errors = rest
   }
   const kb = described.reduce((sum, file) => sum + Math.max(1, Math.ceil(file.size / 1024)), 0)
   const tag = services.binding.tag(ctx)
@@ -61,6 +56,33 @@ export async function startUpload(c: ComponentContext, params: unknown[]): Promi
     files: String(described.length),
   }
   return { property, url: signer.sign('/comp/upload', { ttlMinutes: config.url_ttl_minutes, params: query }) }
+}
+
+/**
+ * The validation errors of files the rules refuse, by the property (its
+ * first message) and, for a `multiple` one, by `photos.0`-style keys; also
+ * files that together exceed `max_kb`, the largest request the upload
+ * address takes. Undefined when all are accepted.
+ */
+function refusalsOf(
+  property: string,
+  described: Array<{ name: string; type: string; size: number }>,
+  rules: EffectiveUploadRules,
+  maxKb: number,
+): Record<string, string[]> | undefined {
+  const errors: Record<string, string[]> = {}
+  described.forEach((file, index) => {
+    try {
+      checkDescribedFile(file, rules)
+    } catch (error) {
+      if (!(error instanceof HttpException) || error.status !== 422) throw error
+      errors[property] ??= [error.message]
+      if (rules.multiple) errors[`${property}.${index}`] = [error.message]
+    }
+  })
+  const total = described.reduce((sum, file) => sum + file.size, 0)
+  if (!errors[property] && total > maxKb * 1024) errors[property] = [`These files may not be larger than ${maxKb} KB together.`]
+  return Object.keys(errors).length > 0 ? errors : undefined
 }
 
 /** Counts the kilobytes against the session's and the address's quota; 429 once either is used up. */

@@ -2,6 +2,12 @@ import { KilnError } from '../../../../core/index.ts'
 import { randomBytes } from 'node:crypto'
 import type { Storage } from 'unstorage'
 
+/**
+ * Types a temporary file may be shown as (detected from the content): raster
+ * images only. SVG is left out on purpose, as it can carry script.
+ */
+export const PREVIEWABLE: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp'])
+
 /** What a temporary file knows about itself. */
 export interface UploadMeta {
   /** The name the browser gave the file. */
@@ -39,6 +45,16 @@ export class TemporaryUploadedFile {
   readonly type: string
   /** Size in bytes. */
   readonly size: number
+  /**
+   * A signed, expiring address that shows this image to the session that
+   * uploaded it, for a preview before the file is stored (an own field, so
+   * views can use it: `<img src="{{photo.temporaryUrl}}">`). Throws
+   * `E_UPLOAD_NOT_PREVIEWABLE` for anything but a PNG, JPEG, GIF, WebP, AVIF
+   * or BMP image (by content; never SVG, which can carry script).
+   */
+  readonly temporaryUrl: () => string
+  /** True when `temporaryUrl()` works for this file (an image by its content, not SVG). */
+  readonly isPreviewable: () => boolean
 
   constructor(
     /** The signed reference that stands for this file in a component's state. */
@@ -48,10 +64,19 @@ export class TemporaryUploadedFile {
     readonly meta: UploadMeta,
     private readonly temporary: Storage,
     private readonly stores: (name?: string) => Storage,
+    previewUrl: () => string = () => '',
   ) {
     this.name = meta.name
     this.type = meta.type
     this.size = meta.size
+    this.isPreviewable = () => PREVIEWABLE.has(meta.type)
+    this.temporaryUrl = () => {
+      if (!this.isPreviewable())
+        throw new KilnError(`"${meta.name}" (${meta.type}) has no preview: only PNG, JPEG, GIF, WebP, AVIF and BMP images do.`, {
+          code: 'E_UPLOAD_NOT_PREVIEWABLE',
+        })
+      return previewUrl()
+    }
   }
 
   /** The bytes. @example `const bytes = await photo.contents()` */

@@ -40,8 +40,11 @@ export function uploadHandler(services: CompServices): HandlerFunction {
     } catch (error) {
       // Nothing of a refused upload stays behind.
       await Promise.all(stored.map((file) => file.delete()))
-      if (error instanceof HttpException && error.status === 422)
-        throw new HttpException(422, error.message, { body: { errors: { [property]: [error.message] } } })
+      if (error instanceof HttpException && error.status === 422) {
+        // The refused file's own key too (`photos.1`) when the property takes several.
+        const errors = { [property]: [error.message], ...(rules.multiple ? { [`${property}.${stored.length}`]: [error.message] } : {}) }
+        throw new HttpException(422, error.message, { body: { errors } })
+      }
       throw error
     }
     void services.uploads

@@ -28,6 +28,8 @@ export class UploadStore {
     private readonly storage: StorageManager,
     private readonly config: CompConfig['uploads'],
     private readonly key: Buffer,
+    /** Signs a preview address (`GET /comp/upload/preview`) for a file's token and its session's tag. */
+    private readonly signPreview: (params: { f: string; s: string }) => string = () => '',
   ) {}
 
   /**
@@ -51,7 +53,7 @@ export class UploadStore {
     const meta: UploadMeta = { name: file.name, type: mime, clientType: declared, extension, size: bytes.byteLength, createdAt: Date.now() }
     await this.temporary().setItemRaw(id, bytes)
     await this.temporary().setItem(`${id}.json`, meta)
-    return new TemporaryUploadedFile(`comp-upload:${token}:${this.sign(token, sessionTag)}`, id, meta, this.temporary(), (name) => this.storage.store(name))
+    return this.file(`comp-upload:${token}:${this.sign(token, sessionTag)}`, token, meta, sessionTag)
   }
 
   /**
@@ -67,10 +69,26 @@ export class UploadStore {
     const match = REFERENCE.exec(reference)
     if (!match || !timingSafeEqual(Buffer.from(this.sign(match[1]!, sessionTag), 'hex'), Buffer.from(match[2]!, 'hex')))
       throw new HttpException(403, 'That upload reference is not valid.')
-    const id = `${PREFIX}:${match[1]}`
-    const meta = (await this.temporary().getItem(`${id}.json`)) as UploadMeta | null
-    if (!meta || typeof meta !== 'object' || typeof meta.createdAt !== 'number') throw new HttpException(422, 'The uploaded file has expired; upload it again.')
-    return new TemporaryUploadedFile(reference, id, meta, this.temporary(), (name) => this.storage.store(name))
+    const meta = await this.meta(match[1]!)
+    if (!meta) throw new HttpException(422, 'The uploaded file has expired; upload it again.')
+    return this.file(reference, match[1]!, meta, sessionTag)
+  }
+
+  /**
+   * The detected type and the bytes of a temporary file by its token (from
+   * a preview address, whose signature and session were checked already),
+   * or undefined when there is no such file.
+   *
+   * @example
+   * ```ts
+   * const preview = await uploads.previewOf(query.get('f') ?? '')
+   * ```
+   */
+  async previewOf(token: string): Promise<{ type: string; bytes: Uint8Array } | undefined> {
+    if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return undefined
+    const meta = await this.meta(token)
+    const raw = meta && ((await this.temporary().getItemRaw(`${PREFIX}:${token}`)) as Uint8Array | null)
+    return meta && raw ? { type: meta.type, bytes: raw } : undefined
   }
 
   /**
@@ -98,6 +116,16 @@ export class UploadStore {
       removed++
     }
     return removed
+  }
+
+  private async meta(token: string): Promise<UploadMeta | undefined> {
+    const meta = (await this.temporary().getItem(`${PREFIX}:${token}.json`)) as UploadMeta | null
+    return meta && typeof meta === 'object' && typeof meta.createdAt === 'number' ? meta : undefined
+  }
+
+  private file(reference: string, token: string, meta: UploadMeta, sessionTag: string): TemporaryUploadedFile {
+    const previewUrl = () => this.signPreview({ f: token, s: sessionTag })
+    return new TemporaryUploadedFile(reference, `${PREFIX}:${token}`, meta, this.temporary(), (name) => this.storage.store(name), previewUrl)
   }
 
   private temporary(): Storage {

@@ -1,4 +1,5 @@
 import type { ComponentHook } from '../../lifecycle/component-hook.ts'
+import { removeUpload } from './remove-upload.ts'
 import { startUpload } from './start-upload.ts'
 
 /**
@@ -6,6 +7,7 @@ import { startUpload } from './start-upload.ts'
  * property's `@upload()` rules and answers with the address to send them
  * to (the `upload` effect); the files then go to `POST /comp/upload`
  * (`uploadHandler`), and their references are set on the property.
+ * `$removeUpload(property, file)` takes one file out again and deletes it.
  *
  * @example
  * ```ts
@@ -19,5 +21,6 @@ export const uploads: ComponentHook = {
       const upload = await startUpload(c, params)
       if (upload) c.effects.upload = upload
     },
+    $removeUpload: removeUpload,
   },
 }

@@ -11,17 +11,23 @@ export interface UploadTarget {
   set(path: string, value: unknown, live?: boolean): Promise<UpdateResponse | undefined>
 }
 
+/** Uploads in progress, by component and property, so `$cancelUpload` can stop them. */
+const running = new WeakMap<UploadTarget, Map<string, AbortController>>()
+
 /**
  * Uploads files into a property: the component first checks them (`$upload`
- * answers with a signed address, or a 422 for a file too large or of the
- * wrong type), the files go to that address with progress events, and the
- * references they come back as are set on the property, which the server
- * turns into `TemporaryUploadedFile`s. A file refused on either side
+ * answers with a signed address, or a validation error for a file too large
+ * or of the wrong type), the files go to that address with progress events,
+ * and the references they come back as are set on the property, which the
+ * server turns into `TemporaryUploadedFile`s. A file refused on either side
  * (too large, a type the property does not take, its content not what it
- * claims) shows in `$errors` for the property, like any validation error.
+ * claims) shows in `$errors` for the property (and `photos.0`-style keys for
+ * a `multiple` one), like any validation error. A new upload into the same
+ * property cancels one still in progress.
  *
  * Events on `el` (bubbling): `comp-upload-start`, `comp-upload-progress`
- * (`detail.progress`, 0 to 100), `comp-upload-finish`, `comp-upload-error`.
+ * (`detail.progress`, 0 to 100), `comp-upload-finish`, `comp-upload-error`,
+ * `comp-upload-cancel`.
  */
 export async function upload(
   component: UploadTarget,
@@ -29,12 +35,18 @@ export async function upload(
   input: File | File[] | FileList,
   el?: Element,
   onProgress?: (progress: number) => void,
+  several?: boolean,
 ): Promise<void> {
   const files = input instanceof File ? [input] : [...input]
-  const multiple = !(input instanceof File) && (el instanceof HTMLInputElement ? el.multiple : files.length > 1)
+  const multiple = several ?? (!(input instanceof File) && (el instanceof HTMLInputElement ? el.multiple : files.length > 1))
   const emit = (name: string, detail: Record<string, unknown> = {}) =>
     (el ?? component.el).dispatchEvent(new CustomEvent(name, { detail: { property: path, ...detail }, bubbles: true }))
   if (files.length === 0) return
+  const inProgress = running.get(component) ?? new Map<string, AbortController>()
+  running.set(component, inProgress)
+  inProgress.get(path)?.abort()
+  const controller = new AbortController()
+  inProgress.set(path, controller)
   emit('comp-upload-start')
   try {
     const started = await component.call(
@@ -45,20 +57,32 @@ export async function upload(
     const target = started?.effects.upload
     // Refused by the property's rules: the message is already in $errors.
     if (!target) throw new Error(component.errors.bag[path]?.[0] ?? 'The server did not accept the files.')
-    const references = await post(component, path, target.url, files, (progress) => {
+    const references = await post(component, path, target.url, files, controller.signal, (progress) => {
       emit('comp-upload-progress', { progress })
       onProgress?.(progress)
     })
     await component.set(path, multiple ? references : references[0], true)
     emit('comp-upload-finish')
   } catch (error) {
-    emit('comp-upload-error', { message: (error as Error).message })
+    emit(controller.signal.aborted ? 'comp-upload-cancel' : 'comp-upload-error', { message: (error as Error).message })
+  } finally {
+    if (inProgress.get(path) === controller) inProgress.delete(path)
   }
 }
 
-function post(component: UploadTarget, path: string, url: string, files: File[], progress: (percent: number) => void): Promise<string[]> {
+/**
+ * `$wire.$cancelUpload(path)`: stops an upload into `path` that is still in
+ * progress; the property keeps its value and `comp-upload-cancel` is raised.
+ */
+export function cancelUpload(component: UploadTarget, path: string): void {
+  running.get(component)?.get(path)?.abort()
+}
+
+function post(component: UploadTarget, path: string, url: string, files: File[], signal: AbortSignal, progress: (percent: number) => void): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
+    if (signal.aborted) return reject(new Error('The upload was cancelled.'))
+    signal.addEventListener('abort', () => request.abort())
     request.open('POST', url)
     request.setRequestHeader('accept', 'application/json')
     const token = csrfToken(component.config)
@@ -66,27 +90,32 @@ function post(component: UploadTarget, path: string, url: string, files: File[],
     request.upload.addEventListener('progress', (event) => event.lengthComputable && progress(Math.round((event.loaded / event.total) * 100)))
     request.addEventListener('load', () => {
       if (request.status !== 200) {
-        const message = refusal(request) ?? `The upload failed (${request.status}).`
-        // A 422 is about the file: it belongs with the property's other validation messages.
-        if (request.status === 422) component.errors.bag = { ...component.errors.bag, [path]: [message] }
+        const body = answer(request)
+        const message = body.message ?? `The upload failed (${request.status}).`
+        // Refused (too large, not what it claims, used already): the user sees why, beside the property's other messages.
+        if (request.status < 500) component.errors.bag = { ...component.errors.bag, ...(body.errors ?? { [path]: [message] }) }
         return reject(new Error(message))
       }
       progress(100)
       resolve((JSON.parse(request.responseText) as { references: string[] }).references)
     })
     request.addEventListener('error', () => reject(new Error('The upload failed (network).')))
+    request.addEventListener('abort', () => reject(new Error('The upload was cancelled.')))
     const form = new FormData()
     for (const file of files) form.append('files', file, file.name)
     request.send(form)
   })
 }
 
-/** The `message` of a JSON error answer, if it has one. */
-function refusal(request: XMLHttpRequest): string | undefined {
+/** The `message` and `errors` of a JSON error answer, as far as it has them. */
+function answer(request: XMLHttpRequest): { message?: string; errors?: Record<string, string[]> } {
   try {
-    const body = JSON.parse(request.responseText) as { message?: unknown }
-    return typeof body.message === 'string' ? body.message : undefined
+    const body = JSON.parse(request.responseText) as { message?: unknown; errors?: unknown }
+    return {
+      message: typeof body.message === 'string' ? body.message : undefined,
+      errors: body.errors && typeof body.errors === 'object' ? (body.errors as Record<string, string[]>) : undefined,
+    }
   } catch {
-    return undefined
+    return {}
   }
 }
