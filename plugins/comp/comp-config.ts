@@ -41,6 +41,12 @@ export const compConfigSchema = z.object({
   coalesce_ms: z.number().int().nonnegative().default(16),
   /** Use the CSP-safe build of the reactive library (no eval; no inline scripts from Kiln). */
   csp_safe: z.boolean().default(false),
+  /** Streamed output of actions (`this.stream()`): the most one answer may stream, in kilobytes. */
+  stream: z.object({ max_kb: z.number().int().positive().default(1024) }).default({ max_kb: 1024 }),
+  /** `wire:navigate` visits: a thin progress bar at the top of the page while a visit takes longer than a moment. */
+  navigate: z
+    .object({ show_progress_bar: z.boolean().default(true), progress_bar_color: z.string().default('#2299dd') })
+    .default({ show_progress_bar: true, progress_bar_color: '#2299dd' }),
   /** Where components are discovered (relative to the app root). */
   path: z.string().default('app/components'),
   /** The layout of full-page components (`Route.comp`), unless the component names its own. */
@@ -51,6 +57,8 @@ export const compConfigSchema = z.object({
       /** Largest update body, in bytes (413 beyond). */
       max_payload_bytes: z.number().int().positive().default(2_000_000),
       max_calls: z.number().int().positive().default(50),
+      /** Components in one bundled request, listeners included (422 beyond). */
+      max_components: z.number().int().positive().default(50),
       max_updates: z.number().int().positive().default(500),
       /** Segments in an update path (`form.address.street` is 3). */
       max_path_depth: z.number().int().positive().default(10),
@@ -59,7 +67,15 @@ export const compConfigSchema = z.object({
       /** Checksum failures one address may cause per minute before it gets 429. */
       checksum_failures_per_minute: z.number().int().positive().default(10),
     })
-    .default({ max_payload_bytes: 2_000_000, max_calls: 50, max_updates: 500, max_path_depth: 10, max_state_depth: 32, checksum_failures_per_minute: 10 }),
+    .default({
+      max_payload_bytes: 2_000_000,
+      max_calls: 50,
+      max_components: 50,
+      max_updates: 500,
+      max_path_depth: 10,
+      max_state_depth: 32,
+      checksum_failures_per_minute: 10,
+    }),
   /** File uploads (only into properties declared with `@upload()`). */
   uploads: z
     .object({

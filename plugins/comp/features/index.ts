@@ -1,4 +1,5 @@
 import type { ComponentHook } from '../lifecycle/component-hook.ts'
+import { bundling } from './bundling/bundling-hook.ts'
 import { events } from './events/events-hook.ts'
 import { islands } from './islands/islands-hook.ts'
 import { js } from './js/js-hook.ts'
@@ -31,4 +32,5 @@ export const COMPONENT_FEATURES: readonly ComponentHook[] = [
   queryString,
   js,
   redirects,
+  bundling,
 ]

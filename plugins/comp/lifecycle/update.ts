@@ -20,7 +20,8 @@ export interface UpdateResponse {
     /** The properties whose value differs from what the browser sent, and those it updated. */
     data: Record<string, unknown>
     errors: Record<string, string[]>
-    dispatches: Array<{ name: string; params: Record<string, unknown>; to?: string; self?: true }>
+    /** Events; `delivered` lists the components of a bundled request that already ran their listeners for it. */
+    dispatches: Array<{ name: string; params: Record<string, unknown>; to?: string; self?: true; delivered?: string[] }>
     queryString?: Record<string, unknown>
     /** A freshly signed update address: every successful update rotates it. */
     endpoint: string
