@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { HttpContext } from '../../core/index.ts'
 import type { ComponentManager } from './component-manager.ts'
+import { cloakStyle } from './features/cloak/cloak-style.ts'
 import { escapeAttribute } from './html-root.ts'
 import { signedEndpoint } from './keys.ts'
 
@@ -48,18 +49,21 @@ function defaultCdn(cspSafe: boolean): { url: string; integrity: string } {
 
 /**
  * What `@compScripts` prints: the `comp-endpoint` and `comp-base` metas, the
- * boot configuration (`window.__COMP__ = {base, endpoint, asset, ...}`; with
+ * style that hides `wire:loading`, `wire:offline`, `wire:dirty` and
+ * `wire:cloak` elements until the client boots, the boot configuration (`window.__COMP__ = {base, endpoint, asset, ...}`; with
  * `csp_safe`, a JSON script the client reads instead of inline code), the
  * client script, then the reactive library from `reactive_cdn` with Kiln's
  * own copy as the fallback the client loads when the CDN fails. Every URL
- * carries `APP_BASE_PATH`; the endpoint is freshly signed.
+ * carries `APP_BASE_PATH`; the endpoint is freshly signed. When the app's
+ * Content-Security-Policy has a nonce (`nonce`, else the one queued on
+ * `ctx.response.headers`), every tag carries it.
  *
  * @example
  * ```ts
  * const html = await compScripts(manager, ctx)
  * ```
  */
-export async function compScripts(manager: ComponentManager, ctx?: HttpContext): Promise<string> {
+export async function compScripts(manager: ComponentManager, ctx?: HttpContext, nonce = queuedCspNonce(ctx)): Promise<string> {
   const { app, config } = manager
   ctx?.locals.set(SCRIPTS_EMITTED, true)
   const signer = app.service('signer')
@@ -78,19 +82,45 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext):
     coalesceMs: config.coalesce_ms,
     debug: app.debug,
     cspSafe: config.csp_safe,
+    maxComponents: config.limits.max_components,
+    progressBar: config.navigate.show_progress_bar && config.navigate.progress_bar_color,
   }
   const json = JSON.stringify(boot).replace(/</g, '\\u003c')
+  const n = nonce ? ` nonce="${escapeAttribute(nonce)}"` : ''
   const reactiveTag = remote
-    ? `<script src="${escapeAttribute(remote.url)}" defer data-comp-reactive data-fallback="${escapeAttribute(local)}"${sri(remote.integrity)}></script>`
-    : `<script src="${escapeAttribute(local)}" defer data-comp-reactive></script>`
+    ? `<script src="${escapeAttribute(remote.url)}" defer data-comp-reactive data-fallback="${escapeAttribute(local)}"${sri(remote.integrity)}${n}></script>`
+    : `<script src="${escapeAttribute(local)}" defer data-comp-reactive${n}></script>`
   return [
     `<meta name="comp-endpoint" content="${escapeAttribute(endpoint)}">`,
     `<meta name="comp-base" content="${escapeAttribute(base)}">`,
-    config.csp_safe ? `<script type="application/json" id="comp-config">${json}</script>` : `<script>window.__COMP__ = ${json}</script>`,
+    // wire:loading, wire:offline, wire:dirty and wire:cloak elements stay hidden until the client has booted.
+    cloakStyle(nonce),
+    config.csp_safe ? `<script type="application/json" id="comp-config">${json}</script>` : `<script${n}>window.__COMP__ = ${json}</script>`,
     // The client first: it must hear the reactive library's init event.
-    `<script src="${escapeAttribute(asset)}" defer></script>`,
+    `<script src="${escapeAttribute(asset)}" defer${n}></script>`,
     reactiveTag,
   ].join('\n')
+}
+
+/**
+ * The nonce of a Content-Security-Policy the app's middleware queued for this
+ * response (`ctx.response.headers`): Kiln's style and script tags carry it.
+ */
+function queuedCspNonce(ctx: HttpContext | undefined): string | undefined {
+  if (!ctx?.hasQueuedResponseState()) return undefined
+  return cspNonce(ctx.response.headers.get('content-security-policy'))
+}
+
+/**
+ * The nonce a Content-Security-Policy header allows (`'nonce-…'`), if any.
+ *
+ * @example
+ * ```ts
+ * cspNonce("script-src 'nonce-abc'") // 'abc'
+ * ```
+ */
+export function cspNonce(policy: string | null | undefined): string | undefined {
+  return policy ? /'nonce-([^']+)'/.exec(policy)?.[1] : undefined
 }
 
 /** Subresource integrity for a script from a CDN, when its hash is known. */

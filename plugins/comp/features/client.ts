@@ -4,8 +4,12 @@
  * server's is `features/index.ts`). Each import registers its effect
  * handlers with `onEffect`.
  */
+import './cloak/client/ready.ts'
 import './islands/client/islands.ts'
 import './events/client/events.ts'
 import './query-string/client/query-string.ts'
 import './js/client/js.ts'
 import './redirects/client/redirects.ts'
+import './navigate/client/links.ts'
+import './navigate/client/progress-bar.ts'
+import './navigate/client/persist.ts'

@@ -57,7 +57,7 @@ export default class Form extends Component {
 }
 `,
     `<form wire:submit="save">
-  <input id="title" wire:model="title">
+  <input id="title" wire:model.change="title">
   <input id="live" wire:model.live="notes">
   <input id="blur" wire:model.blur="lazy">
   <input id="debounce" wire:model.live.debounce.300ms="slowField">
@@ -114,7 +114,7 @@ export default class List extends Component {
     `<div>
   <ul id="keyed">{{#each items}}<li wire:key="{{this}}" x-data="{ mark: '{{this}}-' + Math.random() }" x-bind:data-mark="mark">{{this}}</li>{{/each}}</ul>
   <div id="ignored" wire:ignore><span id="ignored-text">original</span></div>
-  <ul id="sortable" wire:sort="reorder">{{#each items}}<li wire:sort:item="{{this}}" id="sort-{{this}}" style="padding: 10px; border: 1px solid #888">{{this}}</li>{{/each}}</ul>
+  <ul id="sortable" wire:sort.order="reorder">{{#each items}}<li wire:sort:item="{{this}}" id="sort-{{this}}" style="padding: 10px; border: 1px solid #888">{{this}}</li>{{/each}}</ul>
   <p id="order">{{#each order}}{{this}}{{/each}}</p>
   <button id="reverse" wire:click="reverse">reverse</button>
 </div>`,

@@ -78,7 +78,7 @@ test('wire:key keeps keyed elements through a reorder (the same nodes, moved); A
   t.is(await page.textContent('#ignored-text'), 'changed in the browser')
 })
 
-test('wire:sort: dragging an item calls the method with the new order', async (t) => {
+test('wire:sort.order: dragging an item calls the method with the new order', async (t) => {
   const { page, open } = await env.newPage(t)
   await open('/c/list')
   await page.dragAndDrop('#sort-a', '#sort-c', { targetPosition: { x: 5, y: 30 } })

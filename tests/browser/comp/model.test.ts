@@ -14,13 +14,13 @@ const posts = (page: import('playwright-core').Page) => {
   return sent
 }
 
-test('wire:model syncs on change; .live as you type; .blur on blur; .live.blur locally at once and to the server on blur', async (t) => {
+test('wire:model.change syncs on change; .live as you type; .blur on blur; .live.blur locally at once and to the server on blur', async (t) => {
   const { page, open } = await env.newPage(t)
   await open('/c/form')
   const sent = posts(page)
   await page.fill('#title', 'Hello')
   await page.waitForTimeout(150)
-  t.is(sent.length, 0, 'typing alone does not sync a plain wire:model')
+  t.is(sent.length, 0, 'typing alone does not sync a wire:model.change')
   await page.dispatchEvent('#title', 'change')
   await page.waitForFunction(() => document.getElementById('syncs')?.textContent === '1')
   t.deepEqual(sent.at(-1)!.updates, [['title', 'Hello']])

@@ -4,14 +4,17 @@ import { network } from '../network.ts'
 import { targetsOf, type Directive } from './parse.ts'
 import { toggled } from './loading.ts'
 
-/** `wire:text="path"`: the element's text follows the property. */
-export function textDirective(component: PageComponent, el: Element, directive: Directive): void {
-  bindVirtual(el, { 'x-text': () => component.get(directive.value) ?? '' })
+/**
+ * `wire:text="expression"`: the element's text follows an Alpine expression
+ * over the component's state (`name`, `name.toUpperCase()`, `$wire.count`).
+ */
+export function textDirective(_component: PageComponent, el: Element, directive: Directive): void {
+  bindVirtual(el, { 'x-text': directive.value })
 }
 
-/** `wire:show="path"`: the element shows while the property is truthy. */
-export function showDirective(component: PageComponent, el: Element, directive: Directive): void {
-  bindVirtual(el, { 'x-show': () => Boolean(component.get(directive.value)) })
+/** `wire:show="expression"`: the element shows while the expression is truthy (`open`, `!open`, `title.length > 2`). */
+export function showDirective(_component: PageComponent, el: Element, directive: Directive): void {
+  bindVirtual(el, { 'x-show': directive.value })
 }
 
 /**

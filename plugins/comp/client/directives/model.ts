@@ -5,13 +5,14 @@ import { duration, type Directive } from './parse.ts'
 
 /**
  * `wire:model="path"`: the element and the property follow each other
- * through Alpine's `x-model` (text, numbers, checkboxes, radios, selects),
- * and the server hears of it:
+ * through Alpine's `x-model` (text, numbers, checkboxes, radios, selects).
+ * When the server hears of it:
  *
- * - `wire:model`: on `change`;
- * - `.live`: as the user types, merged with other changes within `coalesce_ms`;
- * - `.debounce.300ms`: as the user types, once they pause;
- * - `.blur`: the property and the server on blur;
+ * - `wire:model`: with the next request (an action, another live field);
+ * - `.live`: as the user types, once they pause for 150 ms (at once for
+ *   checkboxes, radios and selects); `.live.debounce.500ms` sets the pause,
+ *   `.live.throttle.500ms` sends at most once per 500 ms;
+ * - `.change`: on `change`; `.blur`: the property and the server on blur;
  * - `.live.blur`: the property as the user types, the server on blur;
  * - `.deep`: also from events that bubble up from inside the element.
  *
@@ -24,27 +25,41 @@ export function modelDirective(component: PageComponent, el: Element, directive:
     el.addEventListener('change', () => void (el.files && upload(component, path, el.files, el)))
     return
   }
-  const live = modifiers.includes('live') || modifiers.includes('debounce')
-  const blur = modifiers.includes('blur')
-  const localOnBlur = blur && !live
-  const xModel = `x-model${localOnBlur ? '.blur' : ''}${modifiers.includes('number') ? '.number' : ''}${modifiers.includes('boolean') ? '.boolean' : ''}`
+  const has = (modifier: string) => modifiers.includes(modifier)
+  const live = has('live') || has('debounce') || has('throttle')
+  const localOnBlur = has('blur') && !live
+  const xModel = `x-model${localOnBlur ? '.blur' : ''}${has('number') ? '.number' : ''}${has('boolean') ? '.boolean' : ''}`
   bindVirtual(el, {
     [xModel]: () => ({
       get: () => component.get(path),
       set: (value: unknown) => void component.set(path, value, false),
     }),
   })
-  const wait = modifiers.includes('debounce') ? duration(modifiers, 150) : 0
+  // Typing fields wait for a pause, as Livewire does; a click on a checkbox or a pick in a select goes at once.
+  const typing = el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !['checkbox', 'radio'].includes(el.type))
+  const wait = has('debounce') || has('throttle') ? duration(modifiers, 150) : typing ? 150 : 0
   let timer: ReturnType<typeof setTimeout> | undefined
+  let last = 0
+  const send = () => {
+    last = Date.now()
+    void component.commit()
+  }
   const sync = () => {
-    if (!wait) return void component.commit()
-    clearTimeout(timer)
-    timer = setTimeout(() => void component.commit(), wait)
+    if (!has('throttle')) {
+      clearTimeout(timer)
+      if (wait) timer = setTimeout(send, wait)
+      else send()
+      return
+    }
+    // Throttled: at once if the last send is old enough, else once the window ends (with the value then).
+    const left = last + wait - Date.now()
+    if (left <= 0) send()
+    else timer ??= setTimeout(() => ((timer = undefined), send()), left)
   }
   const own = (event: Event) => event.target === el || modifiers.includes('deep')
-  if (blur) el.addEventListener('focusout', (event) => own(event) && sync())
-  else if (live) el.addEventListener('input', (event) => own(event) && sync())
-  else el.addEventListener('change', (event) => own(event) && sync())
+  // Without .live, .blur or .change the value waits for the next request.
+  const on = has('blur') ? 'focusout' : has('change') ? 'change' : live ? 'input' : undefined
+  if (on) el.addEventListener(on, (event) => own(event) && (on === 'input' ? sync() : send()))
   if (modifiers.includes('deep')) {
     // Custom inputs inside the element report through bubbling events: their detail, else their value.
     const fromChild = (event: Event) => {

@@ -10,7 +10,7 @@ export interface Directive {
 }
 
 /** Attributes the client reads elsewhere (the root's, morph keys, loading targets). */
-const PASSIVE = new Set(['id', 'name', 'snapshot', 'key', 'target', 'confirm', 'ignore', 'island', 'navigate'])
+const PASSIVE = new Set(['id', 'name', 'snapshot', 'key', 'target', 'confirm', 'ignore', 'island', 'navigate', 'stream', 'persist', 'cloak'])
 
 /**
  * The `wire:*` directives of an element, in attribute order:

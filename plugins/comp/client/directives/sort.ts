@@ -1,22 +1,28 @@
+import { bindVirtual } from '../alpine.ts'
 import type { PageComponent } from '../page-component.ts'
 import { runAction } from './actions.ts'
 import type { Directive } from './parse.ts'
 
+const ITEM = '[wire\\:sort\\:item]'
+
 /**
- * `wire:sort="method"` on a list and `wire:sort:item="id"` on its items:
+ * `wire:sort="method"` on a list and `wire:sort:item="key"` on its items:
  * drag an item (HTML drag and drop) onto another to move it there; on drop
- * the list is reordered at once and `method(ids)` is called with the item
- * ids in their new order.
+ * the list is reordered at once and `method(key, position)` is called with
+ * the moved item's key and its new zero-based position. With
+ * `wire:sort.order="method"`, `method(keys)` gets every key in the new order.
  */
 export function sortDirective(component: PageComponent, el: Element, directive: Directive): void {
   if (directive.arg === 'item') {
-    el.setAttribute('draggable', 'true')
+    // A binding, not a plain attribute: a morph copies the server's attributes (which lack it), and bindings survive it.
+    bindVirtual(el, { ':draggable': () => 'true' })
     return
   }
+  if (directive.arg) return
   const list = el as HTMLElement
   let dragged: HTMLElement | undefined
   const itemOf = (target: EventTarget | null) => {
-    const item = (target as Element | null)?.closest?.('[wire\\:sort\\:item]') as HTMLElement | null
+    const item = (target as Element | null)?.closest?.(ITEM) as HTMLElement | null
     return item && item.parentElement === list ? item : undefined
   }
   list.addEventListener('dragstart', (event) => {
@@ -30,14 +36,18 @@ export function sortDirective(component: PageComponent, el: Element, directive: 
   })
   list.addEventListener('drop', (event) => {
     const target = itemOf(event.target)
-    if (!dragged || !target || target === dragged) return
+    const moved = dragged
+    dragged = undefined
+    if (!moved || !target || target === moved) return
     event.preventDefault()
     const box = target.getBoundingClientRect()
-    const after = event.clientY > box.top + box.height / 2
-    list.insertBefore(dragged, after ? target.nextSibling : target)
-    dragged = undefined
-    const order = [...list.querySelectorAll(':scope > [wire\\:sort\\:item]')].map((item) => item.getAttribute('wire:sort:item'))
-    void runAction(component, list, `${list.getAttribute('wire:sort') ?? directive.value}(${JSON.stringify(order)})`, directive.modifiers)
+    list.insertBefore(moved, event.clientY > box.top + box.height / 2 ? target.nextSibling : target)
+    const items = [...list.querySelectorAll(`:scope > ${ITEM}`)]
+    const args = directive.modifiers.includes('order')
+      ? [items.map((item) => item.getAttribute('wire:sort:item'))]
+      : [moved.getAttribute('wire:sort:item'), items.indexOf(moved)]
+    const method = directive.value.trim()
+    void runAction(component, list, `${method}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, directive.modifiers)
   })
   list.addEventListener('dragend', () => (dragged = undefined))
 }
