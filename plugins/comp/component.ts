@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
 import { forgetComputed } from './features/computed/computed.ts'
 import { checkedRedirect } from './features/redirects/checked-redirect.ts'
+import { streamChunk } from './features/stream/stream-response.ts'
 import { publicProperties } from './state.ts'
 
 /** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */
@@ -25,6 +26,8 @@ export interface ComponentRun {
   js: string[]
   skipRender: boolean
   redirect?: string
+  /** The redirect is a `wire:navigate` visit. */
+  navigate?: boolean
 }
 
 const runs = new WeakMap<Component, ComponentRun>()
@@ -202,6 +205,22 @@ export abstract class Component {
     }
   }
 
+  /**
+   * Sends text to the page while the action is still running: the elements
+   * with `wire:stream="<to>"` in this component show it, appended (or in
+   * place of what they show, with `{ replace: true }`). The answer's render
+   * follows at the end as usual.
+   *
+   * @example
+   * ```ts
+   * for await (const token of reply) this.stream('answer', token)
+   * this.stream('status', 'Done', { replace: true })
+   * ```
+   */
+  stream(to: string, content: string, options: { replace?: boolean } = {}): void {
+    streamChunk(runOf(this), String(to), String(content), options.replace === true)
+  }
+
   /** Skips this request's render: the page keeps its HTML (state and events still go back). @example `this.renderless()` */
   renderless(): void {
     runOf(this).skipRender = true
@@ -215,18 +234,22 @@ export abstract class Component {
   /**
    * Sends the browser to another page after this response: a page of this
    * site, or another site's with `{ away: true }`. Only http(s) addresses;
-   * anything else is refused with 400.
+   * anything else is refused with 400. `{ navigate: true }` makes it a
+   * `wire:navigate` visit (no full page load); without the option, a page
+   * that has `wire:navigate` links visits that way too.
    *
    * @example
    * ```ts
    * this.redirect('/todos')
+   * this.redirect('/todos', { navigate: true })
    * this.redirect('https://billing.example.com/portal', { away: true })
    * ```
    */
-  redirect(url: string, options: { away?: boolean } = {}): void {
+  redirect(url: string, options: { away?: boolean; navigate?: boolean } = {}): void {
     const run = runOf(this)
     const here = run.ctx?.request.url ?? new URL('http://localhost/')
     run.redirect = checkedRedirect(String(url), here, options.away === true)
+    run.navigate = options.navigate === true
   }
 
   /** Sets public properties back to their initial values (all, or the named ones). @example `this.reset('title')` */

@@ -52,6 +52,10 @@ export interface BootConfig {
   coalesceMs?: number
   debug?: boolean
   cspSafe?: boolean
+  /** Components one bundled request may carry (`limits.max_components`). */
+  maxComponents?: number
+  /** The colour of the `wire:navigate` progress bar, or false for none. */
+  progressBar?: string | false
 }
 
 /** The page's Alpine (it exists once `alpine:init` has fired). */

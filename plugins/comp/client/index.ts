@@ -4,7 +4,8 @@ import { CompComponent } from './component.ts'
 import type { PageComponent } from './page-component.ts'
 import { readConfig } from './config.ts'
 import { initDirectives } from './directives/index.ts'
-import { navigate } from './navigate.ts'
+import { hook, interceptRequest } from './interceptors.ts'
+import { watchCurrentLinks } from './directives/current.ts'
 import { showReloadNotice } from './overlay.ts'
 import { watchNetwork } from './network.ts'
 import { closestComponent, components } from './registry.ts'
@@ -76,16 +77,12 @@ function adopt(Alpine: AlpineApi, component: PageComponent, el: HTMLElement): vo
 
 document.addEventListener('alpine:init', () => install(alpine(), config))
 
-// Links with wire:navigate anywhere in the page (a layout's menu, too).
-document.addEventListener('click', (event) => {
-  const link = (event.target as Element | null)?.closest?.('a[wire\\:navigate]')
-  const mouse = event as MouseEvent
-  if (!link || event.defaultPrevented || mouse.metaKey || mouse.ctrlKey || mouse.shiftKey || mouse.button !== 0) return
-  const href = link.getAttribute('href')
-  if (!href || link.getAttribute('target') === '_blank') return
-  event.preventDefault()
-  void navigate(href)
-})
+// The JavaScript API on the global object; `comp:init` tells scripts that ran earlier it is there.
+window.comp = { ...window.comp, hook, interceptRequest }
+document.dispatchEvent(new CustomEvent('comp:init'))
+
+// wire:current links anywhere in the page, marked now and after each wire:navigate visit.
+watchCurrentLinks()
 
 // The CDN copy of Alpine failed (offline, blocked): load Kiln's, which then starts itself.
 document.addEventListener('DOMContentLoaded', () => {

@@ -1,7 +1,10 @@
 import type { UpdateResponse } from '../lifecycle/update.ts'
 import type { BootConfig } from './alpine.ts'
 import { csrfToken } from './config.ts'
+import { interceptOutgoing, type OutgoingRequest, type Phases } from './interceptors.ts'
 import { reloadOutOfDate, showError, showExpired } from './overlay.ts'
+import type { PageComponent } from './page-component.ts'
+import { readAnswer } from '../features/stream/client/stream.ts'
 
 /** The body of an update request. */
 export interface UpdateRequest {
@@ -48,56 +51,86 @@ async function refreshCsrf(config: BootConfig): Promise<void> {
 }
 
 /**
- * Sends one update. The address rotates with every answer
- * (`effects.endpoint`). A 419 (the session's CSRF token changed, say after a
- * login in another tab) fetches a fresh token and retries once, with no
- * dialog; only a second 419 tells the user, once per page. Other failures
- * show the debug overlay, or go to the console in production.
+ * Sends one request: an update, or several bundled (`{ components }`). The
+ * request interceptors (`comp.interceptRequest`, `comp.hook('request')`)
+ * see it first and may change its address, headers or payload, or cancel it
+ * (an `AbortError`, as when `controller` aborts). The address rotates with
+ * every answer (`effects.endpoint`, or `endpoint` for a bundle). A 419 (the
+ * session's CSRF token changed, say after a login in another tab) fetches
+ * a fresh token and retries once, with no dialog; only a second 419 tells
+ * the user, once per page. Other failures show the debug overlay, or go to
+ * the console in production, unless an interceptor's `onError` called
+ * `preventDefault()`.
  */
-export async function send(config: BootConfig, request: UpdateRequest, signal?: AbortSignal): Promise<UpdateResponse> {
+export async function send<T = UpdateResponse>(config: BootConfig, payload: object, controller = new AbortController(), components: PageComponent[] = []): Promise<T> {
+  const request: OutgoingRequest = {
+    url: config.endpoint,
+    options: {
+      method: 'POST',
+      credentials: 'same-origin',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        // An action may stream its output (this.stream()): the answer is then NDJSON (features/stream).
+        'x-comp-stream': '1',
+        'x-requested-with': 'XMLHttpRequest',
+      },
+    },
+    payload,
+    components,
+    cancel: () => controller.abort(),
+  }
+  const hooks = interceptOutgoing(request)
+  try {
+    if (controller.signal.aborted) throw new DOMException('The request was cancelled.', 'AbortError')
+    hooks.fire('send')
+    const body = await exchange(config, request, hooks)
+    const endpoint = (body as { endpoint?: string }).endpoint ?? body.effects.endpoint
+    config.endpoint = endpoint
+    document.querySelector('meta[name="comp-endpoint"]')?.setAttribute('content', endpoint)
+    return body as T
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') hooks.fire('cancel')
+    throw error
+  } finally {
+    hooks.fire('finish')
+  }
+}
+
+/** The fetch itself, with the 419 retry; the answer's JSON (streamed answers are read by features/stream). */
+async function exchange(config: BootConfig, request: OutgoingRequest, hooks: Phases): Promise<UpdateResponse> {
   for (let attempt = 0; ; attempt++) {
+    const token = csrfToken(config)
+    if (token) request.options.headers['x-csrf-token'] = token
     let response: Response
     try {
-      response = await fetch(config.endpoint, {
-        method: 'POST',
-        credentials: 'same-origin',
-        signal,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'x-requested-with': 'XMLHttpRequest',
-          ...(csrfToken(config) ? { 'x-csrf-token': csrfToken(config)! } : {}),
-        },
-        body: JSON.stringify(request),
-      })
+      response = await fetch(request.url, { ...request.options, body: JSON.stringify(request.payload) })
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error
+      hooks.fire('failure', { error })
       showError(config, 0, String(error))
       throw new RequestFailed(String(error))
     }
-    if (response.status === 419) {
-      // The snapshot or the address is from another session (a login or logout since) or too old: only a reload helps.
-      const body = await response.text()
-      if (outOfDate(body)) {
-        reloadOutOfDate()
-        throw new RequestFailed('The page is out of date.')
-      }
+    hooks.fire('response', { response })
+    if (response.ok) {
+      const body = (await readAnswer(response, config)) as UpdateResponse
+      hooks.fire('success', { response, json: body })
+      return body
     }
-    if (response.status === 419 && attempt === 0) {
+    const text = await response.text()
+    // A 419 without the out-of-date code: the CSRF token changed; a fresh one is tried once.
+    if (response.status === 419 && !outOfDate(text) && attempt === 0) {
       await refreshCsrf(config)
       continue
     }
-    if (response.status === 419) {
-      showExpired()
-      throw new RequestFailed('The page expired.')
-    }
-    if (!response.ok) {
-      showError(config, response.status, await response.text())
-      throw new RequestFailed(`HTTP ${response.status}`)
-    }
-    const body = (await response.json()) as UpdateResponse
-    config.endpoint = body.effects.endpoint
-    document.querySelector('meta[name="comp-endpoint"]')?.setAttribute('content', body.effects.endpoint)
-    return body
+    let prevented = false
+    hooks.fire('error', { response, body: text, preventDefault: () => (prevented = true) })
+    // The snapshot or the address is from another session (a login or logout since) or too old: only a reload helps.
+    if (prevented) throw new RequestFailed(`HTTP ${response.status}`)
+    if (response.status === 419 && outOfDate(text)) reloadOutOfDate()
+    else if (response.status === 419) showExpired()
+    else showError(config, response.status, text)
+    throw new RequestFailed(`HTTP ${response.status}`)
   }
 }

@@ -2,7 +2,8 @@ import type { ComponentHook } from '../../lifecycle/component-hook.ts'
 
 /**
  * Redirects: `this.redirect(url)` (checked by `checkedRedirect`) becomes
- * the `redirect` effect, which the browser follows.
+ * the `redirect` effect, which the browser follows; with `{ navigate: true }`,
+ * `redirectUsingNavigate` too, and the browser makes it a `wire:navigate` visit.
  *
  * @example
  * ```ts
@@ -13,5 +14,6 @@ export const redirects: ComponentHook = {
   name: 'redirects',
   dehydrate(c) {
     if (c.run.redirect) c.effects.redirect = c.run.redirect
+    if (c.run.redirect && c.run.navigate) c.effects.redirectUsingNavigate = true
   },
 }

@@ -1,0 +1,209 @@
+import test from 'ava'
+import type { Page } from 'playwright-core'
+import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+
+/** Promises the test releases: the server's action or route waits on them. */
+const gates = globalThis as unknown as { streamGate?: Promise<void>; slowGate?: Promise<void> }
+
+function gate(name: 'streamGate' | 'slowGate'): () => void {
+  let release!: () => void
+  gates[name] = new Promise((resolve) => (release = resolve))
+  return release
+}
+
+const routes = `import { defineRoutes, view } from 'kiln-framework'
+export default defineRoutes((Route) => {
+  Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name }))
+  Route.get('/p/a', () => view('pages/a', { title: 'A' }))
+  Route.get('/p/b', () => view('pages/b', { title: 'B' }))
+  Route.get('/slow', async () => { await (globalThis as any).slowGate; return view('pages/b', { title: 'slow' }) })
+})
+`
+
+const player = (inner: string) => `{{#persist "player"}}${inner}{{/persist}}`
+
+const files: Record<string, string> = {
+  'routes/web.ts': routes,
+  'resources/views/pages/a.hbs': `{{!< layouts/app}}
+<h1 id="page">A</h1>
+${player('<div id="player" x-data="{ plays: 0 }"><button id="play" x-on:click="plays++">play</button><span id="plays" x-text="plays"></span></div>')}
+<a id="hover-b" href="/p/b" wire:navigate.hover>B on hover</a>
+<a id="press-b" href="/p/b" wire:navigate>B</a>
+<a id="slow" href="/slow" wire:navigate>slow</a>
+<div style="height: 4000px"></div>`,
+  'resources/views/pages/b.hbs': `{{!< layouts/app}}
+<h1 id="page">B</h1>
+${player('<div id="player">a fresh copy</div>')}
+<div style="height: 4000px"></div>
+<p id="target">target</p>`,
+  'app/components/streamer.ts': `import { Component } from 'kiln-framework/comp'
+export default class Streamer extends Component {
+  final = ''
+  clicks = 0
+  async write() {
+    this.stream('answer', 'Hel')
+    this.stream('status', 'thinking', { replace: true })
+    await (globalThis as any).streamGate
+    this.stream('answer', '<b>lo</b>')
+    this.final = 'done'
+  }
+  async boom() { this.stream('answer', 'x'); await null; throw new Error('boom') }
+  click() { this.clicks++ }
+}
+`,
+  'resources/views/components/streamer.hbs': `<div>
+  <p id="answer" wire:stream="answer"></p>
+  <p id="status" wire:stream.replace="status">idle</p>
+  <span id="final">{{final}}</span> <span id="clicks">{{clicks}}</span>
+  <button id="write" wire:click="write">write</button>
+  <button id="boom" wire:click="boom">boom</button>
+  <button id="click" wire:click="click">click</button>
+</div>`,
+  'app/components/redirector.ts': `import { Component } from 'kiln-framework/comp'
+export default class Redirector extends Component {
+  title = ''
+  save() { this.redirect('/p/b', { navigate: true }) }
+  leave() { this.redirect('/p/b') }
+}
+`,
+  'resources/views/components/redirector.hbs': `<form wire:submit="save">
+  <input id="title" wire:model="title">
+  <button id="save" type="submit">save</button>
+  <button id="leave" type="button" wire:click="leave">leave</button>
+</form>`,
+}
+
+let env: BrowserApp
+test.before(async () => (env = await browserApp(files)))
+test.after.always(() => env?.close())
+
+/** Counts the page's requests for a path. */
+function requestsTo(page: Page, path: string): { count: number } {
+  const seen = { count: 0 }
+  page.on('request', (request) => void (new URL(request.url()).pathname === path && seen.count++))
+  return seen
+}
+
+const marked = (page: Page) => page.evaluate(() => (window as unknown as { marker?: number }).marker === 1)
+const mark = (page: Page) => page.evaluate(() => ((window as unknown as { marker?: number }).marker = 1))
+
+test('wire:stream shows an action chunks as text while it runs, then the final render', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/c/streamer')
+  const release = gate('streamGate')
+  await page.click('#write')
+  // The action is still waiting on the gate: what shows came through the stream.
+  await textIs(page, '#answer', 'Hel')
+  await textIs(page, '#status', 'thinking')
+  t.is(await page.textContent('#final'), '')
+  release()
+  await textIs(page, '#final', 'done')
+  t.is(await page.locator('#answer b').count(), 0, 'chunks are text, never HTML')
+  t.deepEqual(errors, [])
+})
+
+test('wire:stream: an error after the first chunk ends the request as a failed update, and the component still works', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/c/streamer')
+  const failed = page.waitForEvent('console', (message) => /update failed \(500\)/.test(message.text()))
+  await page.click('#boom')
+  await textIs(page, '#answer', 'x')
+  await failed
+  await page.click('#click')
+  await textIs(page, '#clicks', '1')
+  t.true(
+    errors.some((line) => /update failed \(500\)/.test(line)),
+    errors.join('\n'),
+  )
+})
+
+test('wire:navigate.hover fetches the page on hover, and the click uses it without a second request', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/p/a')
+  await mark(page)
+  const seen = requestsTo(page, '/p/b')
+  await Promise.all([page.waitForRequest((request) => new URL(request.url()).pathname === '/p/b'), page.hover('#hover-b')])
+  t.is(seen.count, 1, 'prefetched before any click')
+  await page.click('#hover-b')
+  await textIs(page, '#page', 'B')
+  t.is(seen.count, 1)
+  t.true(await marked(page), 'no full reload')
+})
+
+test('plain wire:navigate fetches on mousedown, before the click', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/p/a')
+  const seen = requestsTo(page, '/p/b')
+  const box = (await page.locator('#press-b').boundingBox())!
+  await page.mouse.move(box.x + 2, box.y + 2)
+  await Promise.all([page.waitForRequest((request) => new URL(request.url()).pathname === '/p/b'), page.mouse.down()])
+  t.is(await page.textContent('#page'), 'A', 'fetched, not yet visited')
+  await page.mouse.up()
+  await textIs(page, '#page', 'B')
+  t.is(seen.count, 1)
+})
+
+test('a slow visit shows the progress bar, which goes once the page is there', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/p/a')
+  const release = gate('slowGate')
+  await page.click('#slow')
+  await page.waitForSelector('#comp-progress')
+  t.is(await page.textContent('#page'), 'A')
+  release()
+  await textIs(page, '#page', 'B')
+  await page.waitForSelector('#comp-progress', { state: 'detached' })
+  t.deepEqual(errors, [])
+})
+
+test('a {{#persist}} block moves into the next page alive: same element, same Alpine state', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/p/a')
+  await page.click('#play')
+  await textIs(page, '#plays', '1')
+  await page.evaluate(() => ((document.getElementById('player') as HTMLElement & { identity?: string }).identity = 'kept'))
+  await page.click('#press-b')
+  await textIs(page, '#page', 'B')
+  t.is(await page.evaluate(() => (document.getElementById('player') as HTMLElement & { identity?: string }).identity), 'kept')
+  t.is(await page.locator('#player').count(), 1)
+  await page.click('#play')
+  await textIs(page, '#plays', '2')
+})
+
+test('this.redirect(url, { navigate: true }) from a wire:submit visits without reloading; a plain redirect loads the page', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/redirector')
+  await mark(page)
+  await page.click('#save')
+  await textIs(page, '#page', 'B')
+  t.regex(page.url(), /\/p\/b$/)
+  t.true(await marked(page), 'the document was not reloaded')
+  await open('/c/redirector')
+  await mark(page)
+  await Promise.all([page.waitForEvent('load'), page.click('#leave')])
+  await textIs(page, '#page', 'B')
+  t.false(await marked(page), 'a full page load')
+})
+
+test('a visit scrolls to the top or to its #hash; back restores where the page was left', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/p/a')
+  await page.evaluate(() => window.scrollTo(0, 1200))
+  await page.waitForFunction(() => window.scrollY === 1200)
+  // A click from code: Playwright's own would scroll the link into view first.
+  await page.evaluate(() => document.getElementById('press-b')!.click())
+  await textIs(page, '#page', 'B')
+  await page.waitForFunction(() => window.scrollY === 0)
+  await page.evaluate(() => history.back())
+  await textIs(page, '#page', 'A')
+  await page.waitForFunction(() => window.scrollY === 1200)
+  await page.evaluate(() => {
+    const link = Object.assign(document.createElement('a'), { href: '/p/b#target', textContent: 'to target' })
+    link.setAttribute('wire:navigate', '')
+    document.body.prepend(link)
+    link.click()
+  })
+  await textIs(page, '#page', 'B')
+  await page.waitForFunction(() => window.scrollY > 3000)
+  t.regex(page.url(), /\/p\/b#target$/)
+})
