@@ -33,6 +33,7 @@ export { MiddlewareRegistry, type AliasOptions } from './http/pipeline/middlewar
 export { json, redirect, noContent, type Responsable } from './http/responses/to-response.ts'
 export { UrlGenerator } from './http/routing/url-generator.ts'
 export { StaticAssets, type AssetOptions } from './http/assets/static-assets.ts'
+export { knownBody, uncompressed } from './http/compression/known-body.ts'
 export { HttpKernel } from './http/pipeline/http-kernel.ts'
 export { type ListenOptions, type RunningServer } from './http/serve.ts'
 export { AuthManager } from './auth/auth-manager.ts'

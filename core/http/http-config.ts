@@ -24,4 +24,24 @@ export const httpConfigSchema = z.object({
    * (smaller) limits under it and answer with a protocol error instead.
    */
   websocket_max_payload: z.number().int().positive().default(1_048_576),
+  /**
+   * Response compression (brotli or gzip, as the client accepts). Static
+   * assets are compressed once per file version at the highest level;
+   * HTML, JSON and other text bodies per response. Turn it off when a proxy
+   * or CDN in front of the app compresses.
+   */
+  compression: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Bodies (and files) smaller than this many bytes are sent as they are. */
+      threshold: z.number().int().nonnegative().default(1024),
+      /** Brotli quality (0-11) for responses compressed per request; higher costs more CPU. */
+      brotli_quality: z.number().int().min(0).max(11).default(4),
+      /** Gzip level (1-9) for responses compressed per request. */
+      gzip_level: z.number().int().min(1).max(9).default(6),
+    })
+    .prefault({}),
 })
+
+/** The validated `config/http.ts`. */
+export type HttpConfig = z.output<typeof httpConfigSchema>

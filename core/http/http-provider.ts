@@ -1,6 +1,7 @@
 import { definePlugin } from '../application/define-plugin.ts'
 import { ROUTER } from '../container/tokens.ts'
-import { httpConfigSchema } from './http-config.ts'
+import { httpConfigSchema, type HttpConfig } from './http-config.ts'
+import type { CompressionOptions } from './compression/encoding.ts'
 import { HttpKernel } from './pipeline/http-kernel.ts'
 import { loadRouteFile } from './routing/load-route-files.ts'
 import { MiddlewareRegistry } from './pipeline/middleware-registry.ts'
@@ -42,13 +43,15 @@ export const httpProvider = definePlugin({
     app.instance(ROUTER, router, 'router')
     app.instance(MiddlewareRegistry, middleware, 'middleware')
     const urls = app.instance(UrlGenerator, new UrlGenerator(router, app.config.get('app.base_path', ''), app.config.get('app.url', 'http://localhost')), 'url')
-    const assets = app.instance(StaticAssets, new StaticAssets(router, urls, app.root), 'assets')
+    const compression = compressionOptions(app.config.get<HttpConfig['compression']>('http.compression'))
+    const assets = app.instance(StaticAssets, new StaticAssets(router, urls, app.root, compression), 'assets')
     const publicDir = app.config.get<string | false>('http.public_dir')
     if (publicDir) assets.publicDirectory(publicDir)
     const kernel = new HttpKernel(app, router, middleware, {
       bodyLimit: app.config.get('http.body_limit'),
       basePath: app.config.get('app.base_path', ''),
       publicFiles: publicDir ? assets : undefined,
+      compression,
     })
     app.instance(HttpKernel, kernel, 'http')
     // Loaded on first listen: srvx and crossws stay out of apps that only answer app.request().
@@ -69,3 +72,8 @@ export const httpProvider = definePlugin({
     })
   },
 })
+
+/** `http.compression` (validated, so every key has its default) as the kernel uses it. */
+function compressionOptions(config: HttpConfig['compression']): CompressionOptions {
+  return { enabled: config.enabled, threshold: config.threshold, brotliQuality: config.brotli_quality, gzipLevel: config.gzip_level }
+}

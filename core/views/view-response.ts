@@ -1,5 +1,6 @@
 import { FastResponse } from 'srvx'
 import { currentApp } from '../application/current-app.ts'
+import { knownBody } from '../http/compression/known-body.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 
 /**
@@ -34,7 +35,7 @@ export class ViewResponse {
 
   async toResponse(ctx: HttpContext): Promise<Response> {
     const html = await ctx.app.service('views').render(this.name, this.data, ctx)
-    return new FastResponse(html, { status: this.statusCode, headers: { 'content-type': 'text/html; charset=utf-8', ...this.headers } })
+    return knownBody(new FastResponse(html, { status: this.statusCode, headers: { 'content-type': 'text/html; charset=utf-8', ...this.headers } }), html)
   }
 }
 

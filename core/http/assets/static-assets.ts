@@ -1,11 +1,13 @@
-import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, resolve, sep } from 'node:path'
 import { serveStatic, type H3Event } from 'h3'
 import { KilnError } from '../../support/errors.ts'
+import { pickEncoding, type Bytes, type CompressionOptions } from '../compression/encoding.ts'
+import { uncompressed } from '../compression/known-body.ts'
 import type { HttpContext } from '../pipeline/http-context.ts'
 import type { Router } from '../routing/router.ts'
 import type { UrlGenerator } from '../routing/url-generator.ts'
+import { contentHash, PrecompressedFiles } from './precompressed-files.ts'
 
 /** How a mounted file or folder is served. */
 export interface AssetOptions {
@@ -32,7 +34,10 @@ interface FileMeta {
  *
  * Every answer carries a strong `ETag` (a hash of the content) and
  * `Last-Modified`, answers `HEAD`, and turns a matching `If-None-Match` into
- * `304`. A URL made by {@link StaticAssets.url} carries the content hash
+ * `304`. Text files over the compression threshold go out as brotli or
+ * gzip when the client accepts it, compressed once per file version (see
+ * {@link PrecompressedFiles}), with an ETag per coding and
+ * `Vary: Accept-Encoding`; a `Range` request gets the plain file. A URL made by {@link StaticAssets.url} carries the content hash
  * (`?v=...`), and a request with the current hash, or for a file whose name
  * holds a hash, is cached for a year as `immutable`. h3's `serveStatic` does
  * the HTTP part; this class finds files, keeps them inside their folder and
@@ -49,12 +54,16 @@ export class StaticAssets {
   private readonly files = new Map<string, { path: string; options: AssetOptions }>()
   private readonly metas = new Map<string, FileMeta>()
   private publicRoot?: string
+  private readonly compressed?: PrecompressedFiles
 
   constructor(
     private readonly router: Router,
     private readonly urls: UrlGenerator,
     private readonly root: string,
-  ) {}
+    compression?: Pick<CompressionOptions, 'enabled' | 'threshold'>,
+  ) {
+    if (compression?.enabled) this.compressed = new PrecompressedFiles(compression.threshold)
+  }
 
   /**
    * Serves one file at a URL path.
@@ -144,6 +153,8 @@ export class StaticAssets {
   }
 
   private callbacks(locate: (id: string) => string | undefined, options: AssetOptions, event: H3Event) {
+    // The compressed body chosen by getMeta, so the length and ETag sent match the bytes sent.
+    let encoded: Bytes | undefined
     return {
       getMeta: async (id: string) => {
         const path = locate(id)
@@ -151,9 +162,15 @@ export class StaticAssets {
         if (!meta || !path) return undefined
         const versioned = event.url.searchParams.get('v') === meta.hash || HASHED_NAME.test(path)
         event.res.headers.set('cache-control', versioned ? IMMUTABLE : (options.cacheControl ?? REVALIDATE))
-        return { size: meta.size, mtime: meta.mtime, etag: meta.etag }
+        if (!this.compressed?.qualifies(path, meta.size)) return { size: meta.size, mtime: meta.mtime, etag: meta.etag }
+        event.res.headers.append('vary', 'Accept-Encoding')
+        // Byte ranges count in the plain file; compressing them would make the offsets meaningless.
+        const encoding = event.req.headers.has('range') ? undefined : pickEncoding(event.req.headers.get('accept-encoding'))
+        encoded = encoding ? await this.compressed.get(path, meta.etag, encoding).catch(() => undefined) : undefined
+        if (!encoding || !encoded) return { size: meta.size, mtime: meta.mtime, etag: meta.etag }
+        return { size: encoded.byteLength, mtime: meta.mtime, etag: `"${meta.hash}-${encoding}"`, encoding }
       },
-      getContents: (id: string) => readFile(locate(id)!),
+      getContents: (id: string) => encoded ?? readFile(locate(id)!),
     }
   }
 
@@ -162,10 +179,7 @@ export class StaticAssets {
     if (!info?.isFile()) return undefined
     const cached = this.metas.get(path)
     if (cached && cached.size === info.size && cached.mtime === info.mtimeMs) return cached
-    const hash = createHash('sha256')
-      .update(await readFile(path))
-      .digest('base64url')
-      .slice(0, 16)
+    const hash = contentHash(await readFile(path))
     const meta = { size: info.size, mtime: info.mtimeMs, etag: `"${hash}"`, hash }
     this.metas.set(path, meta)
     return meta
@@ -194,5 +208,6 @@ function toResponse(result: { body?: unknown; status?: number }, event: H3Event)
   // serveStatic sets its headers on event.res and returns the body and status (304, or 200 with no body for HEAD).
   const status = result.status ?? 200
   const body = status === 304 || event.req.method === 'HEAD' ? null : (result.body as BodyInit | null)
-  return new Response(body, { status, headers: event.res.headers })
+  // Already in its final coding: the response compressor must not touch it.
+  return uncompressed(new Response(body, { status, headers: event.res.headers }))
 }

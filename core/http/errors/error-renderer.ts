@@ -7,6 +7,7 @@ import { errorPage } from './error-page.ts'
 import { defaultMessage, HttpException } from './http-exception.ts'
 import type { HttpContext } from '../pipeline/http-context.ts'
 import { json } from '../responses/to-response.ts'
+import { knownBody } from '../compression/known-body.ts'
 
 export { errorPage, escapeHtml } from './error-page.ts'
 
@@ -79,7 +80,8 @@ export function renderError(error: unknown, ctx: HttpContext): Response {
     return json({ message: error.message, ...body, exception: error.name, stack: error.stack?.split('\n').map((l) => l.trim()) ?? [] }, status, headers)
   }
   if (wantsJson(ctx)) return json({ message, ...body }, status, headers)
-  return new FastResponse(errorPage(status, message), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+  const page = errorPage(status, message)
+  return knownBody(new FastResponse(page, { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } }), page)
 }
 
 function wantsJson(ctx: HttpContext): boolean {

@@ -3,6 +3,8 @@ import { addRoute, createRouter, findRoute } from 'rou3'
 import type { Application } from '../../application/application.ts'
 import { runWithApp } from '../../application/current-app.ts'
 import { parseBody } from '../body/body-parser.ts'
+import { compressResponse } from '../compression/compress-response.ts'
+import type { CompressionOptions } from '../compression/encoding.ts'
 import { renderError } from '../errors/error-renderer.ts'
 import { contextOf, runWithContext, type HttpContext } from './http-context.ts'
 import { HttpException } from '../errors/http-exception.ts'
@@ -31,6 +33,8 @@ export class HttpKernel {
   private readonly methods = createRouter<Set<string>>()
   private readonly methodsByPath = new Map<string, Set<string>>()
   private fallback?: Pipeline
+  /** What the app answered each request, before h3 copies it to merge headers set on the event (CORS, static files). */
+  private readonly answered = new WeakMap<Request, Response>()
 
   constructor(
     private readonly app: Application,
@@ -41,6 +45,8 @@ export class HttpKernel {
       basePath: string
       /** Answers GETs that no route matched from the app's `public/` folder. */
       publicFiles?: { servePublic(event: H3Event): Promise<Response | undefined> }
+      /** `http.compression`: every response passes the compressor on its way out. */
+      compression?: CompressionOptions
     },
   ) {
     this.h3 = new H3({
@@ -52,7 +58,7 @@ export class HttpKernel {
   }
 
   /** Serves a web `Request`. @example `await kernel.fetch(new Request('http://x/health'))` */
-  fetch = (request: Request): Promise<Response> => Promise.resolve(this.h3.fetch(request))
+  fetch = (request: Request): Promise<Response> => this.serve(request)
 
   /**
    * Serves a path or URL without a network: `app.request()` in tests.
@@ -69,7 +75,13 @@ export class HttpKernel {
         : input instanceof Request
           ? input
           : new Request(input, init)
-    return Promise.resolve(this.h3.fetch(request))
+    return this.serve(request)
+  }
+
+  private async serve(request: Request): Promise<Response> {
+    const response = await this.h3.fetch(request)
+    const compression = this.options.compression
+    return compression?.enabled ? compressResponse(request, response, compression, this.answered.get(request)) : response
   }
 
   /** Resolves every route's middleware now, so a typo fails at boot rather than on a request. @example `kernel.compileAll()` */
@@ -107,6 +119,7 @@ export class HttpKernel {
         }
       }
       const response = await this.pipelineFor(route)(ctx)
+      this.answered.set(event.req as unknown as Request, response)
       // HEAD runs the GET handler for its headers; the body is never sent.
       return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
     })
@@ -133,12 +146,17 @@ export class HttpKernel {
 
   private async handleUnmatched(event: H3Event): Promise<Response> {
     const file = await this.options.publicFiles?.servePublic(event)
-    if (file) return file
+    if (file) {
+      this.answered.set(event.req as unknown as Request, file)
+      return file
+    }
     const ctx = contextOf(this.app, event)
     const allowed = findRoute(this.methods, '', event.url.pathname)?.data
     if (allowed) ctx.locals.set(ALLOWED, allowed)
     this.fallback ??= compose(this.middleware.resolve(['global']), unmatched)
-    return runWithApp(this.app, () => this.fallback!(ctx))
+    const response = await runWithApp(this.app, () => this.fallback!(ctx))
+    this.answered.set(event.req as unknown as Request, response)
+    return response
   }
 
   private stripBasePath(event: H3Event): void {

@@ -1,5 +1,6 @@
 import { FastResponse } from 'srvx'
 import type { HttpContext } from '../pipeline/http-context.ts'
+import { bodyOf, knownBody } from '../compression/known-body.ts'
 
 /** Anything a handler can return that knows how to become a response (views, redirects). */
 export interface Responsable {
@@ -25,7 +26,7 @@ export async function toResponse(value: unknown, ctx: HttpContext): Promise<Resp
   if (value instanceof Response) response = value
   else if (isResponsable(value)) response = await value.toResponse(ctx)
   else if (value === undefined || value === null) response = new FastResponse(null, { status: 204 })
-  else if (typeof value === 'string') response = new FastResponse(value, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  else if (typeof value === 'string') response = knownBody(new FastResponse(value, { headers: { 'content-type': 'text/html; charset=utf-8' } }), value)
   else if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof ReadableStream || value instanceof Blob) {
     response = new FastResponse(value as BodyInit, { headers: { 'content-type': 'application/octet-stream' } })
   } else response = json(value)
@@ -43,7 +44,8 @@ export async function toResponse(value: unknown, ctx: HttpContext): Promise<Resp
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
   const h = headers instanceof Headers || Array.isArray(headers) ? Object.fromEntries(new Headers(headers)) : { ...headers }
   h['content-type'] = 'application/json; charset=utf-8'
-  return new FastResponse(JSON.stringify(data), { status, headers: h })
+  const body = JSON.stringify(data)
+  return knownBody(new FastResponse(body, { status, headers: h }), body)
 }
 
 /**
@@ -85,14 +87,17 @@ export function withQueued(response: Response, ctx: HttpContext): Response {
   const queued = ctx.response.headers
   const cookies = ctx.cookies.setCookieHeaders()
   const status = ctx.response.status
+  // A copy keeps the whole body when it is known, so the compressor can still size it.
+  const known = bodyOf(response)
+  const copy = (init: ResponseInit) => (known === undefined ? new FastResponse(response.body, init) : knownBody(new FastResponse(known, init), known))
   let out = response
   try {
     applyHeaders(out.headers, queued, cookies)
   } catch {
-    out = new FastResponse(response.body, response)
+    out = copy(response)
     applyHeaders(out.headers, queued, cookies)
   }
-  if (status !== undefined && status !== out.status) out = new FastResponse(out.body, { status, headers: out.headers })
+  if (status !== undefined && status !== out.status) out = copy({ status, headers: out.headers })
   ctx.resetResponseState()
   return out
 }
