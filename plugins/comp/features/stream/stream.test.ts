@@ -29,7 +29,7 @@ export default class Writer extends Component {
 async function send(client: TestClient, endpoint: string, snapshot: PageSnapshot, method: string, stream = true) {
   const body = { fingerprint: snapshot.fingerprint, serverMemo: snapshot.serverMemo, updates: [], calls: [{ method, params: [] }], island: null }
   const headers: Record<string, string> = { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '' }
-  if (stream) headers['x-comp-stream'] = '1'
+  if (stream) Object.assign(headers, { 'x-comp-stream': '1', 'accept-encoding': 'gzip, br' })
   return client.json('POST', endpoint, body, headers)
 }
 
@@ -48,6 +48,7 @@ test.serial('a streaming action answers with NDJSON: each chunk as it is sent, t
   t.is(res.status, 200)
   t.regex(res.header('content-type') ?? '', /application\/x-ndjson/)
   t.regex(res.header('cache-control') ?? '', /no-transform/)
+  t.is(res.header('content-encoding'), null, 'compression would hold chunks back')
   // The first chunk is readable while the action still waits: the answer is not buffered until the end.
   const reader = res.raw.body!.getReader()
   const first = new TextDecoder().decode((await reader.read()).value)
