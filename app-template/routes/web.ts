@@ -5,6 +5,8 @@ import { SessionController } from '../app/controllers/session-controller.ts'
 import Counter from '../app/components/counter.ts'
 import TodoList from '../app/components/todo-list.ts'
 import TokenManager from '../app/components/token-manager.ts'
+import Profile from '../app/components/profile.ts'
+import { AvatarController } from '../app/controllers/avatar-controller.ts'
 
 /** Browser routes: the `web` middleware group (encrypted cookies, session, CSRF). */
 export default defineRoutes((Route) => {
@@ -21,6 +23,8 @@ export default defineRoutes((Route) => {
   Route.comp('/counter', Counter).name('counter')
   Route.comp('/todos', TodoList).middleware(['auth']).name('todos')
   Route.comp('/tokens', TokenManager).middleware(['auth']).name('tokens')
+  Route.comp('/profile', Profile).middleware(['auth']).name('profile')
+  Route.get('/profile/avatar', [AvatarController, 'show']).middleware(['auth']).name('profile.avatar')
 
   // The live page: presence and messages over the realtime server (BROADCAST_CONNECTION=rt).
   Route.get('/live', [LiveController, 'show']).middleware(['auth']).name('live')

@@ -15,4 +15,6 @@ export class User extends HasApiTokens(Authenticatable(Model)) {
   declare name: string
   declare email: string
   declare password: string
+  /** The storage key of the avatar chosen on /profile (see app/components/profile.ts), or null. */
+  declare avatar: string | null
 }

@@ -1,0 +1,57 @@
+import test from 'ava'
+import { starterApp } from '../fixtures/starter-app.ts'
+import { launchChromium } from '../fixtures/browser.ts'
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+
+test('the starter profile in Chromium: an avatar is previewed through temporaryUrl() before it is saved, then served safely', async (t) => {
+  const app = await starterApp(t, 'sqlite', { BROADCAST_CONNECTION: 'log' })
+  const server = await app.listen({ port: 0 })
+  const browser = await launchChromium()
+  t.teardown(() => browser.close())
+  const page = await (await browser.newContext()).newPage()
+  const errors: string[] = []
+  page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
+  const image = (selector: string) => page.waitForFunction((s) => (document.querySelector(s) as HTMLImageElement | null)?.naturalWidth === 1, selector)
+
+  await page.goto(`${server.url}/login`)
+  await page.fill('input[name=email]', 'test@example.com')
+  await page.fill('input[name=password]', 'password')
+  await Promise.all([page.waitForURL(`${server.url}/`), page.click('button[type=submit]')])
+  await page.click('header a[href="/profile"]')
+  await page.waitForSelector('[data-test=no-avatar]')
+  await page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+
+  // Not an image by its content: refused, and said so.
+  await page.setInputFiles('[data-test=avatar-file]', { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('<svg onload="alert(1)"/>') })
+  await page.waitForFunction(() => /is not one of/.test(document.querySelector('[data-test=photo-error]')?.textContent ?? ''))
+
+  await page.setInputFiles('[data-test=avatar-file]', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
+  await image('[data-test=avatar-preview]')
+  const preview = (await page.getAttribute('[data-test=avatar-preview]', 'src'))!
+  t.regex(preview, /^\/comp\/upload\/preview\?/)
+  const db = await app.service('db').kysely()
+  const avatarOf = async () => (await db.selectFrom('users').select('avatar').where('email', '=', 'test@example.com').executeTakeFirstOrThrow()).avatar
+  t.is(await avatarOf(), null, 'nothing saved yet')
+  const stranger = await (await browser.newContext()).request.get(`${server.url}${preview}`)
+  t.is(stranger.status(), 403, 'the preview is for this session only')
+
+  await page.click('[data-test=save]')
+  await page.waitForSelector('[data-test=saved]')
+  await image('[data-test=avatar]')
+  const saved = await avatarOf()
+  t.regex(String(saved), /^avatars\/[\w-]+\.png$/)
+  t.teardown(() => app.service('storage').store().removeItem(String(saved).replaceAll('/', ':')))
+  const served = await page.request.get(`${server.url}/profile/avatar`)
+  t.is(served.headers()['content-type'], 'image/png')
+  t.is(served.headers()['x-content-type-options'], 'nosniff')
+  t.deepEqual(await served.body(), PNG)
+  // The refused file's 422 is the only failed request Chromium reports.
+  t.deepEqual(
+    errors.filter((error) => !/status of 422/.test(error)),
+    [],
+  )
+  t.is(errors.length, 1)
+})
