@@ -302,11 +302,13 @@ async function beforeAndAfterBoot(t: ExecutionContext, app: BrowserApp, path: st
 test('bug 5: wire:loading, wire:offline, wire:dirty and wire:cloak stay hidden until the scripts boot (@compScripts)', (t) =>
   beforeAndAfterBoot(t, env, '/c/booting'))
 
-test('bug 5: the same with injected scripts, under a nonce policy for styles and scripts', async (t) => {
+test('bug 5: the same with injected scripts and with @compScripts, under a nonce policy for styles and scripts', async (t) => {
   const response = await fetch(`${csp.url}/bare/booting`)
   const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
   const html = await response.text()
   t.truthy(nonce)
   t.true(html.includes(`<style nonce="${nonce}"`), 'the injected style carries the nonce')
   await beforeAndAfterBoot(t, csp, '/bare/booting')
+  // And @compScripts in a layout, with the nonce queued on the context.
+  await beforeAndAfterBoot(t, csp, '/c/booting')
 })
