@@ -23,7 +23,15 @@ let current: string | undefined
  * ```
  */
 export function prefetch(url: string): void {
-  const href = new URL(url, location.href).href
+  let target: URL
+  try {
+    target = new URL(url, location.href)
+  } catch {
+    return // the click reports it
+  }
+  // Only pages a visit would fetch itself: this site's (another's is a normal navigation).
+  if (target.origin !== location.origin) return
+  const href = target.href.replace(/#.*$/, '')
   const entry = prefetched.get(href)
   if (!entry || Date.now() - entry.at > FRESH_MS) prefetched.set(href, { at: Date.now(), page: load(href) })
 }
