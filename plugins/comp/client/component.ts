@@ -1,9 +1,12 @@
 import { alpine, type BootConfig } from './alpine.ts'
 import { applyResponse } from './apply.ts'
 import { getPath, setPath } from './literal.ts'
-import { RequestFailed, send, type UpdateRequest, type UpdateResponse } from './transport.ts'
+import { interceptAction, type Phases } from './interceptors.ts'
+import { showError } from './overlay.ts'
+import { schedule, sendAlone, type Flight, type Message, type Outcome, type Queued } from './request-queue.ts'
+import { RequestFailed, type UpdateRequest, type UpdateResponse } from './transport.ts'
 import { makeWire } from './wire.ts'
-import type { CallOptions, Memo, PageComponent } from './page-component.ts'
+import type { CallOptions, Memo } from './page-component.ts'
 
 export type { CallOptions, Memo } from './page-component.ts'
 
@@ -13,16 +16,21 @@ interface PendingCall {
   options: CallOptions
   resolve(response: UpdateResponse | undefined): void
   reject(error: unknown): void
+  /** Its `$wire.$intercept` callbacks. */
+  hooks: Phases
 }
 
 /**
  * One component in the page: its reactive state (what bindings and `$wire`
- * read), its memo (what the server needs back), and its request queue.
- * Updates and calls made within `coalesce_ms` go out as one request; a user
- * action made while a request is in flight waits for it; a poll is dropped
- * while a request is in flight, and a user action cancels an in-flight poll.
+ * read), its memo (what the server needs back), and its queue. What the
+ * page's components queue within `coalesce_ms` goes out as one request
+ * (request-queue.ts); a user action made while this component's request is
+ * in flight waits for it; a poll is dropped while a request is in flight,
+ * and a user action cancels an in-flight poll. `.async` calls and
+ * `@async()` actions go at once, alone; an `@isolate()` component's
+ * requests always go alone.
  */
-export class CompComponent implements PageComponent {
+export class CompComponent implements Queued {
   readonly id: string
   readonly name: string
   memo: Memo
@@ -34,8 +42,7 @@ export class CompComponent implements PageComponent {
   readonly $wire: Record<string, unknown>
   private updates = new Map<string, unknown>()
   private calls: PendingCall[] = []
-  private timer?: ReturnType<typeof setTimeout>
-  private inFlight?: { controller: AbortController; poll: boolean; done: Promise<void> }
+  private inFlight?: Flight
 
   constructor(
     public el: HTMLElement,
@@ -72,13 +79,23 @@ export class CompComponent implements PageComponent {
     return this.call('$refresh', [], {})
   }
 
-  /** Queues a call; resolves with the answer that carried it (undefined for a dropped poll). */
+  /** Queues a call; resolves with the answer that carried it (undefined for a dropped poll or a cancelled call). */
   call(method: string, params: unknown[] = [], options: CallOptions = {}): Promise<UpdateResponse | undefined> {
     if (options.poll && (this.inFlight || this.calls.length > 0)) return Promise.resolve(undefined)
-    if (!options.poll && this.inFlight?.poll) this.inFlight.controller.abort()
+    const alone = !!options.async || !!this.memo.async?.includes(method)
+    if (!alone && !options.poll && this.inFlight?.poll) this.inFlight.controller.abort()
     return new Promise((resolve, reject) => {
-      this.calls.push({ method, params, options, resolve, reject })
-      this.schedule()
+      const hooks = interceptAction(this, method, params)
+      const call: PendingCall = { method, params, options, resolve, reject, hooks }
+      if (hooks.cancelled) {
+        hooks.fire('cancel')
+        hooks.fire('finish')
+        return resolve(undefined)
+      }
+      // `.async` / `@async()`: its own request, now, beside whatever is in flight.
+      if (alone) return sendAlone(this.message([call], [], true))
+      this.calls.push(call)
+      schedule(this)
     })
   }
 
@@ -87,23 +104,44 @@ export class CompComponent implements PageComponent {
     return this.call('$refresh', [], {})
   }
 
-  private schedule(): void {
-    if (this.timer) return
-    this.timer = setTimeout(() => {
-      this.timer = undefined
-      void this.flush()
-    }, this.config.coalesceMs ?? 16)
+  /** True while a request carrying this component is in flight. */
+  get busy(): boolean {
+    return !!this.inFlight
   }
 
-  private async flush(): Promise<void> {
-    if (this.inFlight) {
-      await this.inFlight.done
-      return this.schedule()
-    }
+  /** What is queued, as this component's part of the next request. */
+  take(): Message | undefined {
     const calls = this.calls.splice(0)
     const updates = [...this.updates]
     this.updates.clear()
-    if (calls.length === 0 && updates.length === 0) return
+    if (calls.length === 0 && updates.length === 0) return undefined
+    return this.message(calls, updates, false)
+  }
+
+  /** This component's snapshot, to run its listeners for the events of a request it is not otherwise part of. */
+  listen(): Message | undefined {
+    const { listeners, isolate, lazy } = this.memo
+    if (this.inFlight || this.calls.length > 0 || this.updates.size > 0 || !listeners?.length || isolate || lazy) return undefined
+    return {
+      component: this,
+      body: { fingerprint: { id: this.id, name: this.name }, serverMemo: this.memo },
+      poll: false,
+      alone: false,
+      dispatches: false,
+      begin: (flight) => (this.inFlight = flight),
+      settle: (outcome) => {
+        try {
+          if (outcome && 'response' in outcome) applyResponse(this, outcome.response, new Set(this.updates.keys()))
+          else if (outcome && 'error' in outcome) showError(this.config, outcome.error.status, JSON.stringify(outcome.error))
+        } finally {
+          this.inFlight = undefined
+          if (this.calls.length > 0 || this.updates.size > 0) schedule(this)
+        }
+      },
+    }
+  }
+
+  private message(calls: PendingCall[], updates: Array<[string, unknown]>, alone: boolean): Message {
     const islands = new Set(calls.map((call) => call.options.island ?? null))
     const request: UpdateRequest = {
       fingerprint: { id: this.id, name: this.name },
@@ -115,37 +153,64 @@ export class CompComponent implements PageComponent {
       ...(calls.length > 0 && calls.every((call) => call.options.renderless) ? { renderless: true } : {}),
     }
     if (request.calls.length === 1 && request.calls[0]!.method === '$refresh' && updates.length > 0 && !calls[0]!.options.poll) request.calls = []
-    const controller = new AbortController()
     const poll = calls.length > 0 && calls.every((call) => call.options.poll)
     const triggers = calls.map((call) => call.options.trigger).filter((el): el is Element => !!el)
-    let finish!: () => void
-    this.inFlight = { controller, poll, done: new Promise((resolve) => (finish = resolve)) }
-    this.status.loading = true
-    this.status.targets = [...calls.map((call) => call.method), ...updates.map(([path]) => path)]
-    for (const el of triggers) el.setAttribute('data-loading', '')
-    try {
-      const response = await send(this.config, request, controller.signal)
-      applyResponse(this, response, new Set(this.updates.keys()))
-      for (const call of calls) call.resolve(response)
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') {
-        // A cancelled poll: nothing changed on the server that matters; its waiters just get nothing.
-        for (const call of calls) call.resolve(undefined)
-      } else {
-        for (const call of calls) {
-          if (error instanceof RequestFailed) call.resolve(undefined)
-          else call.reject(error)
+    return {
+      component: this,
+      body: request,
+      poll,
+      alone: alone || !!this.memo.isolate,
+      dispatches: calls.some((call) => !call.options.poll && call.method !== '$refresh'),
+      begin: (flight) => {
+        if (!alone) this.inFlight = flight
+        this.status.loading = true
+        this.status.targets = [...calls.map((call) => call.method), ...updates.map(([path]) => path)]
+        for (const el of triggers) el.setAttribute('data-loading', '')
+        for (const call of calls) call.hooks.fire('send', { call: { method: call.method, params: call.params } })
+      },
+      settle: (outcome) => {
+        try {
+          this.settle(calls, outcome)
+        } finally {
+          for (const el of triggers) el.removeAttribute('data-loading')
+          this.status.loading = !alone ? false : this.busy
+          this.status.targets = []
+          for (const [path] of updates) if (!this.updates.has(path)) delete this.status.dirty[path]
+          if (!alone) this.inFlight = undefined
+          for (const call of calls) call.hooks.fire('finish')
+          if (this.calls.length > 0 || this.updates.size > 0) schedule(this)
         }
-        if (!(error instanceof RequestFailed)) console.error(error)
-      }
-    } finally {
-      for (const el of triggers) el.removeAttribute('data-loading')
-      this.status.loading = false
-      this.status.targets = []
-      for (const [path] of updates) if (!this.updates.has(path)) delete this.status.dirty[path]
-      this.inFlight = undefined
-      finish()
-      if (this.calls.length > 0 || this.updates.size > 0) this.schedule()
+      },
     }
+  }
+
+  /** Applies an answer and resolves the calls it carried; a failure resolves them with nothing (it was shown) or rejects them. */
+  private settle(calls: PendingCall[], outcome: Outcome): void {
+    if (outcome && 'response' in outcome) {
+      applyResponse(this, outcome.response, new Set(this.updates.keys()))
+      for (const call of calls) {
+        call.hooks.fire('success', outcome.response)
+        call.resolve(outcome.response)
+      }
+      return
+    }
+    const error = outcome && 'failed' in outcome ? outcome.failed : undefined
+    if (outcome && 'error' in outcome) {
+      // This component's part failed on the server; the others in the request were answered.
+      let prevented = false
+      for (const call of calls) call.hooks.fire('error', { ...outcome.error, preventDefault: () => (prevented = true) })
+      if (!prevented) showError(this.config, outcome.error.status, JSON.stringify(outcome.error))
+    } else if ((error as Error | undefined)?.name === 'AbortError') {
+      // A cancelled poll (or a request an interceptor cancelled): its waiters just get nothing.
+      for (const call of calls) call.hooks.fire('cancel')
+    } else if (!(error instanceof RequestFailed)) {
+      console.error(error)
+      for (const call of calls) {
+        call.hooks.fire('failure', { error })
+        call.reject(error)
+      }
+      return
+    } else for (const call of calls) call.hooks.fire('failure', { error })
+    for (const call of calls) call.resolve(undefined)
   }
 }

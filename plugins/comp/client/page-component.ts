@@ -10,6 +10,10 @@ export interface Memo {
   js?: Record<string, string>
   lazy?: { mode: 'lazy' | 'defer' }
   children?: Record<string, { id: string; name: string; tag: string }>
+  /** `@isolate()`: its requests always go alone. */
+  isolate?: boolean
+  /** `@async()` actions: each runs in a request of its own, in parallel. */
+  async?: string[]
   [key: string]: unknown
 }
 
@@ -21,6 +25,8 @@ export interface CallOptions {
   poll?: boolean
   /** The element that triggered it: it gets `data-loading` while the request runs. */
   trigger?: Element
+  /** `.async`: sent at once in a request of its own, beside any request in flight. */
+  async?: boolean
 }
 
 /**

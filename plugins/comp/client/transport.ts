@@ -62,7 +62,12 @@ async function refreshCsrf(config: BootConfig): Promise<void> {
  * the console in production, unless an interceptor's `onError` called
  * `preventDefault()`.
  */
-export async function send<T = UpdateResponse>(config: BootConfig, payload: object, controller = new AbortController(), components: PageComponent[] = []): Promise<T> {
+export async function send<T = UpdateResponse>(
+  config: BootConfig,
+  payload: object,
+  controller = new AbortController(),
+  components: PageComponent[] = [],
+): Promise<T> {
   const request: OutgoingRequest = {
     url: config.endpoint,
     options: {

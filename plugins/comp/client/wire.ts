@@ -1,5 +1,6 @@
 import { alpine } from './alpine.ts'
 import type { CallOptions, PageComponent } from './page-component.ts'
+import { intercept } from './interceptors.ts'
 import { getPath } from './literal.ts'
 import { closestComponent, dispatchEvent } from './registry.ts'
 import { cancelUpload, upload } from '../features/uploads/client/upload.ts'
@@ -27,6 +28,7 @@ export function makeWire(component: PageComponent, scope: CallOptions = {}): Rec
     $island: (name: string) => makeWire(component, { ...scope, island: name }),
     $entangle: (path: string, live = false) => entangle(component, path, live),
     $upload: (path: string, files: File | File[] | FileList, onProgress?: (progress: number) => void) => upload(component, path, files, undefined, onProgress),
+    $intercept: (action: Parameters<typeof intercept>[1], callback?: Parameters<typeof intercept>[2]) => intercept(component, action, callback),
     ...magics(component),
   }
   return new Proxy({} as Record<string, unknown>, {

@@ -1,0 +1,140 @@
+import type { BootConfig } from './alpine.ts'
+import type { PageComponent } from './page-component.ts'
+import { components } from './registry.ts'
+import { send, type UpdateResponse } from './transport.ts'
+
+/** A request in flight: its components' next updates wait for it; a user action cancels it when it carries only polls. */
+export interface Flight {
+  controller: AbortController
+  poll: boolean
+}
+
+/**
+ * What a request did for one component: its answer, its own failure on the
+ * server (the others were answered), the whole request's failure, or
+ * nothing (a listener no event reached).
+ */
+export type Outcome = { response: UpdateResponse } | { error: { status: number; message: string } } | { failed: unknown } | undefined
+
+/** One component's part of a request. */
+export interface Message {
+  component: PageComponent
+  /** Its entry in the body: an update, or a listener's snapshot. */
+  body: object
+  poll: boolean
+  /** Goes in a request of its own (an `@isolate()` component, an `.async` call). */
+  alone: boolean
+  /** May dispatch events (a call other than a poll or `$refresh`): listening components then go along. */
+  dispatches: boolean
+  begin(flight: Flight): void
+  settle(outcome: Outcome): void
+}
+
+/** A component as the queue drives it. */
+export interface Queued extends PageComponent {
+  readonly busy: boolean
+  /** What it has queued, as a message (undefined when nothing is). */
+  take(): Message | undefined
+  /** Its snapshot as a listener, when it is idle and listens for events. */
+  listen(): Message | undefined
+}
+
+/** The most bytes of listeners' snapshots one request carries along. */
+const LISTENER_BYTES = 64_000
+
+const waiting = new Set<Queued>()
+let timer: ReturnType<typeof setTimeout> | undefined
+
+/**
+ * Asks for a component's queue to be sent: everything the page's
+ * components queue within `coalesce_ms` goes in one request. A component
+ * whose request is in flight is left out; it asks again when its answer
+ * has been applied.
+ *
+ * @example
+ * ```ts
+ * schedule(component)
+ * ```
+ */
+export function schedule(component: Queued): void {
+  waiting.add(component)
+  timer ??= setTimeout(() => flush(component.config), component.config.coalesceMs ?? 16)
+}
+
+function flush(config: BootConfig): void {
+  timer = undefined
+  const messages: Message[] = []
+  for (const component of waiting) {
+    const message = component.busy ? undefined : component.take()
+    if (message) messages.push(message)
+  }
+  waiting.clear()
+  const shared = messages.filter((message) => !message.alone)
+  for (const message of messages) if (message.alone) sendAlone(message)
+  const max = config.maxComponents ?? 50
+  for (let i = 0; i < shared.length; i += max) void run(shared.slice(i, i + max), config)
+}
+
+/**
+ * Sends one message in a request of its own, now.
+ *
+ * @example
+ * ```ts
+ * sendAlone(message)
+ * ```
+ */
+export function sendAlone(message: Message): void {
+  void run([message], message.component.config)
+}
+
+/** Idle components that listen for events, within the count and byte caps. */
+function listenersFor(messages: Message[], config: BootConfig): Message[] {
+  if (!messages.some((message) => message.dispatches && !message.alone)) return []
+  const taken = new Set(messages.map((message) => message.component))
+  const out: Message[] = []
+  let bytes = 0
+  for (const component of components.values() as IterableIterator<Queued>) {
+    if (messages.length + out.length >= (config.maxComponents ?? 50)) break
+    const message = taken.has(component) ? undefined : component.listen()
+    const size = message ? JSON.stringify(message.body).length : 0
+    if (!message || bytes + size > LISTENER_BYTES) continue
+    bytes += size
+    out.push(message)
+  }
+  return out
+}
+
+/** One request: a lone update in the single form, else `{ components, listeners }`; each part settles with its own outcome. */
+async function run(messages: Message[], config: BootConfig): Promise<void> {
+  const listeners = listenersFor(messages, config)
+  const all = [...messages, ...listeners]
+  const flight: Flight = { controller: new AbortController(), poll: messages.every((message) => message.poll) }
+  for (const message of all) message.begin(flight)
+  const single = all.length === 1
+  const body = single ? all[0]!.body : { components: messages.map((m) => m.body), ...(listeners.length > 0 ? { listeners: listeners.map((m) => m.body) } : {}) }
+  let parts: unknown[] | undefined
+  let failure: unknown
+  try {
+    const answer = await send<UpdateResponse & { components: unknown[]; listeners?: unknown[] }>(
+      config,
+      body,
+      flight.controller,
+      all.map((m) => m.component),
+    )
+    parts = single ? [answer] : [...answer.components, ...(answer.listeners ?? [])]
+  } catch (error) {
+    failure = error
+  }
+  for (const [i, message] of all.entries()) {
+    try {
+      message.settle(parts ? outcome(parts[i]) : { failed: failure })
+    } catch (error) {
+      console.error(error)
+    }
+  }
+}
+
+function outcome(part: unknown): Outcome {
+  if (!part) return undefined
+  return 'error' in (part as object) ? (part as { error: { status: number; message: string } }) : { response: part as UpdateResponse }
+}
