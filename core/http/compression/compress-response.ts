@@ -22,20 +22,21 @@ const NO_BODY = new Set([101, 204, 205, 206, 304])
  * ```
  */
 export async function compressResponse(request: Request, response: Response, options: CompressionOptions, source?: Response): Promise<Response> {
-  // h3 copies the app's response (same body) to merge headers set on the event: the marks are on the original.
-  const original = source && source !== response && source.body === response.body ? source : response
-  if (!options.enabled || request.method === 'HEAD' || isUncompressed(original)) return response
+  if (!options.enabled || request.method === 'HEAD' || NO_BODY.has(response.status) || isUncompressed(response)) return response
   const headers = response.headers
-  if (!response.body || response.bodyUsed || NO_BODY.has(response.status) || headers.has('content-encoding')) return response
-  if (!isCompressibleType(headers.get('content-type')) || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(headers.get('cache-control') ?? '')) {
-    return response
-  }
+  if (headers.has('content-encoding') || !isCompressibleType(headers.get('content-type'))) return response
+  if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(headers.get('cache-control') ?? '')) return response
+  // Reading `body` turns srvx's fast response into a full one, so it is read only where a copy hides the marks:
+  // h3 copies the app's response (same body) to merge headers set on the event.
+  const original = source && source !== response && source.body === response.body ? source : response
+  if (isUncompressed(original)) return response
   const known = bodyOf(original)
   const length = known === undefined ? Number(headers.get('content-length') ?? Number.NaN) : byteLength(known)
   // Under the threshold the coding overhead is not worth the CPU; the answer is the same for every client, so no Vary.
   if (length < options.threshold) return response
   const encoding = pickEncoding(request.headers.get('accept-encoding'))
   if (!encoding) return withVary(response, known)
+  if (known === undefined && (!response.body || response.bodyUsed)) return response
   const out = new Headers(headers)
   vary(out)
   out.set('content-encoding', encoding)
@@ -48,7 +49,7 @@ export async function compressResponse(request: Request, response: Response, opt
     return new FastResponse(compressed, { status: response.status, statusText: response.statusText, headers: out })
   }
   out.delete('content-length')
-  return new FastResponse(compressStream(response.body, encoding, options), { status: response.status, statusText: response.statusText, headers: out })
+  return new FastResponse(compressStream(response.body!, encoding, options), { status: response.status, statusText: response.statusText, headers: out })
 }
 
 function byteLength(body: string | Uint8Array): number {
