@@ -16,6 +16,8 @@ export default defineRoutes((Route) => {
   Route.get('/c/{name}', ({ params }) => view('one', { name: params.name, title: params.name }))
   Route.get('/p/a', () => view('pages/a', { title: 'A' }))
   Route.get('/p/b', () => view('pages/b', { title: 'B' }))
+  // Styles only from files: no style attribute, no inline <style> (scripts are left alone: the layout's boot script is inline).
+  Route.get('/p/csp', (ctx) => { ctx.response.headers.set('content-security-policy', "style-src 'self' 'nonce-t3st'"); return view('pages/c', { title: 'C' }) })
   Route.get('/slow', async () => { await (globalThis as any).slowGate; return view('pages/b', { title: 'slow' }) })
 })
 `
@@ -31,6 +33,9 @@ ${player('<div id="player" x-data="{ plays: 0 }"><button id="play" x-on:click="p
 <a id="press-b" href="/p/b" wire:navigate>B</a>
 <a id="slow" href="/slow" wire:navigate>slow</a>
 <div style="height: 4000px"></div>`,
+  'resources/views/pages/c.hbs': `{{!< layouts/app}}
+<h1 id="page">C</h1>
+<a id="slow" href="/slow" wire:navigate>slow</a>`,
   'resources/views/pages/b.hbs': `{{!< layouts/app}}
 <h1 id="page">B</h1>
 ${player('<div id="player">a fresh copy</div>')}
@@ -154,6 +159,22 @@ test('a slow visit shows the progress bar, which goes once the page is there', a
   await textIs(page, '#page', 'B')
   await page.waitForSelector('#comp-progress', { state: 'detached' })
   t.deepEqual(errors, [])
+})
+
+test('the progress bar is styled under a strict style-src policy (CSSOM, no style attribute)', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/p/csp')
+  const release = gate('slowGate')
+  await page.click('#slow')
+  await page.waitForSelector('#comp-progress')
+  const style = await page.evaluate(() => {
+    const computed = getComputedStyle(document.getElementById('comp-progress')!)
+    return [computed.position, computed.height, computed.backgroundColor]
+  })
+  t.deepEqual(style, ['fixed', '3px', 'rgb(34, 153, 221)'])
+  t.deepEqual(errors, [], 'no CSP violation')
+  release()
+  await textIs(page, '#page', 'B')
 })
 
 test('a {{#persist}} block moves into the next page alive: same element, same Alpine state', async (t) => {
