@@ -2,6 +2,8 @@ import { alpine } from './alpine.ts'
 import type { PageComponent } from './page-component.ts'
 import type { ToggledElement } from './directives/loading.ts'
 import { applyEffects } from './effects.ts'
+import { markCurrentLinks } from './directives/current.ts'
+import { transitionAdded, transitionsAround } from './directives/transition.ts'
 import type { UpdateResponse } from './transport.ts'
 
 /**
@@ -31,9 +33,10 @@ export function applyResponse(component: PageComponent, response: UpdateResponse
 
 /** Morphs `el` into `html`; with `childrenOnly`, `el` keeps its own attributes. */
 export function morphInto(component: PageComponent, el: HTMLElement, html: string, childrenOnly: boolean): void {
+  const settle = transitionsAround(el)
   alpine().morph(el, html, {
     key: (node) => node.getAttribute?.('wire:key') ?? node.getAttribute?.('wire:id') ?? undefined,
-    updating(from, to, onlyChildren, skip) {
+    updating(from, to, onlyChildren, skip, skipChildren) {
       if (!(from instanceof Element)) return
       // Bindings made from wire:* directives live on the element, not in its HTML: give them to the new version,
       // so the clone Alpine makes of it computes the same text and attributes and the patch keeps them.
@@ -48,14 +51,27 @@ export function morphInto(component: PageComponent, el: HTMLElement, html: strin
       if (id && id !== component.id) return skip()
       if (from.hasAttribute('wire:ignore')) return skip()
       if (from.hasAttribute('wire:ignore.self')) onlyChildren()
+      // wire:replace: the server's version is put in as new, so the browser state inside it (widgets, Alpine data) starts over.
+      if (from.hasAttribute('wire:replace.self')) {
+        from.replaceWith(to.cloneNode(true))
+        return skip()
+      }
+      if (from.hasAttribute('wire:replace')) {
+        from.replaceChildren(...[...to.childNodes].map((child) => child.cloneNode(true)))
+        skipChildren()
+      }
     },
     updated(from) {
       ;(from as ToggledElement).__compReapply?.()
     },
     added(node) {
+      transitionAdded(node)
       // The root was replaced (its tag changed): the component lives on in the new element.
       if (node instanceof HTMLElement && node.getAttribute('wire:id') === component.id) component.el = node
     },
     lookahead: false,
   })
+  settle()
+  // The patch gave links the server's class: the current page's links get theirs back.
+  markCurrentLinks(component.el)
 }

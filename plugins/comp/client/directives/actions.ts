@@ -26,6 +26,23 @@ function islandOf(el: Element): string | null {
 }
 
 /**
+ * `wire:confirm="Sure?"` asks with the browser's dialog; `wire:confirm.prompt="Type DELETE|DELETE"`
+ * asks the user to type the text after `|`, and goes on only when it matches.
+ */
+function confirmed(el: Element): boolean {
+  const ask = el.getAttribute('wire:confirm')
+  if (ask !== null) return window.confirm(ask.replaceAll('\\n', '\n') || 'Are you sure?')
+  const prompt = el.getAttribute('wire:confirm.prompt')
+  if (prompt === null) return true
+  const [question, expected] = prompt.replaceAll('\\n', '\n').split('|')
+  if (!expected) {
+    console.error('comp: wire:confirm.prompt needs the text to type after "|".')
+    return false
+  }
+  return window.prompt(question) === expected
+}
+
+/**
  * Runs an action expression for an element: `save`, `add(1)`, `$set('open',
  * true)`, `$toggle('open')`, `$refresh`, `$dispatch('saved', {id: 1})`,
  * `$js.clear` (a `@js()` action, run in the browser),
@@ -33,10 +50,9 @@ function islandOf(el: Element): string | null {
  * the user declined).
  */
 export function runAction(component: PageComponent, el: Element, expression: string, modifiers: string[], event?: Event) {
-  const confirmText = el.getAttribute('wire:confirm')
-  if (confirmText !== null && !window.confirm(confirmText || 'Are you sure?')) return undefined
+  if (!confirmed(el)) return undefined
   const { method, params } = parseAction(expression, event)
-  const options = { renderless: modifiers.includes('renderless'), island: islandOf(el), trigger: el }
+  const options = { renderless: modifiers.includes('renderless'), island: islandOf(el), trigger: el, async: modifiers.includes('async') }
   const scrollY = window.scrollY
   const restore = modifiers.includes('preserve-scroll') ? (result: unknown) => (window.scrollTo({ top: scrollY }), result) : (result: unknown) => result
   switch (method) {
@@ -103,17 +119,31 @@ export function initAction(component: PageComponent, el: Element, directive: Dir
 
 /**
  * `wire:poll` (every 2 s) or `wire:poll.5s="method"` (default `$refresh`):
- * paused while the tab is hidden or the browser offline, and dropped while
- * another request of the component is in flight.
+ * paused while the browser is offline, and dropped while another request of
+ * the component is in flight. While the tab is in the background it polls
+ * one time in 20 (`.keep-alive` polls as usual); `.visible` polls only
+ * while the element is in the viewport.
  */
 export function pollAction(component: PageComponent, el: Element, directive: Directive): void {
-  const every = duration(directive.modifiers, 2000)
-  const interval = setInterval(() => {
-    if (document.hidden || !navigator.onLine || !el.isConnected) return
-    const { method, params } = parseAction(el.getAttribute(directive.raw) || '$refresh')
-    void component.call(method, params, { poll: true, island: islandOf(el) })
-  }, every)
+  const { modifiers, raw } = directive
+  const keepAlive = modifiers.includes('keep-alive')
+  let skipped = 0
+  const interval = setInterval(
+    () => {
+      skipped = document.hidden && !keepAlive ? skipped + 1 : 0
+      if (skipped % 20 || !navigator.onLine || !el.isConnected || !el.hasAttribute(raw)) return
+      if (modifiers.includes('visible') && !inViewport(el)) return
+      const { method, params } = parseAction(el.getAttribute(raw) || '$refresh')
+      void component.call(method, params, { poll: true, island: islandOf(el) })
+    },
+    duration(modifiers, 2000),
+  )
   alpine().onElRemoved(el, () => clearInterval(interval))
+}
+
+function inViewport(el: Element): boolean {
+  const box = el.getBoundingClientRect()
+  return box.bottom > 0 && box.right > 0 && box.top < window.innerHeight && box.left < window.innerWidth
 }
 
 /** `wire:intersect="method"`: called when the element scrolls into view; `.once`, `.half`, `.full`. */

@@ -5,6 +5,7 @@ import { loadingDirective } from './loading.ts'
 import { modelDirective } from './model.ts'
 import { directivesOf, type Directive } from './parse.ts'
 import { sortDirective } from './sort.ts'
+import { transitionDirective } from './transition.ts'
 
 type Handler = (component: PageComponent, el: Element, directive: Directive) => void
 
@@ -22,6 +23,10 @@ const HANDLERS: Record<string, Handler> = {
   init: initAction,
   poll: pollAction,
   intersect: intersectAction,
+  transition: transitionDirective,
+  // Read by the morph (apply.ts) and by the page-wide link marking (current.ts), not started per element.
+  replace: () => {},
+  current: () => {},
 }
 
 /** Starts the `wire:*` directives of one element of a component (any other `wire:<event>` listens for that event). */

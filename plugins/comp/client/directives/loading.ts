@@ -2,22 +2,21 @@ import { alpine } from '../alpine.ts'
 import type { PageComponent } from '../page-component.ts'
 import { duration, targetsOf, type Directive } from './parse.ts'
 
+/** Livewire's named delays: `wire:loading.delay.short` and the like (milliseconds). */
+const DELAYS = new Map(Object.entries({ shortest: 50, shorter: 100, short: 150, long: 300, longer: 500, longest: 1000 }))
+
 /**
  * Toggles an element while `active()` holds: shows it (hidden otherwise), or
  * with `.remove` hides it; `.class="a b"` adds classes, `.attr="disabled"`
- * adds an attribute instead; `.delay` waits 200 ms before showing.
+ * adds an attribute instead; `.delay` waits 200 ms before showing (or a
+ * named delay, or `.delay.400ms`).
  */
 export function toggled(el: Element, directive: Directive, active: () => boolean): void {
   const { modifiers, value } = directive
   const html = el as HTMLElement
   const remove = modifiers.includes('remove')
   const mode = modifiers.includes('class') ? 'class' : modifiers.includes('attr') ? 'attr' : 'display'
-  const delay = modifiers.includes('delay')
-    ? duration(
-        modifiers.filter((m) => m !== 'delay'),
-        200,
-      )
-    : 0
+  const delay = modifiers.includes('delay') ? (DELAYS.get(modifiers.find((m) => DELAYS.has(m))!) ?? duration(modifiers, 200)) : 0
   const display = html.style.display === 'none' ? '' : html.style.display
   let timer: ReturnType<typeof setTimeout> | undefined
   let applied = false
