@@ -159,7 +159,8 @@ export class CompComponent implements Queued {
       component: this,
       body: request,
       poll,
-      alone: alone || !!this.memo.isolate,
+      // A lazy component's first load goes alone, as an isolated one's requests do: many load at once, none waits for another.
+      alone: alone || !!this.memo.isolate || !!this.memo.lazy,
       dispatches: calls.some((call) => !call.options.poll && call.method !== '$refresh'),
       begin: (flight) => {
         if (!alone) this.inFlight = flight

@@ -68,6 +68,24 @@ export default class BSolo extends Component {
 <button id="hold" wire:click="hold">hold</button><button id="track" wire:click.async="track">track</button><button id="note" wire:click="note">note</button></div>`,
   ),
   ...component(
+    'b-deferred',
+    `import { Component } from 'kiln-framework/comp'
+export default class BDeferred extends Component {
+  static defer = true
+  loaded = false
+  mount() { this.loaded = true }
+}
+`,
+    `<article class="deferred">{{#if loaded}}loaded{{/if}}</article>`,
+  ),
+  ...component(
+    'b-deferred-page',
+    `import { Component } from 'kiln-framework/comp'
+export default class BDeferredPage extends Component {}
+`,
+    `<div>{{{comp "b-deferred" key="one"}}}{{{comp "b-deferred" key="two"}}}</div>`,
+  ),
+  ...component(
     'b-page',
     `import { Component } from 'kiln-framework/comp'
 export default class BPage extends Component {}
@@ -160,6 +178,16 @@ test('@isolate(): the component updated in the same tick as another goes in its 
     return body.components ? body.components.map((entry) => entry.fingerprint.name) : [body.fingerprint!.name]
   })
   t.deepEqual(names.sort(), [['b-parent'], ['b-solo']])
+  t.deepEqual(errors, [])
+})
+
+test('deferred components load in requests of their own, as isolated ones do', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  const sent = updates(page)
+  await open('/c/b-deferred-page')
+  await page.waitForFunction(() => [...document.querySelectorAll('.deferred')].every((el) => el.textContent === 'loaded'))
+  t.is(sent.length, 2)
+  t.true(sent.every((request) => JSON.parse(request.postData()!).calls[0].method === '$load'))
   t.deepEqual(errors, [])
 })
 
