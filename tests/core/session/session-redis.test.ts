@@ -55,8 +55,8 @@ test('redis: two instances of one app (two processes, each with its own lock) ke
 })
 
 test('redis: a lifetime that is not a whole number of seconds is stored (rounded up) and expires', async (t) => {
-  // 0.025 minutes is 1.5 s; Redis takes whole seconds only.
-  const app = await redisApp(t, generateAppKey(), `kiln-test-${randomBytes(4).toString('hex')}`, { lifetime: 0.025 })
+  // 0.075 minutes is 4.5 s; Redis takes whole seconds only. Long enough that two requests on a loaded machine fit in it.
+  const app = await redisApp(t, generateAppKey(), `kiln-test-${randomBytes(4).toString('hex')}`, { lifetime: 0.075 })
   app.router.group({ middleware: ['web'] }, () =>
     app.router.get('/count', ({ session }) => {
       const count = session!.get<number>('count', 0) + 1
@@ -69,6 +69,6 @@ test('redis: a lifetime that is not a whole number of seconds is stored (rounded
   t.is(first.status, 200)
   t.deepEqual(await first.json(), { count: 1 })
   t.deepEqual(await (await browser.request('/count')).json(), { count: 2 })
-  await new Promise((resolve) => setTimeout(resolve, 2_500))
+  await new Promise((resolve) => setTimeout(resolve, 5_500))
   t.deepEqual(await (await browser.request('/count')).json(), { count: 1 }, 'the session expired')
 })
