@@ -30,10 +30,12 @@ test('the starter in Chromium: counter, to-dos and tokens work, and no page logs
   await page.fill('input[name=password]', 'password')
   await Promise.all([page.waitForURL(`${server.url}/`), page.click('button[type=submit]')])
 
-  // To-dos, reached through the nav's wire:navigate link.
+  // To-dos, reached through the nav's wire:navigate link, which wire:current marks.
   await page.click('header a[href="/todos"]')
   await page.waitForSelector('[data-test=empty]')
   await ready()
+  await page.waitForSelector('header a.current[href="/todos"]')
+  t.deepEqual(await page.$$eval('header a.current', (links) => links.map((link) => link.getAttribute('href'))), ['/todos'])
   await page.fill('[data-test=title]', 'ab')
   await page.click('[data-test=add]')
   await page.waitForFunction(() => document.querySelector('[data-test=title-error]')?.textContent === 'A to-do needs at least 3 characters.')
@@ -42,6 +44,8 @@ test('the starter in Chromium: counter, to-dos and tokens work, and no page logs
     await page.click('[data-test=add]')
     await page.waitForFunction((expected) => document.querySelector('[data-test=todo] span')?.textContent === expected, title)
   }
+  // The to-do pushed to page 2 fades out (wire:transition) before it goes.
+  await page.waitForFunction(() => document.querySelectorAll('[data-test=todo]').length === 5)
   t.deepEqual(await text(page, '[data-test=todo] span'), ['Write tests', 'Bake bread', 'Read the docs', 'Fix the bike', 'Call Ada'])
   await page.click('.pagination button:has-text("2")')
   await page.waitForFunction(() => document.querySelectorAll('[data-test=todo]').length === 1)

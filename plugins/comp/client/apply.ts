@@ -10,8 +10,9 @@ import type { UpdateResponse } from './transport.ts'
  * Applies an answer to its component, in the order the page needs:
  * state first (so bindings show the new values at once), then the HTML
  * (morphed: attributes patched, keyed children kept by `wire:key` /
- * `wire:id`, `wire:ignore` subtrees and child components left alone, Alpine
- * state kept); then the features' effects (an island's HTML, events to
+ * `wire:id`, `wire:ignore` subtrees and child components left alone,
+ * `wire:replace` ones put in fresh, Alpine state kept, `wire:transition`
+ * elements played in and out); then the features' effects (an island's HTML, events to
  * other components and the page, the URL's query string, scripts,
  * redirects), each by the handler its feature registered.
  * `pending` are paths the user changed while the request was out: the

@@ -21,9 +21,12 @@ const leaving = new Set<TransitionElement>()
  * `.out`, or the class form `wire:transition:enter="..."`) becomes Alpine's
  * x-transition: the element plays it when an update adds it and before an
  * update removes it. With `wire:show`, it plays on that toggle instead.
+ * Nothing plays when the user's system asks for reduced motion.
  */
 export function transitionDirective(_component: PageComponent, el: Element, directive: Directive): void {
   const html = el as TransitionElement
+  // Users who asked their system for less motion get none: without x-transition, elements come and go at once.
+  if (matchMedia('(prefers-reduced-motion: reduce)').matches) return
   bindVirtual(el, { [directive.raw.replace(/^wire:/, 'x-')]: directive.value })
   if (started.has(html) || leaving.has(html) || [...el.attributes].some((attribute) => /^wire:show\b/.test(attribute.name))) return
   started.add(html)
