@@ -83,6 +83,7 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext, 
     debug: app.debug,
     cspSafe: config.csp_safe,
     maxComponents: config.limits.max_components,
+    maxPayloadBytes: config.limits.max_payload_bytes,
     progressBar: config.navigate.show_progress_bar && config.navigate.progress_bar_color,
   }
   const json = JSON.stringify(boot).replace(/</g, '\\u003c')

@@ -54,6 +54,8 @@ export interface BootConfig {
   cspSafe?: boolean
   /** Components one bundled request may carry (`limits.max_components`). */
   maxComponents?: number
+  /** The largest update body the server takes (`limits.max_payload_bytes`): bundles are split below it. */
+  maxPayloadBytes?: number
   /** The colour of the `wire:navigate` progress bar, or false for none. */
   progressBar?: string | false
 }

@@ -69,10 +69,30 @@ function flush(config: BootConfig): void {
     if (message) messages.push(message)
   }
   waiting.clear()
-  const shared = messages.filter((message) => !message.alone)
-  for (const message of messages) if (message.alone) sendAlone(message)
+  // Components with a message in this flush are not idle, whichever request carries them.
+  const taken = new Set(messages.map((message) => message.component))
+  for (const message of messages) if (message.alone) void run([message], config, taken)
+  // Bundles within the server's limits: a component count, and a body size that leaves room for listeners.
   const max = config.maxComponents ?? 50
-  for (let i = 0; i < shared.length; i += max) void run(shared.slice(i, i + max), config)
+  const room = (config.maxPayloadBytes ?? 2_000_000) - LISTENER_BYTES
+  let group: Message[] = []
+  let size = 0
+  for (const message of messages.filter((message) => !message.alone)) {
+    const bytes = sizeOf(message.body)
+    if (group.length > 0 && (group.length >= max || size + bytes > room)) {
+      void run(group, config, taken)
+      group = []
+      size = 0
+    }
+    group.push(message)
+    size += bytes
+  }
+  if (group.length > 0) void run(group, config, taken)
+}
+
+/** The size of a body as sent: JSON, in UTF-8 bytes. */
+function sizeOf(body: object): number {
+  return new TextEncoder().encode(JSON.stringify(body)).length
 }
 
 /**
@@ -88,15 +108,14 @@ export function sendAlone(message: Message): void {
 }
 
 /** Idle components that listen for events, within the count and byte caps. */
-function listenersFor(messages: Message[], config: BootConfig): Message[] {
+function listenersFor(messages: Message[], config: BootConfig, taken: Set<PageComponent>): Message[] {
   if (!messages.some((message) => message.dispatches && !message.alone)) return []
-  const taken = new Set(messages.map((message) => message.component))
   const out: Message[] = []
   let bytes = 0
   for (const component of components.values() as IterableIterator<Queued>) {
     if (messages.length + out.length >= (config.maxComponents ?? 50)) break
     const message = taken.has(component) ? undefined : component.listen()
-    const size = message ? JSON.stringify(message.body).length : 0
+    const size = message ? sizeOf(message.body) : 0
     if (!message || bytes + size > LISTENER_BYTES) continue
     bytes += size
     out.push(message)
@@ -105,8 +124,8 @@ function listenersFor(messages: Message[], config: BootConfig): Message[] {
 }
 
 /** One request: a lone update in the single form, else `{ components, listeners }`; each part settles with its own outcome. */
-async function run(messages: Message[], config: BootConfig): Promise<void> {
-  const listeners = listenersFor(messages, config)
+async function run(messages: Message[], config: BootConfig, taken = new Set(messages.map((m) => m.component))): Promise<void> {
+  const listeners = listenersFor(messages, config, taken)
   const all = [...messages, ...listeners]
   const flight: Flight = { controller: new AbortController(), poll: messages.every((message) => message.poll) }
   for (const message of all) message.begin(flight)

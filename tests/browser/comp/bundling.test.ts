@@ -125,6 +125,8 @@ test('a parent and its child updated in one tick travel in one POST, and both re
   await open('/c/b-page')
   const sent = updates(page)
   await page.click('#parent-bump')
+  await textIs(page, '#parent-count', '1')
+  await page.waitForFunction(() => document.querySelectorAll('[data-loading]').length === 0)
   await page.evaluate(() => {
     const Alpine = (window as unknown as { Alpine: { evaluate(el: Element, expression: string): unknown } }).Alpine
     Alpine.evaluate(document.querySelector('#parent')!, '$wire.add(2)')
@@ -132,13 +134,31 @@ test('a parent and its child updated in one tick travel in one POST, and both re
   })
   await textIs(page, '#parent-count', '3')
   await textIs(page, '#child-count', '1')
-  // The first bump went alone (nothing else was queued in its tick); the second tick's two components went together.
+  // The first bump went alone (nothing else was queued in its tick); the later tick's two components went together.
   t.is(sent.length, 2)
   const body = JSON.parse(sent[1]!.postData()!) as { components: Array<{ fingerprint: { name: string } }> }
   t.deepEqual(
     body.components.map((entry) => entry.fingerprint.name),
     ['b-parent', 'b-child'],
   )
+  t.deepEqual(errors, [])
+})
+
+test('a bundle that would pass limits.max_payload_bytes is split into requests below it', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/c/b-page')
+  const sent = updates(page)
+  await page.evaluate(() => {
+    const w = window as unknown as { __COMP__: { maxPayloadBytes: number }; Alpine: { evaluate(el: Element, expression: string): unknown } }
+    // Beside the 64 KB kept for listeners, room for one body at a time: each goes alone.
+    w.__COMP__.maxPayloadBytes = 64_001
+    w.Alpine.evaluate(document.querySelector('#child')!, '$wire.bump()')
+    w.Alpine.evaluate(document.querySelector('#receiver')!, '$wire.$refresh()')
+  })
+  await textIs(page, '#child-count', '1')
+  await page.waitForFunction(() => document.querySelectorAll('[data-loading]').length === 0)
+  t.is(sent.length, 2)
+  t.true(sent.every((request) => !('components' in JSON.parse(request.postData()!))))
   t.deepEqual(errors, [])
 })
 
