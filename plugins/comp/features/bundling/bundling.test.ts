@@ -86,17 +86,17 @@ test('one entry failing does not disturb the others: it answers its own status a
 test('a tampered or out-of-date entry refuses the whole request before anything runs', async (t) => {
   const { app: kiln, client } = await app(t)
   const page = await load(client)
-  const runs = () => ((globalThis as Record<string, unknown>).__bundleRuns as number | undefined) ?? 0
+  const runs = () => ((globalThis as Record<string, unknown>).__bundleMarks as number | undefined) ?? 0
   const before = runs()
   const forged = { ...page.receiver, serverMemo: { ...page.receiver.serverMemo, data: { heard: 1_000 } } }
-  const tampered = await post(client, page.endpoint, { components: [entry(page.sender, [{ method: 'bump' }]), entry(forged)] })
+  const tampered = await post(client, page.endpoint, { components: [entry(page.sender, [{ method: 'mark' }]), entry(forged)] })
   t.is(tampered.status, 403)
-  const asListener = await post(client, page.endpoint, { components: [entry(page.sender, [{ method: 'bump' }])], listeners: [entry(forged)] })
+  const asListener = await post(client, page.endpoint, { components: [entry(page.sender, [{ method: 'mark' }])], listeners: [entry(forged)] })
   t.is(asListener.status, 403)
 
   const other = new TestClient(kiln)
   const foreign = await load(other)
-  const expired = await post(client, page.endpoint, { components: [entry(page.sender, [{ method: 'bump' }]), entry(foreign.receiver)] })
+  const expired = await post(client, page.endpoint, { components: [entry(page.sender, [{ method: 'mark' }]), entry(foreign.receiver)] })
   t.is(expired.status, 419)
   t.is(((await expired.json()) as { code: string }).code, 'E_COMP_EXPIRED')
   t.is(runs(), before, 'the valid entry did not run')
