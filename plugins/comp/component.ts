@@ -4,7 +4,9 @@ import type { HttpContext, ViewResponse } from '../../core/index.ts'
 import { forgetComputed } from './features/computed/computed.ts'
 import { checkedRedirect } from './features/redirects/checked-redirect.ts'
 import { streamChunk } from './features/stream/stream-response.ts'
+import { chooseTransition, type TransitionOptions } from './features/transition/transition.ts'
 import { publicProperties } from './state.ts'
+import type { ComponentTemplate } from './features/single-file/html-template.ts'
 
 /** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */
 export interface Dispatch {
@@ -91,6 +93,8 @@ export abstract class Component {
   static layout?: string
   /** The page title of this component as a full page. */
   static title?: string
+  /** The view, written in the class file with the `html` tag (used when there is no `render()`): `` static template = html`<div>{{count}}</div>` ``. */
+  static template?: ComponentTemplate
 
   /** This instance's id in the page. @example `this.getId()` */
   getId(): string {
@@ -221,6 +225,28 @@ export abstract class Component {
     streamChunk(runOf(this), String(to), String(content), options.replace === true)
   }
 
+  /**
+   * Sets how this update's view transition plays (the `wire:transition`
+   * elements it adds, removes or changes): a `type` that CSS selects with
+   * `:active-view-transition-type(<type>)`, or `{ skip: true }`.
+   *
+   * @example
+   * ```ts
+   * goToStep(step: number) {
+   *   this.transition({ type: step > this.step ? 'forward' : 'backward' })
+   *   this.step = step
+   * }
+   * ```
+   */
+  transition(options: TransitionOptions): void {
+    chooseTransition(runOf(this), options)
+  }
+
+  /** This update changes the page at once, with no view transition. @example `this.skipTransition()` */
+  skipTransition(): void {
+    chooseTransition(runOf(this), { skip: true })
+  }
+
   /** Skips this request's render: the page keeps its HTML (state and events still go back). @example `this.renderless()` */
   renderless(): void {
     runOf(this).skipRender = true
@@ -292,6 +318,6 @@ export abstract class Component {
   rendered?(html: string): void | Promise<void>
   /** Before the state is written into the snapshot. */
   dehydrate?(): void | Promise<void>
-  /** A view name, a template (a string starting with `<`), or `view(name, data)`; default: `components/<name>`. */
+  /** A view name, a template (a string starting with `<`), or `view(name, data)`; default: `static template`, else `components/<name>`. */
   render?(): string | ViewResponse | Promise<string | ViewResponse>
 }
