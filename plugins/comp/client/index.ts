@@ -4,6 +4,7 @@ import { CompComponent } from './component.ts'
 import type { PageComponent } from './page-component.ts'
 import { readConfig } from './config.ts'
 import { initDirectives } from './directives/index.ts'
+import { globalApi } from './global-api.ts'
 import { hook, interceptRequest } from './interceptors.ts'
 import { watchCurrentLinks } from './directives/current.ts'
 import { showReloadNotice } from './overlay.ts'
@@ -78,7 +79,7 @@ function adopt(Alpine: AlpineApi, component: PageComponent, el: HTMLElement): vo
 document.addEventListener('alpine:init', () => install(alpine(), config))
 
 // The JavaScript API on the global object; `comp:init` tells scripts that ran earlier it is there.
-window.comp = { ...window.comp, hook, interceptRequest }
+window.comp = { ...window.comp, hook, interceptRequest, ...globalApi }
 document.dispatchEvent(new CustomEvent('comp:init'))
 
 // wire:current links anywhere in the page, marked now and after each wire:navigate visit.

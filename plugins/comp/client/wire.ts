@@ -21,6 +21,8 @@ export function makeWire(component: PageComponent, scope: CallOptions = {}): Rec
     $set: (path: string, value: unknown, live = true) => component.set(path, value, live),
     $toggle: (path: string, live = true) => component.set(path, !component.get(path), live),
     $refresh: () => component.call('$refresh', [], scope),
+    $call: (method: string, ...params: unknown[]) => component.call(method, params, scope),
+    $dirty: (path?: string) => (path === undefined ? Object.keys(component.status.dirty).length > 0 : !!component.status.dirty[path]),
     $commit: () => component.commit(),
     $dispatch: (name: string, params: Record<string, unknown> = {}) => dispatchEvent(name, params, component),
     $dispatchSelf: (name: string, params: Record<string, unknown> = {}) => dispatchEvent(name, params, component, { self: true }),

@@ -1,3 +1,4 @@
+import { alpine } from '../alpine.ts'
 import type { PageComponent } from '../page-component.ts'
 import { eventAction, initAction, intersectAction, pollAction } from './actions.ts'
 import { bindDirective, connectivityDirective, dirtyDirective, refDirective, showDirective, textDirective } from './display.ts'
@@ -27,6 +28,31 @@ const HANDLERS: Record<string, Handler> = {
   // Read by the morph (apply.ts) and by the page-wide link marking (current.ts), not started per element.
   replace: () => {},
   current: () => {},
+}
+
+/** What `comp.directive(name, handler)` is given for each element that carries `wire:<name>`. */
+export type CustomDirective = (context: {
+  el: Element
+  directive: Directive
+  /** The component's `$wire`. */
+  component: Record<string, unknown>
+  /** Runs `fn` when the element leaves the page. */
+  cleanup(fn: () => void): void
+}) => void
+
+/**
+ * Adds a `wire:<name>` directive (`comp.directive`), as Livewire's
+ * `Livewire.directive`. The built-in names cannot be replaced.
+ *
+ * @example
+ * ```js
+ * comp.directive('clipboard', ({ el, directive }) => el.addEventListener('click', () => navigator.clipboard.writeText(directive.value)))
+ * ```
+ */
+export function registerDirective(name: string, handler: CustomDirective): void {
+  if (!/^[a-z][a-z0-9-]*$/.test(name) || Object.prototype.hasOwnProperty.call(HANDLERS, name))
+    throw new Error(`comp.directive: "${name}" is taken or not a directive name.`)
+  HANDLERS[name] = (component, el, directive) => handler({ el, directive, component: component.$wire, cleanup: (fn) => alpine().onElRemoved(el, fn) })
 }
 
 /** Starts the `wire:*` directives of one element of a component (any other `wire:<event>` listens for that event). */
