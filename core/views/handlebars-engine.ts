@@ -4,6 +4,7 @@ import Handlebars from 'handlebars'
 import { createHash } from 'node:crypto'
 import { KilnError } from '../support/errors.ts'
 import { asyncCapable, withAsyncHelpers } from './async-helpers.ts'
+import { loopEach } from './loop-data.ts'
 import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
 
 const RUNTIME_OPTIONS = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false }
@@ -14,7 +15,10 @@ const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
  * per app. Every view is also a partial by its path (`{{> partials/nav}}`,
  * `{{#> layouts/app}}...{{/layouts/app}}`). A view may name its layout on
  * its first line, `{{!< layouts/app}}`; the layout renders the view with
- * `{{{body}}}`. Compiled templates are cached unless `cache` is off.
+ * `{{body}}` (already HTML, so double braces print it as is; `{{{body}}}`
+ * works the same). Every `each` also gives `@iteration`, `@count`,
+ * `@remaining`, `@even`, `@odd`, `@depth` and `@parent` (see
+ * `loop-data.ts`). Compiled templates are cached unless `cache` is off.
  * A helper may return a Promise: the render waits for it (see
  * `async-helpers.ts`).
  *
@@ -34,7 +38,10 @@ export class HandlebarsEngine implements ViewEngine {
   constructor(
     readonly root: string,
     private readonly options: { cache: boolean; preprocessors?: Preprocessor[] },
-  ) {}
+  ) {
+    // Handlebars' own `each`, plus Laravel's `$loop` data (`@iteration`, `@count`, `@remaining`, ...).
+    this.hbs.registerHelper('each', loopEach(this.hbs.helpers.each!))
+  }
 
   /** Registers a helper. @example `engine.helper('money', (n) => n.toFixed(2))` */
   helper(name: string, fn: ViewHelper): void {

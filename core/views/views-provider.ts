@@ -1,7 +1,10 @@
 import { resolve } from 'node:path'
+import Handlebars from 'handlebars'
 import { definePlugin } from '../application/define-plugin.ts'
 import { escapeHtml } from '../http/errors/error-renderer.ts'
+import { errorHelper } from './error-helper.ts'
 import { HandlebarsEngine } from './handlebars-engine.ts'
+import { classList, logicHelpers } from './logic-helpers.ts'
 import { ViewManager } from './view-manager.ts'
 import { viewsConfigSchema } from './views-config.ts'
 
@@ -13,7 +16,11 @@ declare module '../application/kiln-services.ts' {
 
 /**
  * The kernel's views provider: `app.service('views')` with the handlebars
- * engine, and the `url`, `route`, `json` and `csrfField` helpers.
+ * engine, and the helpers every view has: `url`, `route`, `json`,
+ * `csrfField`, `eq`/`ne`/`gt`/`gte`/`lt`/`lte`/`and`/`or`/`not`, `class` and
+ * `error`. A helper that prints HTML returns a `SafeString`, so double braces
+ * print it (`{{csrfField}}`); `json` is text for a script or an attribute and
+ * stays escaped in double braces (`{{{json x}}}` inside `<script>`).
  */
 export const viewsProvider = definePlugin({
   name: 'kiln:views',
@@ -30,8 +37,11 @@ export const viewsProvider = definePlugin({
     views.helper('route', (name: string, options: { hash?: Record<string, string | number> }) => app.urls.route(name, options?.hash ?? {}))
     views.helper('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'))
     views.helper('csrfField', function (this: { csrfToken?: string }) {
-      return `<input type="hidden" name="_token" value="${escapeHtml(this.csrfToken ?? '')}">`
+      return new Handlebars.SafeString(`<input type="hidden" name="_token" value="${escapeHtml(this.csrfToken ?? '')}">`)
     })
+    for (const [name, fn] of Object.entries(logicHelpers)) views.helper(name, fn)
+    views.helper('class', classList)
+    views.helper('error', errorHelper)
   },
   boot(app) {
     app.service('views').composer((ctx) => ({

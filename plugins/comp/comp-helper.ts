@@ -4,7 +4,7 @@ import type { ComponentClass } from './registry.ts'
 
 /**
  * A component's HTML, from TypeScript: pass it to a view, which prints it
- * with `{{{...}}}`.
+ * with `{{...}}` (it is a `SafeString`; `{{{...}}}` works too).
  *
  * @example
  * ```ts

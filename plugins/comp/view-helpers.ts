@@ -18,15 +18,18 @@ const scopeOf = (options: HelperOptions | undefined) => options?.data?.root?.[RE
 /**
  * The template side of components, registered on the app's views:
  *
- * - `{{{compScripts}}}` (`@compScripts`): metas, boot config and scripts;
- * - `{{{comp "name" key=value}}}` (`@comp('name', key=value)`): a component,
+ * - `{{compScripts}}` (`@compScripts`): metas, boot config and scripts;
+ * - `{{comp "name" key=value}}` (`@comp('name', key=value)`): a component,
  *   nested when used in another component's view;
  * - `{{#island "name"}}…{{/island}}` (inline, `lazy=true`, `defer=true`) and
- *   `{{{island "name"}}}` (its own view): an island of the component being
+ *   `{{island "name"}}` (its own view): an island of the component being
  *   rendered;
- * - `{{error "field"}}`: the first validation message of a field;
- * - `{{{paginationLinks page}}}`: links for a `paginate()` result;
+ * - `{{paginationLinks page}}`: links for a `paginate()` result;
  * - `{{#persist "name"}}...{{/persist}}`: a block `wire:navigate` visits keep alive.
+ *
+ * Each returns HTML as a `SafeString`: double braces print it, triple braces
+ * still work. `{{error "field"}}` and `{{#error "field"}}` are the kernel's
+ * (`core/views/error-helper.ts`): in a component view they read its `errors`.
  *
  * @example
  * ```ts
@@ -37,15 +40,11 @@ export function registerViewHelpers(app: Application, manager: ComponentManager)
   app.views.preprocess(compDirectives)
   app.views.helper('compScripts', async () => new Handlebars.SafeString(await compScripts(manager, currentHttpContext())))
   app.views.helper('comp', (name: unknown, options: HelperOptions) => {
-    if (typeof name !== 'string') throw new KilnError('{{comp}} needs a component name: {{{comp "counter"}}}.')
+    if (typeof name !== 'string') throw new KilnError('{{comp}} needs a component name: {{comp "counter"}}.')
     const scope = scopeOf(options)
     return manager.embed(name, { ...(options?.hash ?? {}) }, scope, scope?.ctx ?? currentHttpContext())
   })
   app.views.helper('island', islandHelper(manager.views))
-  app.views.helper('error', (field: unknown, options: HelperOptions) => {
-    const errors = options?.data?.root?.errors as Record<string, string[]> | undefined
-    return errors?.[String(field)]?.[0] ?? ''
-  })
   app.views.helper('persist', persistHelper)
   app.views.helper('paginationLinks', (page: unknown, options: HelperOptions) => paginationLinks(manager, page, scopeOf(options)))
 }
