@@ -1,7 +1,7 @@
 import { alpine } from './alpine.ts'
 import type { PageComponent } from './page-component.ts'
 import type { ToggledElement } from './directives/loading.ts'
-import { applyEffects } from './effects.ts'
+import { applyEffects, applyWrapped } from './effects.ts'
 import { markCurrentLinks } from './directives/current.ts'
 import { transitionAdded, transitionsAround } from './directives/transition.ts'
 import type { UpdateResponse } from './transport.ts'
@@ -12,7 +12,7 @@ import type { UpdateResponse } from './transport.ts'
  * (morphed: attributes patched, keyed children kept by `wire:key` /
  * `wire:id`, `wire:ignore` subtrees and child components left alone,
  * `wire:replace` ones put in fresh, Alpine state kept, `wire:transition`
- * elements played in and out); then the features' effects (an island's HTML, events to
+ * elements in a view transition or played in and out); then the features' effects (an island's HTML, events to
  * other components and the page, the URL's query string, scripts,
  * redirects), each by the handler its feature registered.
  * `pending` are paths the user changed while the request was out: the
@@ -27,9 +27,12 @@ export function applyResponse(component: PageComponent, response: UpdateResponse
   }
   component.errors.bag = { ...effects.errors }
 
-  if (effects.html !== undefined) morphInto(component, component.el, effects.html, false)
-  // The features' effects: islands, dispatches, the query string, scripts, redirects (features/client.ts).
-  applyEffects(component, effects)
+  // The HTML and the features' effects (islands, dispatches, the query string, scripts, redirects: features/client.ts),
+  // through what features wrap them in: a view transition plays them a frame later.
+  applyWrapped(component, effects, () => {
+    if (effects.html !== undefined) morphInto(component, component.el, effects.html, false)
+    applyEffects(component, effects)
+  })
 }
 
 /** Morphs `el` into `html`; with `childrenOnly`, `el` keeps its own attributes. */

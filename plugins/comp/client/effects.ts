@@ -33,3 +33,35 @@ export function applyEffects(component: PageComponent, effects: object): void {
   for (const [name, handler] of handlers)
     if (present[name] !== undefined) (handler as (component: PageComponent, value: unknown) => void)(component, present[name])
 }
+
+/** Runs an answer's HTML and effects: at once, or later (inside a view transition). */
+export type ApplyWrapper = (component: PageComponent, effects: Record<string, unknown>, apply: () => void) => void
+
+let around: ApplyWrapper = (_component, _effects, apply) => apply()
+
+/**
+ * Wraps how an answer's HTML and effects are applied, for a feature that
+ * must act before and after the page changes (view transitions). The
+ * wrapper calls `apply` once, now or later.
+ *
+ * @example
+ * ```ts
+ * wrapApply((component, effects, apply) => (effects.slow ? setTimeout(apply) : apply()))
+ * ```
+ */
+export function wrapApply(wrapper: ApplyWrapper): void {
+  const inner = around
+  around = (component, effects, apply) => wrapper(component, effects, () => inner(component, effects, apply))
+}
+
+/**
+ * Applies an answer's HTML and effects through the registered wrappers.
+ *
+ * @example
+ * ```ts
+ * applyWrapped(component, effects, () => morph())
+ * ```
+ */
+export function applyWrapped(component: PageComponent, effects: object, apply: () => void): void {
+  around(component, effects as Record<string, unknown>, apply)
+}

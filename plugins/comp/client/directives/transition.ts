@@ -11,24 +11,26 @@ interface AlpineTransition {
 /** An element with `wire:transition`; `__compEntering` when a morph has just added it. */
 type TransitionElement = HTMLElement & { __compEntering?: boolean; _x_transition?: AlpineTransition }
 
-/** The `wire:transition` elements in the page (those without `wire:show`), and those playing their leave transition. */
+/** The x-transition form's elements in the page (those without `wire:show`), and those playing their leave transition. */
 const started = new Set<TransitionElement>()
 const leaving = new Set<TransitionElement>()
 
 /**
- * `wire:transition` (with Alpine's transition modifiers: `.opacity`,
+ * `wire:transition` with Alpine's transition modifiers (`.opacity`,
  * `.scale.90`, `.duration.500ms`, `.delay.50ms`, `.origin.top`, `.in`,
- * `.out`, or the class form `wire:transition:enter="..."`) becomes Alpine's
- * x-transition: the element plays it when an update adds it and before an
- * update removes it. With `wire:show`, it plays on that toggle instead.
+ * `.out`), the class form `wire:transition:enter="..."`, or on an element
+ * with `wire:show`, becomes Alpine's x-transition: the element plays it when
+ * an update adds it and before an update removes it, or on the `wire:show`
+ * toggle. The bare form is a view transition (features/transition).
  * Nothing plays when the user's system asks for reduced motion.
  */
 export function transitionDirective(_component: PageComponent, el: Element, directive: Directive): void {
   const html = el as TransitionElement
+  const shown = [...el.attributes].some((attribute) => /^wire:show\b/.test(attribute.name))
   // Users who asked their system for less motion get none: without x-transition, elements come and go at once.
-  if (matchMedia('(prefers-reduced-motion: reduce)').matches) return
+  if ((!shown && !directive.arg && directive.modifiers.length === 0) || matchMedia('(prefers-reduced-motion: reduce)').matches) return
   bindVirtual(el, { [directive.raw.replace(/^wire:/, 'x-')]: directive.value })
-  if (started.has(html) || leaving.has(html) || [...el.attributes].some((attribute) => /^wire:show\b/.test(attribute.name))) return
+  if (started.has(html) || leaving.has(html) || shown) return
   started.add(html)
   alpine().onElRemoved(el, () => started.delete(html))
   if (!html.__compEntering) return
@@ -44,11 +46,11 @@ function finish(el: TransitionElement): void {
   el.remove()
 }
 
-/** Marks what a morph adds, so its `wire:transition` elements play their enter transition when they start. */
+/** Marks what a morph adds, so its `wire:transition` elements (modifier and class forms) play their enter transition when they start. */
 export function transitionAdded(node: Node): void {
   if (!(node instanceof HTMLElement)) return
   for (const el of [node, ...node.querySelectorAll('*')]) {
-    if ([...el.attributes].some((attribute) => /^wire:transition\b/.test(attribute.name))) (el as TransitionElement).__compEntering = true
+    if ([...el.attributes].some((attribute) => /^wire:transition[.:]/.test(attribute.name))) (el as TransitionElement).__compEntering = true
   }
 }
 
