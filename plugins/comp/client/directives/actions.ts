@@ -77,8 +77,10 @@ export function runAction(component: PageComponent, el: Element, expression: str
 
 /**
  * `wire:click`, `wire:submit` and any `wire:<event>`: modifiers `.prevent`,
- * `.stop`, `.self`, `.once`, `.debounce.300ms`, key names for keyboard
- * events (`wire:keydown.enter`), `.renderless` and `.preserve-scroll`.
+ * `.stop`, `.self`, `.once`, `.debounce.300ms`, `.throttle.300ms`, key
+ * names for keyboard events (`wire:keydown.enter`), `.window` and
+ * `.document` (listen there), `.outside` (a click outside the element),
+ * `.renderless` and `.preserve-scroll`.
  * `wire:submit` always prevents the form's own submission, and disables its
  * buttons while the request runs.
  */
@@ -87,8 +89,17 @@ export function eventAction(component: PageComponent, el: Element, directive: Di
   const keys = modifiers.map((modifier) => KEYS[modifier]).filter(Boolean)
   let timer: ReturnType<typeof setTimeout> | undefined
   const wait = modifiers.includes('debounce') ? duration(modifiers, 250) : 0
+  const throttle = modifiers.includes('throttle') ? duration(modifiers, 250) : 0
+  let last = -Infinity
+  const outside = modifiers.includes('outside')
+  const target: EventTarget = modifiers.includes('window') ? window : modifiers.includes('document') || outside ? document : el
   const handler = (event: Event) => {
     if (modifiers.includes('self') && event.target !== el) return
+    if (outside && el.contains(event.target as Node)) return
+    if (throttle) {
+      if (event.timeStamp - last < throttle) return
+      last = event.timeStamp
+    }
     if (keys.length > 0 && !keys.includes((event as KeyboardEvent).key)) return
     if (modifiers.includes('prevent') || eventName === 'submit') event.preventDefault()
     if (modifiers.includes('stop')) event.stopPropagation()
@@ -101,7 +112,9 @@ export function eventAction(component: PageComponent, el: Element, directive: Di
     clearTimeout(timer)
     timer = setTimeout(fire, wait)
   }
-  el.addEventListener(eventName, handler, { once: modifiers.includes('once') })
+  target.addEventListener(eventName, handler, { once: modifiers.includes('once') })
+  // A listener on the window or the document outlives the element unless it is taken off with it.
+  if (target !== el) alpine().onElRemoved(el, () => target.removeEventListener(eventName, handler))
 }
 
 function disableWhile(form: HTMLFormElement, pending: Promise<unknown>): void {
