@@ -1,13 +1,11 @@
 import type { ComponentHook } from '../lifecycle/component-hook.ts'
 import { bundling } from './bundling/bundling-hook.ts'
 import { events } from './events/events-hook.ts'
-import { forms } from './forms/forms-hook.ts'
 import { islands } from './islands/islands-hook.ts'
 import { js } from './js/js-hook.ts'
 import { lazy } from './lazy/lazy-hook.ts'
 import { lockedProperties } from './locked/locked-hook.ts'
 import { magicActions } from './magic-actions/magic-actions-hook.ts'
-import { props } from './props/props-hook.ts'
 import { queryString } from './query-string/query-string-hook.ts'
 import { redirects } from './redirects/redirects-hook.ts'
 import { transitions } from './transition/transition-hook.ts'
@@ -26,10 +24,8 @@ import { validation } from './validation/validation-hook.ts'
  */
 export const COMPONENT_FEATURES: readonly ComponentHook[] = [
   validation,
-  forms,
   lazy,
   lockedProperties,
-  props,
   events,
   magicActions,
   uploads,
