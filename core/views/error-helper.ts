@@ -70,3 +70,20 @@ function withMessage(context: unknown, message: string): Record<string | symbol,
   const base = context && typeof context === 'object' ? Object.getOwnPropertyDescriptors(context) : {}
   return Object.defineProperties({}, { ...base, message: { value: message, enumerable: true, writable: true, configurable: true } })
 }
+
+/**
+ * The `old` view helper: a form field's value flashed by the previous
+ * request (`session.flashInput(request.all())` before a redirect back),
+ * else the fallback given, else nothing. Escaped as any value.
+ *
+ * @example
+ * ```ts
+ * app.views.helper('old', oldHelper)
+ * // <input name="email" value="{{old "email" user.email}}">
+ * ```
+ */
+export function oldHelper(...args: unknown[]): unknown {
+  const [field, fallback] = args.slice(0, -1)
+  const value = typeof field === 'string' ? currentHttpContext()?.session?.old(field) : undefined
+  return value === undefined || value === null ? (fallback ?? '') : value
+}

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import Handlebars from 'handlebars'
 import { definePlugin } from '../application/define-plugin.ts'
 import { escapeHtml } from '../http/errors/error-renderer.ts'
-import { errorHelper } from './error-helper.ts'
+import { errorHelper, oldHelper } from './error-helper.ts'
 import { HandlebarsEngine } from './handlebars-engine.ts'
 import { classList, logicHelpers } from './logic-helpers.ts'
 import { ViewManager } from './view-manager.ts'
@@ -17,8 +17,8 @@ declare module '../application/kiln-services.ts' {
 /**
  * The kernel's views provider: `app.service('views')` with the handlebars
  * engine, and the helpers every view has: `url`, `route`, `json`,
- * `csrfField`, `eq`/`ne`/`gt`/`gte`/`lt`/`lte`/`and`/`or`/`not`, `class` and
- * `error`. A helper that prints HTML returns a `SafeString`, so double braces
+ * `csrfField`, `eq`/`ne`/`gt`/`gte`/`lt`/`lte`/`and`/`or`/`not`/`hash`,
+ * `class`, `error` and `old`. A helper that prints HTML returns a `SafeString`, so double braces
  * print it (`{{csrfField}}`); `json` is text for a script or an attribute and
  * stays escaped in double braces (`{{{json x}}}` inside `<script>`).
  */
@@ -42,6 +42,7 @@ export const viewsProvider = definePlugin({
     for (const [name, fn] of Object.entries(logicHelpers)) views.helper(name, fn)
     views.helper('class', classList)
     views.helper('error', errorHelper)
+    views.helper('old', oldHelper)
   },
   boot(app) {
     app.service('views').composer((ctx) => ({

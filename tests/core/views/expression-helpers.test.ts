@@ -8,7 +8,7 @@ const files = {
   'resources/views/page.hbs': '{{!< layouts/plain}}\n<b>{{title}}</b>',
   'resources/views/form.hbs': [
     '<form method="post">{{csrfField}}',
-    '<input name="title" class="{{class "input" invalid=(error "title")}}">',
+    '<input name="title" value="{{old "title" "draft"}}" class="{{class "input" invalid=(error "title")}}">',
     '{{#error "title"}}<p class="error">{{message}}</p>{{else}}<p class="ok">fine</p>{{/error}}',
     '</form>',
   ].join(''),
@@ -21,7 +21,10 @@ async function makeApp(t: { teardown(fn: () => unknown): void }): Promise<Applic
     app.router.get('/form', () => view('form'))
     app.router.post('/form', ({ request, session }) => {
       const title = String(request.input('title') ?? '')
-      if (title.length < 3) session!.flash('errors', { title: [`"${title}" is too short <b>!</b>`] })
+      if (title.length < 3) {
+        session!.flash('errors', { title: [`"${title}" is too short <b>!</b>`] })
+        session!.flashInput(request.all())
+      }
       return redirect('/form')
     })
   })
@@ -140,17 +143,17 @@ test('error, inline and as a block, reads the errors in the view data; the messa
   t.is(await render(app, '{{#each items}}{{#error "title"}}{{@index}}{{message}}{{/error}}{{/each}}', { items: [1], errors: { title: ['m'] } }), '0m')
 })
 
-test('in a web view, error reads the errors flashed by the request before (a real redirect back), once', async (t) => {
+test('in a web view, error and old read the errors and input flashed by the request before (a real redirect back), once', async (t) => {
   const app = await makeApp(t)
   const client = new TestClient(app)
   const first = await (await client.get('/form')).text()
-  t.regex(first, /class="input"/)
+  t.regex(first, /value="draft" class="input"/, 'old falls back to its second value')
   t.regex(first, /<p class="ok">fine<\/p>/)
   t.regex(first, /<input type="hidden" name="_token" value="[A-Za-z0-9]{40}">/, 'csrfField prints HTML with double braces')
   const posted = await client.post('/form', { title: '<i' })
   t.is(posted.status, 302)
   const shown = await (await client.get('/form')).text()
-  t.regex(shown, /class="input invalid"/)
+  t.regex(shown, /value="&lt;i" class="input invalid"/, 'old gives the flashed input, escaped')
   t.regex(shown, /<p class="error">&quot;&lt;i&quot; is too short &lt;b&gt;!&lt;\/b&gt;<\/p>/)
   t.regex(await (await client.get('/form')).text(), /<p class="ok">fine<\/p>/, 'flashed: gone on the next request')
 })
