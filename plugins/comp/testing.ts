@@ -1,31 +1,39 @@
-import { Parser } from 'htmlparser2'
-import { HttpException, type Application, KilnError } from '../../core/index.ts'
+import { getPath, HttpException, type Application, KilnError } from '../../core/index.ts'
 import type { TestClient } from '../../core/testing/index.ts'
 import { ComponentManager } from './component-manager.ts'
 import { signedEndpoint } from './keys.ts'
 import type { ComponentClass } from './registry.ts'
 import type { Snapshot } from './snapshot.ts'
 import type { UpdateResponse } from './lifecycle/update.ts'
+import { ComponentAssertions, type TestDispatch } from './testing/assertions.ts'
+import { componentRoots, unescapeAttribute } from './testing/page-html.ts'
+import { BUSY, IN_CHAIN, PendingComponentTest, SEND, type ChainTarget } from './testing/pending-test.ts'
+
+export { PendingComponentTest } from './testing/pending-test.ts'
+export type { ErrorExpectation, SeeText, TestDispatch } from './testing/assertions.ts'
 
 /**
  * A component under test, driven the way the browser drives it: every
  * `set`, `call` and `dispatch` is a real `POST /comp/update` through the
  * test client (session, CSRF token, signed address, checksum), and the
- * answer's state, HTML, errors and dispatches are kept for assertions.
+ * answer's state, HTML, errors and dispatches are kept for assertions
+ * (`assertSet`, `assertSee`, `assertHasErrors`…, from
+ * {@link ComponentAssertions}).
  *
- * An answer other than 200 does not throw: `status` and `message` say what
- * the server refused, and the state stays as it was, so refusals can be
- * asserted like anything else.
+ * `set`, `call`, `dispatch` and `refresh` start a chain
+ * ({@link PendingComponentTest}) to `await`; the assertions check at once
+ * and return the test. An answer other than 200 does not throw: `status`
+ * and `message` say what the server refused (`assertStatus(403)`), and the
+ * state stays as it was.
  *
  * @example
  * ```ts
- * const counter = await testComponent(client, Counter, { start: 5 })
- * await counter.call('increment')
+ * const counter = await testComponent(client, Counter, { start: 5 }).call('increment').assertSet('count', 6)
+ * counter.assertSee('6')
  * t.is(counter.get('count'), 6)
- * t.regex(counter.html, /6/)
  * ```
  */
-export class ComponentTest {
+export class ComponentTest extends ComponentAssertions implements ChainTarget {
   /** The HTML of the last render (the mount's, until an update renders again). */
   html: string
   /** The effects of the last successful update. */
@@ -34,6 +42,8 @@ export class ComponentTest {
   status = 200
   /** The `message` of the last refused update. */
   message: string | undefined
+  #running = 0
+  #inChain = false
 
   private constructor(
     private readonly client: TestClient,
@@ -41,19 +51,25 @@ export class ComponentTest {
     private endpoint: string,
     html: string,
   ) {
+    super()
     this.html = html
   }
 
   /**
    * A component of a page, as a visitor meets it: loads `path` with the
-   * client and picks the component named `name` (else the page's first).
+   * client (or a new client of the app) and picks the component named
+   * `name` (else the page's first).
    *
    * @example
    * ```ts
-   * const todos = await ComponentTest.visit(client, '/todos', 'todo-list')
+   * const todos = await ComponentTest.visit(client, '/todos', 'todo-list').set('title', 'ab').call('add').assertHasErrors('title')
    * ```
    */
-  static async visit(client: TestClient, path: string, name?: string): Promise<ComponentTest> {
+  static visit(client: TestClient | Application, path: string, name?: string): PendingComponentTest {
+    return new PendingComponentTest(clientOf(client).then((made) => ComponentTest.#visit(made, path, name)))
+  }
+
+  static async #visit(client: TestClient, path: string, name?: string): Promise<ComponentTest> {
     const res = await client.get(path, { accept: 'text/html' })
     const html = await res.text()
     if (res.status !== 200) throw new KilnError(`GET ${path} answered ${res.status}: ${html.slice(0, 300)}`, { code: 'E_COMP_TEST' })
@@ -71,14 +87,19 @@ export class ComponentTest {
 
   /**
    * One component on its own, mounted with `params` in a request of the
-   * client (so its session and `actingAs` user apply).
+   * client (so its session and `actingAs` user apply), or of a new client
+   * of the app.
    *
    * @example
    * ```ts
    * const form = await ComponentTest.mount(client, 'todo-form')
    * ```
    */
-  static async mount(client: TestClient, component: ComponentClass | string, params: Record<string, unknown> = {}): Promise<ComponentTest> {
+  static mount(client: TestClient | Application, component: ComponentClass | string, params: Record<string, unknown> = {}): PendingComponentTest {
+    return new PendingComponentTest(clientOf(client).then((made) => ComponentTest.#mount(made, component, params)))
+  }
+
+  static async #mount(client: TestClient, component: ComponentClass | string, params: Record<string, unknown>): Promise<ComponentTest> {
     const app = client.app
     const manager = app.service('comp')
     const key = String(++mounts)
@@ -102,6 +123,11 @@ export class ComponentTest {
     return this.snapshot.fingerprint.id
   }
 
+  /** The component's registered name. @example `counter.name // 'counter'` */
+  get name(): string {
+    return this.snapshot.fingerprint.name
+  }
+
   /** The public state after the last update. @example `counter.data.count` */
   get data(): Record<string, unknown> {
     return this.snapshot.serverMemo.data
@@ -113,67 +139,113 @@ export class ComponentTest {
   }
 
   /** The events the last update dispatched. @example `form.dispatches[0]?.name` */
-  get dispatches(): UpdateResponse['effects']['dispatches'] {
+  get dispatches(): TestDispatch[] {
     return this.effects?.dispatches ?? []
   }
 
-  /** A property's value (dotted paths reach into objects). @example `form.get('address.city')` */
+  /** Where the last update redirected, if it did. @example `form.redirect // '/todos'` */
+  get redirect(): string | undefined {
+    return this.effects?.redirect
+  }
+
+  /** A property's value (dotted paths reach into objects and lists). @example `form.get('address.city')` */
   get(path: string): unknown {
-    let value: unknown = this.data
-    for (const part of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[part]
-    return value
+    this.checkIdle()
+    return getPath(this.data, path)
   }
 
   /** Sets a property, as `wire:model` does, and renders. @example `await form.set('title', 'Buy milk')` */
-  set(path: string, value: unknown): Promise<this> {
-    return this.send({ updates: [[path, value]], calls: [] })
+  set(path: string, value: unknown): PendingComponentTest
+  /** Sets several properties in one update. @example `await form.set({ title: 'Buy milk', done: false })` */
+  set(values: Record<string, unknown>): PendingComponentTest
+  set(path: string | Record<string, unknown>, value?: unknown): PendingComponentTest {
+    return typeof path === 'string' ? this.#chain().set(path, value) : this.#chain().set(path)
   }
 
   /** Calls a method with parameters. @example `await counter.call('add', 5)` */
-  call(method: string, ...params: unknown[]): Promise<this> {
-    return this.send({ updates: [], calls: [{ method, params }] })
+  call(method: string, ...params: unknown[]): PendingComponentTest {
+    return this.#chain().call(method, ...params)
   }
 
   /** Delivers an event to the component's `@on` listeners. @example `await stats.dispatch('todo-added', { title: 'x' })` */
-  dispatch(event: string, data: Record<string, unknown> = {}): Promise<this> {
-    return this.call('$event', event, data)
+  dispatch(event: string, data: Record<string, unknown> = {}): PendingComponentTest {
+    return this.#chain().dispatch(event, data)
   }
 
   /** Renders again with the current state. @example `await list.refresh()` */
-  refresh(): Promise<this> {
-    return this.call('$refresh')
+  refresh(): PendingComponentTest {
+    return this.#chain().refresh()
   }
 
-  private async send(body: { updates: Array<[string, unknown]>; calls: Array<{ method: string; params: unknown[] }> }): Promise<this> {
+  /** Sends one update (a step of a chain). @example `await test[SEND]({ updates: [['title', 'x']], calls: [] })` */
+  async [SEND](body: { updates: Array<[string, unknown]>; calls: Array<{ method: string; params: unknown[] }> }): Promise<void> {
     const payload = { fingerprint: this.snapshot.fingerprint, serverMemo: this.snapshot.serverMemo, ...body, island: null }
     const res = await this.client.json('POST', this.endpoint, payload, { 'x-csrf-token': this.client.cookie('XSRF-TOKEN') ?? '' })
     const answer = (await res.json()) as UpdateResponse & { message?: string }
     this.status = res.status
     if (res.status !== 200) {
       this.message = answer.message
-      return this
+      return
     }
     this.message = undefined
     this.effects = answer.effects
     this.snapshot = { fingerprint: this.snapshot.fingerprint, serverMemo: answer.serverMemo }
     this.endpoint = answer.effects.endpoint
     if (answer.effects.html !== undefined) this.html = answer.effects.html
-    return this
+  }
+
+  /** Runs an assertion of a chain, whose own steps count as running. @example `test[IN_CHAIN](() => test.assertSee('1'))` */
+  [IN_CHAIN](assert: () => unknown): void {
+    this.#inChain = true
+    try {
+      assert()
+    } finally {
+      this.#inChain = false
+    }
+  }
+
+  /** Counts a chain's steps in and out. @example `test[BUSY](1)` */
+  [BUSY](delta: number): void {
+    this.#running += delta
+  }
+
+  protected checkIdle(): void {
+    if (this.#running > 0 && !this.#inChain)
+      throw new KilnError(
+        `The ${this.name} component under test still has a set or call running: await it before the next step (await ${this.name}.call(...)), or chain the steps. A forgotten await would let assertions pass unchecked.`,
+        { code: 'E_COMP_TEST' },
+      )
+  }
+
+  #chain(): PendingComponentTest {
+    this.checkIdle()
+    return new PendingComponentTest(this)
   }
 }
 
 /**
  * Mounts a component on its own for a test: a shorthand for
- * {@link ComponentTest.mount}.
+ * {@link ComponentTest.mount}, with a chain of steps and assertions to
+ * `await`. Takes a test client (for its session and user) or the app.
  *
  * @example
  * ```ts
- * const counter = await testComponent(client, 'counter')
- * await counter.call('increment')
+ * await testComponent(app, 'counter').set('count', 2).call('increment').assertSet('count', 3).assertSee('3')
  * ```
  */
-export function testComponent(client: TestClient, component: ComponentClass | string, params: Record<string, unknown> = {}): Promise<ComponentTest> {
+export function testComponent(
+  client: TestClient | Application,
+  component: ComponentClass | string,
+  params: Record<string, unknown> = {},
+): PendingComponentTest {
   return ComponentTest.mount(client, component, params)
+}
+
+/** The client to drive the component with: the one given, or a new one of the app (loaded only then, as this module ships with the plugin). */
+async function clientOf(target: TestClient | Application): Promise<TestClient> {
+  if ('cookie' in target && typeof target.cookie === 'function') return target
+  const { TestClient } = await import('../../core/testing/test-client.ts')
+  return new TestClient(target as Application)
 }
 
 let mounts = 0
@@ -197,41 +269,4 @@ function ensureMountRoute(app: Application, manager: ComponentManager): void {
       return { html: (await manager.mount(wanted.component, wanted.params, { ctx })).html, endpoint }
     })
     .middleware(['web'])
-}
-
-function componentRoots(html: string): Array<{ snapshot: Snapshot; html: string }> {
-  return [...html.matchAll(/<([A-Za-z][\w:.-]*)\s[^>]*?wire:snapshot="([^"]*)"/g)].map((match) => ({
-    snapshot: JSON.parse(unescapeAttribute(match[2]!)) as Snapshot,
-    html: outerHtml(html, match.index),
-  }))
-}
-
-/** The element that starts at `start`, up to its end tag. */
-function outerHtml(html: string, start: number): string {
-  const rest = html.slice(start)
-  let depth = 0
-  let end = rest.length
-  const parser = new Parser(
-    {
-      onopentag() {
-        depth++
-      },
-      onclosetag() {
-        depth--
-        if (depth === 0 && end === rest.length) end = parser.endIndex + 1
-      },
-    },
-    { decodeEntities: false, recognizeSelfClosing: true },
-  )
-  parser.end(rest)
-  return rest.slice(0, end)
-}
-
-function unescapeAttribute(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
 }

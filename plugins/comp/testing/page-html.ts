@@ -1,0 +1,72 @@
+import { Parser } from 'htmlparser2'
+import type { Snapshot } from '../snapshot.ts'
+
+/**
+ * The components rendered in a page or a mount's HTML: each root's
+ * snapshot (from its `wire:snapshot` attribute) and its outer HTML.
+ *
+ * @example
+ * ```ts
+ * const [first] = componentRoots(await response.text())
+ * first?.snapshot.fingerprint.name // 'counter'
+ * ```
+ */
+export function componentRoots(html: string): Array<{ snapshot: Snapshot; html: string }> {
+  return [...html.matchAll(/<([A-Za-z][\w:.-]*)\s[^>]*?wire:snapshot="([^"]*)"/g)].map((match) => ({
+    snapshot: JSON.parse(unescapeAttribute(match[2]!)) as Snapshot,
+    html: outerHtml(html, match.index),
+  }))
+}
+
+/**
+ * The HTML a visitor would read: a component's markers (`wire:id`,
+ * `wire:name`, `wire:snapshot`, `wire:effects`) removed, so that text
+ * assertions do not match a random id or the state serialized in a
+ * snapshot, which is never shown.
+ *
+ * @example
+ * ```ts
+ * visibleHtml('<div wire:id="x1" wire:snapshot="{…}"><p>3</p></div>') // '<div><p>3</p></div>'
+ * ```
+ */
+export function visibleHtml(html: string): string {
+  return html.replace(/\swire:(?:id|name|snapshot|effects)="[^"]*"/g, '')
+}
+
+/**
+ * Undoes the attribute escaping of a snapshot or address.
+ *
+ * @example
+ * ```ts
+ * unescapeAttribute('{&quot;a&quot;:1}') // '{"a":1}'
+ * ```
+ */
+export function unescapeAttribute(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+}
+
+/** The element that starts at `start`, up to its end tag. */
+function outerHtml(html: string, start: number): string {
+  const rest = html.slice(start)
+  let depth = 0
+  let end = rest.length
+  const parser = new Parser(
+    {
+      onopentag() {
+        depth++
+      },
+      onclosetag() {
+        depth--
+        if (depth === 0 && end === rest.length) end = parser.endIndex + 1
+      },
+    },
+    { decodeEntities: false, recognizeSelfClosing: true },
+  )
+  parser.end(rest)
+  return rest.slice(0, end)
+}

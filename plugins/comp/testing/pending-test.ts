@@ -1,0 +1,200 @@
+import { fileURLToPath } from 'node:url'
+import type { ComponentTest } from '../testing.ts'
+import type { ErrorExpectation, SeeText, TestDispatch } from './assertions.ts'
+
+/** Sends one update; the chain's own steps use it (they need no check for a forgotten await). @example `test[SEND]({ updates: [], calls: [] })` */
+export const SEND: unique symbol = Symbol('comp.test.send')
+/** Runs an assertion from inside a chain, where the chain's own steps count as running. @example `test[IN_CHAIN](() => test.assertSet('a', 1))` */
+export const IN_CHAIN: unique symbol = Symbol('comp.test.in-chain')
+/** Counts the steps still to run, so that touching the component meanwhile (a forgotten `await`) throws. @example `test[BUSY](1)` */
+export const BUSY: unique symbol = Symbol('comp.test.busy')
+
+/** What a step of a chain may do with the component: send an update, or assert. */
+export interface ChainTarget {
+  [SEND](body: { updates: Array<[string, unknown]>; calls: Array<{ method: string; params: unknown[] }> }): Promise<unknown>
+  [IN_CHAIN](assert: () => unknown): void
+  [BUSY](delta: number): void
+}
+
+/**
+ * A chain of steps on a component under test: each `set`, `call`,
+ * `dispatch` or `refresh` is a real update (signed, CSRF-checked), each
+ * assertion checks what the update before it left. The steps start at once,
+ * in order; `await` the chain to wait for them, and it resolves with the
+ * {@link ComponentTest}, or rejects with the first failure, reported at the
+ * line that asked for it.
+ *
+ * A chain nobody awaits cannot pass quietly: its failure is an unhandled
+ * rejection (a failed run in ava, node:test and vitest), and touching the
+ * component again while it runs throws.
+ *
+ * @example
+ * ```ts
+ * const counter = await testComponent(client, 'counter').set('count', 2).call('increment').assertSet('count', 3).assertSee('3')
+ * ```
+ */
+export class PendingComponentTest implements PromiseLike<ComponentTest> {
+  #done: Promise<ComponentTest>
+  readonly #test: ComponentTest | undefined
+
+  /** @example `new PendingComponentTest(ComponentTest.mount(client, 'counter'))` */
+  constructor(start: ComponentTest | Promise<ComponentTest>) {
+    this.#test = 'then' in start ? undefined : start
+    this.#done = Promise.resolve(start)
+  }
+
+  /** Sets a property, as `wire:model` does, and renders. @example `testComponent(client, 'todo-form').set('title', 'Buy milk')` */
+  set(path: string, value: unknown): this
+  /** Sets several properties in one update. @example `form.set({ title: 'Buy milk', due: '2030-01-01' })` */
+  set(values: Record<string, unknown>): this
+  set(path: string | Record<string, unknown>, value?: unknown): this {
+    const updates: Array<[string, unknown]> = typeof path === 'string' ? [[path, value]] : Object.entries(path)
+    return this.#step((test) => test[SEND]({ updates, calls: [] }))
+  }
+
+  /** Calls a method with parameters. @example `counter.call('add', 5)` */
+  call(method: string, ...params: unknown[]): this {
+    return this.#step((test) => test[SEND]({ updates: [], calls: [{ method, params }] }))
+  }
+
+  /** Delivers an event to the component's `@on` listeners. @example `stats.dispatch('todo-added', { title: 'x' })` */
+  dispatch(event: string, data: Record<string, unknown> = {}): this {
+    return this.call('$event', event, data)
+  }
+
+  /** Renders again with the current state. @example `list.refresh()` */
+  refresh(): this {
+    return this.call('$refresh')
+  }
+
+  /** See {@link ComponentTest.assertSee}. @example `counter.call('increment').assertSee('1')` */
+  assertSee(text: SeeText): this {
+    return this.#assert((test) => test.assertSee(text))
+  }
+
+  /** See {@link ComponentTest.assertDontSee}. @example `list.call('clear').assertDontSee('Buy milk')` */
+  assertDontSee(text: SeeText): this {
+    return this.#assert((test) => test.assertDontSee(text))
+  }
+
+  /** See {@link ComponentTest.assertSeeHtml}. @example `form.call('save').assertSeeHtml('<p class="error">')` */
+  assertSeeHtml(html: SeeText): this {
+    return this.#assert((test) => test.assertSeeHtml(html))
+  }
+
+  /** See {@link ComponentTest.assertDontSeeHtml}. @example `form.call('save').assertDontSeeHtml('<p class="error">')` */
+  assertDontSeeHtml(html: SeeText): this {
+    return this.#assert((test) => test.assertDontSeeHtml(html))
+  }
+
+  /** See {@link ComponentTest.assertSet}. @example `counter.call('increment').assertSet('count', 1)` */
+  assertSet(path: string, value: unknown): this {
+    return this.#assert((test) => test.assertSet(path, value))
+  }
+
+  /** See {@link ComponentTest.assertNotSet}. @example `counter.call('increment').assertNotSet('count', 0)` */
+  assertNotSet(path: string, value: unknown): this {
+    return this.#assert((test) => test.assertNotSet(path, value))
+  }
+
+  /** See {@link ComponentTest.assertCount}. @example `list.call('add').assertCount('todos', 1)` */
+  assertCount(path: string, count: number): this {
+    return this.#assert((test) => test.assertCount(path, count))
+  }
+
+  /** See {@link ComponentTest.assertHasErrors}. @example `form.call('save').assertHasErrors({ title: 'at least 3' })` */
+  assertHasErrors(fields?: string | string[] | Record<string, ErrorExpectation>): this {
+    return this.#assert((test) => test.assertHasErrors(fields))
+  }
+
+  /** See {@link ComponentTest.assertHasNoErrors}. @example `form.call('save').assertHasNoErrors()` */
+  assertHasNoErrors(fields?: string | string[]): this {
+    return this.#assert((test) => test.assertHasNoErrors(fields))
+  }
+
+  /** See {@link ComponentTest.assertDispatched}. @example `form.call('save').assertDispatched('todo-added', { title: 'Buy milk' })` */
+  assertDispatched(name: string, params?: Record<string, unknown> | ((params: Record<string, unknown>, dispatch: TestDispatch) => unknown)): this {
+    return this.#assert((test) => test.assertDispatched(name, params))
+  }
+
+  /** See {@link ComponentTest.assertNotDispatched}. @example `form.call('save').assertNotDispatched('todo-added')` */
+  assertNotDispatched(name: string): this {
+    return this.#assert((test) => test.assertNotDispatched(name))
+  }
+
+  /** See {@link ComponentTest.assertRedirect}. @example `form.call('save').assertRedirect('/todos')` */
+  assertRedirect(url?: string | RegExp): this {
+    return this.#assert((test) => test.assertRedirect(url))
+  }
+
+  /** See {@link ComponentTest.assertNoRedirect}. @example `form.call('save').assertNoRedirect()` */
+  assertNoRedirect(): this {
+    return this.#assert((test) => test.assertNoRedirect())
+  }
+
+  /** See {@link ComponentTest.assertStatus}. @example `counter.call('mount').assertStatus(403)` */
+  assertStatus(status: number): this {
+    return this.#assert((test) => test.assertStatus(status))
+  }
+
+  /** Waits for every step: the component, or the first failure. @example `const counter = await testComponent(client, 'counter')` */
+  then<A = ComponentTest, B = never>(
+    onFulfilled?: ((test: ComponentTest) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#done.then(onFulfilled, onRejected)
+  }
+
+  /** As a promise's `catch`. @example `await counter.call('add', 1).catch(() => undefined)` */
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<ComponentTest | B> {
+    return this.#done.catch(onRejected)
+  }
+
+  /** As a promise's `finally`. @example `await counter.call('add', 1).finally(() => app.close())` */
+  finally(onFinally?: (() => void) | null): Promise<ComponentTest> {
+    return this.#done.finally(onFinally)
+  }
+
+  #assert(check: (test: ComponentTest) => unknown): this {
+    return this.#step((test) => test[IN_CHAIN](() => check(test)))
+  }
+
+  #step(run: (test: ComponentTest) => unknown): this {
+    // Where the step was asked for: a failure is reported at the test's line, not inside the chain.
+    const origin = new Error()
+    const test = this.#test
+    test?.[BUSY](1)
+    const settle = () => test?.[BUSY](-1)
+    this.#done = this.#done
+      .then(async (current) => {
+        try {
+          await run(current)
+        } catch (error) {
+          throw locate(error, origin)
+        }
+        return current
+      })
+      .then(
+        (current) => (settle(), current),
+        (error: unknown) => {
+          settle()
+          throw error
+        },
+      )
+    return this
+  }
+}
+
+// The chain's own files: their frames are dropped from a failure's stack.
+const OWN_FILES = [fileURLToPath(new URL('./', import.meta.url)), fileURLToPath(new URL('../testing.', import.meta.url))]
+
+/** The failure, its stack pointing at the chain's call in the test (without the chain's own frames). */
+function locate(error: unknown, origin: Error): unknown {
+  if (!(error instanceof Error) || error.name !== 'AssertionError' || !origin.stack) return error
+  const frames = origin.stack
+    .split('\n')
+    .slice(1)
+    .filter((frame) => !OWN_FILES.some((file) => frame.includes(file)))
+  error.stack = `${String(error)}\n${frames.join('\n')}`
+  return error
+}
