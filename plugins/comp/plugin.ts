@@ -57,7 +57,8 @@ export function comp(): Plugin {
       )
       const manager = new ComponentManager(
         app,
-        new ComponentRegistry(),
+        // Outside production a component's `static template` is parsed as it registers, so a broken one fails at boot.
+        new ComponentRegistry({ checkTemplates: app.config.get<string>('app.env', 'production') !== 'production' }),
         config,
         checksums,
         uploads,

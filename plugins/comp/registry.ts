@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { KilnError } from '../../core/index.ts'
 import { Component } from './component.ts'
+import { templateSource } from './features/single-file/template-check.ts'
 
 /** A component class. */
 export type ComponentClass = (new () => Component) & typeof Component
@@ -25,6 +26,9 @@ export class ComponentRegistry {
   private readonly byName = new Map<string, ComponentClass>()
   private readonly names = new Map<Function, string>()
 
+  /** `checkTemplates`: parse each class's `static template` as it registers (development), so a broken one fails at boot. */
+  constructor(private readonly options: { checkTemplates?: boolean } = {}) {}
+
   /** Registers a class under a name. @example `registry.register('counter', Counter)` */
   register(name: string, Class: ComponentClass): this {
     if (!NAME.test(name)) throw new KilnError(`"${name}" is not a component name: use kebab-case, with dots for folders (todo-list, admin.user-table).`)
@@ -32,6 +36,7 @@ export class ComponentRegistry {
       throw new KilnError(`The component "${name}" must be a class extending Component.`)
     const existing = this.byName.get(name)
     if (existing && existing !== Class) throw new KilnError(`Two components are named "${name}": ${existing.name} and ${Class.name}.`)
+    if (this.options.checkTemplates) templateSource(Class)
     this.byName.set(name, Class)
     this.names.set(Class, name)
     return this

@@ -1,5 +1,7 @@
 import { HttpException, KilnError, ViewResponse, type HttpContext, type ViewManager } from '../../core/index.ts'
 import { metaOf } from './class-meta.ts'
+import { templateSource } from './features/single-file/template-check.ts'
+import { withData } from './features/with-data/with-data.ts'
 import type { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
 import type { ChildRecord } from './snapshot.ts'
@@ -24,17 +26,20 @@ export interface RenderScope {
 /**
  * The data a component's view sees: its public state (models and dates as
  * they are), its computed properties (worked out on first read), `errors`,
- * and, hidden from the template, the render scope for nested components.
+ * `extra` (what its `with()` returned: it wins over a property of the same
+ * name), and, hidden from the template, the render scope for nested
+ * components.
  *
  * @example
  * ```ts
- * await views.render('components/counter', viewData(scope))
+ * await views.render('components/counter', viewData(scope, await withData(scope.component)))
  * ```
  */
-export function viewData(scope: RenderScope): Record<string | symbol, unknown> {
+export function viewData(scope: RenderScope, extra: Record<string, unknown> = {}): Record<string | symbol, unknown> {
   const { component, Class } = scope
-  const data: Record<string | symbol, unknown> = { ...component.state(), errors: component.errors }
+  const data: Record<string | symbol, unknown> = { ...component.state(), errors: component.errors, ...extra }
   for (const name of metaOf(Class).computed) {
+    if (Object.prototype.hasOwnProperty.call(extra, name)) continue
     // An own accessor: Handlebars reads own properties only, and only the computed values a view uses get worked out.
     Object.defineProperty(data, name, { enumerable: true, get: () => (component as unknown as Record<string, unknown>)[name] })
   }
@@ -42,10 +47,38 @@ export function viewData(scope: RenderScope): Record<string | symbol, unknown> {
   return data
 }
 
+/** What a component renders: a template's source or a view's name, with the data it sees. */
+export type ComponentView =
+  { source: string; name?: undefined; data: Record<string | symbol, unknown> } | { name: string; source?: undefined; data: Record<string | symbol, unknown> }
+
 /**
- * Renders a component's view: `render()` may return a view name, a template
- * (a string starting with `<`), or `view(name, data)`; without `render()`,
- * the view is `components/<name>` (dots become folders).
+ * What a component renders, in this order: `render()` if it has one (a view
+ * name, a template, a string starting with `<`, or `view(name, data)`);
+ * else its `static template` (written with `html`); else the view
+ * `components/<name>` (dots become folders).
+ *
+ * @example
+ * ```ts
+ * const view = await componentView(scope, 'counter') // { source: '<div>{{count}}</div>', data }
+ * ```
+ */
+export async function componentView(scope: RenderScope, name: string): Promise<ComponentView> {
+  const { component, Class } = scope
+  const data = viewData(scope, await withData(component))
+  if (component.render) {
+    const result = await component.render()
+    if (result instanceof ViewResponse) return { name: result.name, data: { ...data, ...result.data, [RENDER_SCOPE]: scope } }
+    if (typeof result === 'string' && result.trimStart().startsWith('<')) return { source: result, data }
+    if (typeof result === 'string') return { name: result, data }
+    throw new KilnError(`${Class.name}.render() must return a view name, a template or view(...).`)
+  }
+  const source = templateSource(Class)
+  return source === undefined ? { name: `components/${name.replaceAll('.', '/')}`, data } : { source, data }
+}
+
+/**
+ * Renders a component's view (see `componentView` for which one), between
+ * its `rendering()` and `rendered(html)` hooks.
  *
  * @example
  * ```ts
@@ -55,13 +88,8 @@ export function viewData(scope: RenderScope): Record<string | symbol, unknown> {
 export async function renderComponentView(views: ViewManager, scope: RenderScope, name: string): Promise<string> {
   const { component } = scope
   await component.rendering?.()
-  const result = component.render ? await component.render() : `components/${name.replaceAll('.', '/')}`
-  const data = viewData(scope)
-  let html: string
-  if (result instanceof ViewResponse) html = await views.render(result.name, { ...data, ...result.data, [RENDER_SCOPE]: scope }, scope.ctx)
-  else if (typeof result === 'string' && result.trimStart().startsWith('<')) html = await views.renderInline(result, data, scope.ctx)
-  else if (typeof result === 'string') html = await views.render(result, data, scope.ctx)
-  else throw new KilnError(`${scope.Class.name}.render() must return a view name, a template or view(...).`)
+  const view = await componentView(scope, name)
+  const html = view.source === undefined ? await views.render(view.name, view.data, scope.ctx) : await views.renderInline(view.source, view.data, scope.ctx)
   await component.rendered?.(html)
   return html
 }
@@ -80,7 +108,7 @@ export async function renderIsland(views: ViewManager, scope: RenderScope, islan
   if (fromRequest && !Object.prototype.hasOwnProperty.call(islands, island))
     throw new HttpException(422, `${scope.Class.name} has no island "${island.slice(0, 100)}".`)
   const viewName = islandView(scope.Class, island)
-  return views.render(viewName, viewData(scope), scope.ctx)
+  return views.render(viewName, viewData(scope, await withData(scope.component)), scope.ctx)
 }
 
 /**

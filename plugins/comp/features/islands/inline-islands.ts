@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import Handlebars from 'handlebars'
-import { HttpException, KilnError, ViewResponse, type ViewManager } from '../../../../core/index.ts'
-import { RENDER_SCOPE, viewData, type RenderScope } from '../../render.ts'
+import { HttpException, KilnError, type ViewManager } from '../../../../core/index.ts'
+import { componentView, type RenderScope } from '../../render.ts'
 
 /** Island names: plain enough to sit in a CSS selector and in a `$loadIsland('…')` call unescaped. */
 export const ISLAND_NAME = /^[\w.-]{1,100}$/
@@ -90,7 +90,7 @@ export function inlineIslands(source: string): Map<string, string> {
 
 /**
  * Renders one inline island of a component alone, inner HTML only: the
- * component's view (from `render()` or `components/<name>`) is searched for
+ * component's view (from `render()`, `static template` or `components/<name>`) is searched for
  * the island's block, and only that block renders, with the component's
  * data. Undefined when the view has no such island.
  *
@@ -100,14 +100,9 @@ export function inlineIslands(source: string): Map<string, string> {
  * ```
  */
 export async function renderInlineIsland(views: ViewManager, scope: RenderScope, componentName: string, island: string): Promise<string | undefined> {
-  const { component } = scope
-  const result = component.render ? await component.render() : `components/${componentName.replaceAll('.', '/')}`
-  let source: string | undefined
-  let data = viewData(scope)
-  if (result instanceof ViewResponse) {
-    source = views.source(result.name)
-    data = { ...data, ...result.data, [RENDER_SCOPE]: scope }
-  } else if (typeof result === 'string') source = result.trimStart().startsWith('<') ? result : views.source(result)
+  const view = await componentView(scope, componentName)
+  const source = view.source ?? views.source(view.name)
+  const { data } = view
   const block = source === undefined ? undefined : inlineIslands(source).get(island)
   if (block === undefined) return undefined
   renderingOnly.set(scope, island)

@@ -18,9 +18,9 @@ export class ComponentTemplate {
   protected readonly kind = 'component-template'
 
   constructor(
-    /** The Handlebars source, as written. */
+    /** The Handlebars source, as written, without the blank space around it. */
     readonly source: string,
-    /** `file:line` of the `html` call, when the stack gave it. */
+    /** `file:line` of the template's first line, when the stack gave the `html` call's. */
     readonly location?: string,
   ) {}
 
@@ -74,7 +74,10 @@ export function html(strings: TemplateStringsArray, ...values: never[]): Compone
   // An escape JavaScript cannot cook (`\u` alone, `\01`) leaves no text: say so rather than render nothing.
   if (source === undefined)
     throw new KilnError(`A component template has an invalid escape sequence${location ? ` (${location})` : ''}.`, { code: 'E_COMP_TEMPLATE' })
-  return new ComponentTemplate(source, location)
+  // Trimmed so the component's root element is the first thing rendered; the location moves to the first line kept.
+  const skipped = source.slice(0, source.length - source.trimStart().length).split('\n').length - 1
+  const at = location && /^(.*):(\d+)$/.exec(location)
+  return new ComponentTemplate(source.trim(), at ? `${at[1]}:${Number(at[2]) + skipped}` : location)
 }
 
 /** `file:line` of the code that called `html`, from the stack (source-mapped when the app runs TypeScript). */
