@@ -13,7 +13,7 @@ export default defineRoutes((Route) => {
   RateLimiter.for('credentials', credentials)
 
   Route.get('/', () => view('home')).name('home')
-  Route.get('/login', ({ session }) => view('login', { title: 'Log in', errors: session?.get('errors', {}), old: session?.old() ?? {} }))
+  Route.get('/login', () => view('login', { title: 'Log in' }))
     .middleware(['guest'])
     .name('login')
   Route.post('/login', [SessionController, 'store']).middleware(['throttle:credentials']).name('login.store')
