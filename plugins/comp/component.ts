@@ -6,6 +6,8 @@ import { checkedRedirect } from './features/redirects/checked-redirect.ts'
 import { streamChunk } from './features/stream/stream-response.ts'
 import { chooseTransition, type TransitionOptions } from './features/transition/transition.ts'
 import { publicProperties } from './state.ts'
+import { bindForms } from './features/forms/form.ts'
+import { validateComponent, validateOnlyComponent } from './features/validation/component-validation.ts'
 import type { ComponentTemplate } from './features/single-file/html-template.ts'
 
 /** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */
@@ -124,14 +126,16 @@ export abstract class Component {
   }
 
   /**
-   * Checks the public state against `static rules` (or `schema`): on
-   * success clears the errors and returns the parsed data; on failure fills
+   * Checks the component's rules together: the `@validate()` rules of its
+   * properties, `static rules` (a zod schema, on the whole state) and the
+   * rules of its form objects (or only `schema`, when given). On success
+   * clears the errors and returns the parsed data; on failure fills
    * `this.errors` and stops this request's calls (the component still
    * renders, with the errors).
    *
    * @example
    * ```ts
-   * static rules = z.object({ title: z.string().min(3) })
+   * @validate(z.string().min(3)) title = ''
    * async save() {
    *   const { title } = this.validate()
    *   await Todo.create({ title })
@@ -141,38 +145,22 @@ export abstract class Component {
   validate<S extends z.ZodType>(schema: S): z.output<S>
   validate(): Record<string, any>
   validate(schema?: z.ZodType): unknown {
-    const rules = schema ?? (this.constructor as typeof Component).rules
-    if (!rules) throw new KilnError(`${this.constructor.name}.validate() needs static rules (a zod schema) or a schema argument.`, { code: 'E_COMP_NO_RULES' })
-    const result = rules.safeParse(this.state())
-    if (result.success) {
-      this.errors = {}
-      return result.data
-    }
-    const errors: Record<string, string[]> = {}
-    for (const issue of result.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
-    this.errors = errors
-    throw new ValidationStop()
+    return validateComponent(this, schema)
   }
 
   /**
-   * Validates one field with its rule from `static rules` (a `z.object`),
-   * keeping the other fields' errors: live validation while typing.
+   * Validates one property with its rule (`@validate()`, else its key of
+   * `static rules`), or one field of a form object (`'form.title'`),
+   * keeping the other fields' errors. A name that is not a property does
+   * not compile.
    *
    * @example
    * ```ts
-   * updated(name: string) { this.validateOnly(name) }
+   * this.validateOnly('title')
    * ```
    */
-  validateOnly(field: string): void {
-    const rules = (this.constructor as typeof Component).rules as { shape?: Record<string, z.ZodType> } | undefined
-    const rule = rules?.shape?.[field]
-    if (!rule) return
-    const result = rule.safeParse((this as unknown as Record<string, unknown>)[field])
-    const errors = { ...this.errors }
-    delete errors[field]
-    if (!result.success) errors[field] = result.error.issues.map((issue) => issue.message)
-    this.errors = errors
-    if (!result.success) throw new ValidationStop()
+  validateOnly(field: (keyof this & string) | `${keyof this & string}.${string}`): void {
+    validateOnlyComponent(this, field)
   }
 
   /** Adds a message to a field. @example `this.addError('email', 'Taken.')` */
@@ -279,14 +267,15 @@ export abstract class Component {
   }
 
   /** Sets public properties back to their initial values (all, or the named ones). @example `this.reset('title')` */
-  reset(...names: string[]): void {
+  reset(...names: Array<keyof this & string>): void {
     const fresh = new (this.constructor as new () => Record<string, unknown>)()
     const self = this as unknown as Record<string, unknown>
     for (const key of names.length > 0 ? names : publicProperties(this)) if (key in fresh) self[key] = fresh[key]
+    bindForms(this)
   }
 
   /** Assigns the given values to public properties of those names. @example `this.fill({ title: 'x' })` */
-  fill(values: Record<string, unknown>): void {
+  fill(values: { [K in keyof this]?: unknown }): void {
     const known = new Set(publicProperties(this))
     for (const [key, value] of Object.entries(values)) if (known.has(key)) (this as unknown as Record<string, unknown>)[key] = value
   }

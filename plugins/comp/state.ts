@@ -1,9 +1,16 @@
 import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass, FORBIDDEN_KEYS } from '../../core/index.ts'
 import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
+import { Form, formFields } from './features/forms/form.ts'
 
 /** How a value that is not plain JSON travels in a snapshot. */
 export type TypeDescriptor =
-  { t: 'date' } | { t: 'bigint' } | { t: 'model'; class: string; key: unknown } | { t: 'models'; class: string; keys: unknown[] } | { t: 'upload' }
+  | { t: 'date' }
+  | { t: 'bigint' }
+  | { t: 'model'; class: string; key: unknown }
+  | { t: 'models'; class: string; keys: unknown[] }
+  | { t: 'upload' }
+  /** A form object: its fields are the data; the forms feature gives it its class back. */
+  | { t: 'form' }
 
 /** A path into the state (property, then keys and indexes) and how the value there is typed. */
 export type TypedPath = [Array<string | number>, TypeDescriptor]
@@ -60,6 +67,13 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
   }
   if (value instanceof Model) return (types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), keyJson(value))
   if (value instanceof TemporaryUploadedFile) return (types.push([path, { t: 'upload' }]), value.reference)
+  if (value instanceof Form) {
+    if (path.length !== 1)
+      throw stateError(component, path, `a ${value.constructor.name} form object below another value (keep form objects in properties of their own)`)
+    types.push([path, { t: 'form' }])
+    const fields = value as unknown as Record<string, unknown>
+    return Object.fromEntries(formFields(value).map((key) => [key, toJson(fields[key], [...path, key], types, component)]))
+  }
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every((item) => item instanceof Model) && new Set(value.map((item) => morphName(item as Model))).size === 1) {
       types.push([path, { t: 'models', class: morphName(value[0] as Model), keys: value.map((item) => (item as Model).getKey()) }])
@@ -119,6 +133,9 @@ export async function hydrate(
       case 'upload':
         value = await openUpload(String(current))
         break
+      case 'form':
+        // The component's own initial value says which form class this is: the forms feature puts the fields back into one.
+        continue
     }
     write(values, path, value)
   }

@@ -5,6 +5,8 @@ import type { ComponentClass } from './registry.ts'
 import { publicProperties } from './state.ts'
 import type { PropertyKind } from './property-kind.ts'
 import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
+import { Form, formFields } from './features/forms/form.ts'
+import { validateOnUpdate } from './features/validation/component-validation.ts'
 
 const SEGMENT = /^(?:[A-Za-z_$][\w$-]*|\d{1,9})$/
 
@@ -46,11 +48,15 @@ export async function applyUpdate(component: Component, path: string, value: unk
   if (!publicProperties(component).includes(root)) throw new HttpException(422, `${context.Class.name} has no public property "${root}".`)
 
   const self = component as unknown as Record<string, unknown>
+  const form = self[root] instanceof Form ? (self[root] as Form) : undefined
+  if (form && rest.length === 0) return updateForm(component, form, path, value, context)
+  // Only a form object's declared fields are set from the browser, by name (`form.title`).
+  if (form && !formFields(form).includes(rest[0]!)) throw new HttpException(422, `${form.constructor.name} has no field "${rest[0]!.slice(0, 100)}".`)
   let container: Record<string, unknown> = self
   for (const segment of segments.slice(0, -1)) {
     const next = container[segment]
     refuseModels(next, root)
-    if (next === null || typeof next !== 'object' || (!Array.isArray(next) && Object.getPrototypeOf(next) !== Object.prototype)) {
+    if (next !== form && (next === null || typeof next !== 'object' || (!Array.isArray(next) && Object.getPrototypeOf(next) !== Object.prototype))) {
       throw new HttpException(422, `"${path.slice(0, 100)}" does not lead to a property that can be set.`)
     }
     container = next as Record<string, unknown>
@@ -59,14 +65,16 @@ export async function applyUpdate(component: Component, path: string, value: unk
   if (Array.isArray(container) && !/^\d+$/.test(leaf)) throw new HttpException(422, `"${path.slice(0, 100)}": a list is indexed by numbers.`)
   const current = Object.prototype.hasOwnProperty.call(container, leaf) ? container[leaf] : undefined
   refuseModels(current, root)
-  const kind = metaOf(context.Class).kinds.get(root)
+  // A form's field is typed by the form's own declarations, as a property is by the component's.
+  const kind = form ? metaOf(form.constructor).kinds.get(rest[0]!) : metaOf(context.Class).kinds.get(root)
+  const depth = form ? rest.length - 1 : rest.length
   // A declared kind speaks for the whole property; inside a plain object or list, any JSON value fits.
   const next = await coerce(
     current,
     value,
     path,
     context,
-    rest.length === 0 ? (kind ?? 'undeclared') : kind?.kind === 'upload' ? { ...kind, multiple: false } : undefined,
+    depth === 0 ? (kind ?? 'undeclared') : kind?.kind === 'upload' ? { ...kind, multiple: false } : undefined,
   )
 
   const suffix = `${root[0]!.toUpperCase()}${root.slice(1)}`
@@ -75,6 +83,14 @@ export async function applyUpdate(component: Component, path: string, value: unk
   container[leaf] = next
   await component.updated?.(path, next)
   if (rest.length === 0) await propertyHook(component, `updated${suffix}`, next)
+  validateOnUpdate(component, path)
+}
+
+/** A whole form object from the browser: each key is an update of that field (`form.title`), with its checks. */
+async function updateForm(component: Component, form: Form, path: string, value: unknown, context: UpdateContext): Promise<void> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpException(422, `"${path.slice(0, 100)}" is a form object: it takes an object of its fields.`)
+  for (const [field, fieldValue] of Object.entries(value)) await applyUpdate(component, `${path}.${field}`, fieldValue, context)
 }
 
 /** `updatingTitle(value)` / `updatedTitle(value)`, when the component has it. */

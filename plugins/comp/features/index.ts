@@ -1,6 +1,7 @@
 import type { ComponentHook } from '../lifecycle/component-hook.ts'
 import { bundling } from './bundling/bundling-hook.ts'
 import { events } from './events/events-hook.ts'
+import { forms } from './forms/forms-hook.ts'
 import { islands } from './islands/islands-hook.ts'
 import { js } from './js/js-hook.ts'
 import { lazy } from './lazy/lazy-hook.ts'
@@ -24,6 +25,7 @@ import { validation } from './validation/validation-hook.ts'
  */
 export const COMPONENT_FEATURES: readonly ComponentHook[] = [
   validation,
+  forms,
   lazy,
   lockedProperties,
   events,

@@ -1,0 +1,118 @@
+import type { z } from 'zod'
+import { KilnError } from '../../../../core/index.ts'
+import { ValidationStop, type Component } from '../../component.ts'
+import { bindForms, Form, formFields } from '../forms/form.ts'
+import { checkFields, replaceErrors } from './check-fields.ts'
+import { fieldRules } from './validate-decorator.ts'
+
+type Rules = { rules?: z.ZodType }
+
+/**
+ * `this.validate()`: with a schema, the public state against it; without,
+ * every rule the component has, together: `static rules` (on the whole
+ * state), the `@validate()` rules of its properties, and those of its form
+ * objects (messages keyed `form.title`). On success the messages are
+ * cleared and the parsed values returned; on failure they are set and the
+ * request's calls stop. @internal
+ *
+ * @example
+ * ```ts
+ * validateComponent(component) // { title: 'Buy milk', form: { body: '...' } }
+ * ```
+ */
+export function validateComponent(component: Component, schema?: z.ZodType): Record<string, unknown> {
+  const Class = component.constructor as Function & Rules
+  const self = component as unknown as Record<string, unknown>
+  bindForms(component)
+  const forms = Object.keys(component).filter((key) => self[key] instanceof Form && !key.startsWith('_'))
+  const rules = schema ?? Class.rules
+  if (!rules && fieldRules(Class).size === 0 && forms.length === 0)
+    throw new KilnError(`${Class.name}.validate() needs rules: @validate() on properties, static rules (a zod schema), a form object, or a schema argument.`, {
+      code: 'E_COMP_NO_RULES',
+    })
+  let data: Record<string, unknown> = {}
+  let errors: Record<string, string[]> = {}
+  if (rules) {
+    const result = rules.safeParse(component.state())
+    if (result.success) data = { ...(result.data as Record<string, unknown>) }
+    else for (const issue of result.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
+  }
+  if (!schema) {
+    const fields = checkFields(self, fieldRules(Class))
+    data = { ...data, ...fields.data }
+    errors = merge(errors, fields.errors)
+    for (const name of forms) {
+      const form = self[name] as Form
+      const checked = checkFields(form as unknown as Record<string, unknown>, fieldRules(form.constructor), undefined, `${name}.`)
+      data[name] = { ...form.all(), ...checked.data }
+      errors = merge(errors, checked.errors)
+    }
+  }
+  component.errors = errors
+  if (Object.keys(errors).length > 0) throw new ValidationStop()
+  return data
+}
+
+/**
+ * `this.validateOnly(path)`: one property with its rule (`@validate()`, else
+ * its key of `static rules`), or one field of a form object (`form.title`),
+ * keeping the other fields' messages. Stops the request's calls when it
+ * fails. @internal
+ *
+ * @example
+ * ```ts
+ * validateOnlyComponent(component, 'form.title')
+ * ```
+ */
+export function validateOnlyComponent(component: Component, path: string): void {
+  const self = component as unknown as Record<string, unknown>
+  const [root = '', field] = path.split('.')
+  const value = Object.prototype.hasOwnProperty.call(component, root) ? self[root] : undefined
+  if (value instanceof Form) {
+    bindForms(component)
+    if (field === undefined) value.validate()
+    else if (formFields(value).includes(field) && fieldRules(value.constructor).has(field)) value.validate(field as keyof Form & string)
+    return
+  }
+  const Class = component.constructor as Function & Rules
+  const rule = fieldRules(Class).has(root) ? undefined : (Class.rules as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[root]
+  let errors: Record<string, string[]> = {}
+  if (rule) {
+    const result = rule.safeParse(value)
+    if (!result.success) for (const issue of result.error.issues) (errors[[root, ...issue.path].join('.')] ??= []).push(issue.message)
+  } else if (fieldRules(Class).has(root)) errors = checkFields(self, fieldRules(Class), [root]).errors
+  else return
+  component.errors = replaceErrors(component.errors, [root], errors)
+  if (Object.keys(errors).length > 0) throw new ValidationStop()
+}
+
+/**
+ * After the browser updated `path`: checks it when its property (or its
+ * form object's field) has a `@validate()` rule that runs on update. The
+ * value stays set and the request goes on, as a failed check here only
+ * reports (Livewire's `#[Validate]` does the same). @internal
+ *
+ * @example
+ * ```ts
+ * validateOnUpdate(component, 'form.title')
+ * ```
+ */
+export function validateOnUpdate(component: Component, path: string): void {
+  const self = component as unknown as Record<string, unknown>
+  const [root = '', field] = path.split('.')
+  const value = self[root]
+  const rule =
+    value instanceof Form ? (field === undefined ? undefined : fieldRules(value.constructor).get(field)) : fieldRules(component.constructor).get(root)
+  if (!rule?.onUpdate) return
+  try {
+    validateOnlyComponent(component, value instanceof Form ? `${root}.${field}` : root)
+  } catch (error) {
+    if (!(error instanceof ValidationStop)) throw error
+  }
+}
+
+function merge(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
+  const out = { ...a }
+  for (const [key, messages] of Object.entries(b)) out[key] = [...new Set([...(out[key] ?? []), ...messages])]
+  return out
+}
