@@ -6,6 +6,7 @@ import { attachRun, type Component, type ComponentRun } from './component.ts'
 import type { CompConfig } from './comp-config.ts'
 import type { UploadStore } from './features/uploads/upload-store.ts'
 import { escapeAttribute } from './html-root.ts'
+import { bindRoot, childParams, passToChild } from './features/props/passed-props.ts'
 import type { CompServices } from './lifecycle/component-hook.ts'
 import type { ComponentHook } from './lifecycle/component-hook.ts'
 import { mountComponent, type Mounted } from './lifecycle/mount.ts'
@@ -96,14 +97,18 @@ export class ComponentManager implements CompServices {
     const { key: given, ...rest } = params
     if (!parent) return new Handlebars.SafeString((await this.mount(name, rest, { ctx })).html)
     const key = given === undefined || given === null ? `${parent.id}-${parent.counter++}` : String(given)
+    // A parent's wire:model on the child's tag is a binding, not a parameter (features/props).
+    const { params: own, binding } = childParams(parent, rest)
     const previous = parent.previous[key]
     if (previous && previous.name === name) {
       parent.children[key] = previous
+      // Reactive and bound properties of a child in this same request take what this render passed.
+      passToChild(ctx, previous.id, { params: own, binding })
       const open = `<${previous.tag} wire:id="${escapeAttribute(previous.id)}">`
       return new Handlebars.SafeString(VOID.has(previous.tag.toLowerCase()) ? open : `${open}</${previous.tag}>`)
     }
-    const mounted = await this.mount(name, rest, { ctx })
+    const mounted = await this.mount(name, own, { ctx })
     parent.children[key] = { id: mounted.id, name: mounted.name, tag: mounted.tag } satisfies ChildRecord
-    return new Handlebars.SafeString(mounted.html)
+    return new Handlebars.SafeString(bindRoot(mounted.html, name, binding))
   }
 }

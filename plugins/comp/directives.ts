@@ -6,7 +6,8 @@
  * - `@comp('todo-item', todo=todo, key=todo.id, editable=true)` →
  *   `{{{comp "todo-item" todo=todo key=todo.id editable=true}}}`
  *
- * Arguments are `name=value` pairs: a value is a path into the view's data,
+ * Arguments are `name=value` pairs (and a parent's `wire:model="path"`,
+ * modifiers included, on a child): a value is a path into the view's data,
  * a number, `true`/`false`/`null`, or a quoted string (single or double
  * quotes). Anything else is left untouched for handlebars to report.
  *
@@ -20,10 +21,13 @@ export function compDirectives(source: string): string {
   return source
     .replace(/(^|[^\w@.])@compScripts\b/g, '$1{{{compScripts}}}')
     .replace(
-      /(^|[^\w@.])@comp\(\s*(['"])([\w.-]+)\2\s*((?:,\s*[A-Za-z_][\w]*\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g,
+      /(^|[^\w@.])@comp\(\s*(['"])([\w.-]+)\2\s*((?:,\s*(?:wire:model(?:\.[\w-]+)*|[A-Za-z_][\w]*)\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g,
       (_match, lead: string, _quote: string, name: string, args: string) => {
         // Handlebars takes both quote styles, so string values pass through as written.
-        const pairs = [...args.matchAll(/,\s*([A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(([, key, value]) => `${key}=${value}`)
+        const pairs = [...args.matchAll(/,\s*(wire:model(?:\.[\w-]+)*|[A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(
+          // A key with dots (wire:model.live) is a literal segment for handlebars: [wire:model.live].
+          ([, key, value]) => `${key!.includes('.') ? `[${key}]` : key}=${value}`,
+        )
         return `${lead}{{{comp "${name}"${pairs.map((pair) => ` ${pair}`).join('')}}}}`
       },
     )

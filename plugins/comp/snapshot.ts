@@ -32,6 +32,10 @@ export interface ServerMemo {
   listeners?: string[]
   /** Client-side actions (`@js`): name → JavaScript. */
   js?: Record<string, string>
+  /** Its `@reactive()` properties: the browser sends the snapshot along with its parent's requests. */
+  props?: string[]
+  /** A parent's `wire:model` on it: the parent's property (`outer`), its own `@modelable()` one (`inner`). */
+  bindings?: { outer: string; inner: string; modifiers: string[] }
   /** Set until a lazy or deferred component has loaded. */
   lazy?: PendingMount
 }

@@ -7,6 +7,7 @@ import { js } from './js/js-hook.ts'
 import { lazy } from './lazy/lazy-hook.ts'
 import { lockedProperties } from './locked/locked-hook.ts'
 import { magicActions } from './magic-actions/magic-actions-hook.ts'
+import { props } from './props/props-hook.ts'
 import { queryString } from './query-string/query-string-hook.ts'
 import { redirects } from './redirects/redirects-hook.ts'
 import { transitions } from './transition/transition-hook.ts'
@@ -28,6 +29,7 @@ export const COMPONENT_FEATURES: readonly ComponentHook[] = [
   forms,
   lazy,
   lockedProperties,
+  props,
   events,
   magicActions,
   uploads,

@@ -5,6 +5,7 @@ import { signedEndpoint } from '../../keys.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
 import { updateComponent, type UpdateResponse } from '../../lifecycle/update.ts'
 import { checkEntry } from '../../update-checks.ts'
+import { propsMoved } from '../props/props-hook.ts'
 import { updatePayloadSchema, type UpdatePayload } from '../../update-payload.ts'
 
 /** One entry's failure, in place of its answer: the status and message a request of its own would have got. */
@@ -98,9 +99,11 @@ async function hear(
     .flatMap((answer) => ('effects' in answer ? answer.effects.dispatches : []))
     .filter((event) => !event.self && (!event.to || event.to === listener.fingerprint.name) && Array.isArray(listens) && listens.includes(event.name))
   // Beyond the calls one request may make, the browser delivers them as before.
-  if (events.length === 0 || events.length > services.config.limits.max_calls) return null
-  for (const event of events) event.delivered = [...(event.delivered ?? []), listener.fingerprint.id]
-  const calls = events.map((event) => ({ method: '$event', params: [event.name, event.params] }))
+  const delivered = events.length > services.config.limits.max_calls ? [] : events
+  // A child whose parent passed it new reactive or bound values in this request renders again (features/props).
+  if (delivered.length === 0 && !propsMoved(ctx, listener)) return null
+  for (const event of delivered) event.delivered = [...(event.delivered ?? []), listener.fingerprint.id]
+  const calls = delivered.map((event) => ({ method: '$event', params: [event.name, event.params] }))
   return attempt(ctx, () => updateComponent(services, { ...listener, updates: [], calls, island: null }, ctx))
 }
 
