@@ -1,5 +1,5 @@
 import type { BootConfig } from './alpine.ts'
-import type { UpdateResponse } from './transport.ts'
+import type { UpdateResponse } from '../lifecycle/update.ts'
 
 /** A snapshot's memo as the browser keeps it. */
 export interface Memo {

@@ -1,6 +1,7 @@
 import type { UpdateResponse } from '../lifecycle/update.ts'
 import type { BootConfig } from './alpine.ts'
 import { csrfToken } from './config.ts'
+import { RequestFailed } from './request-failed.ts'
 import { interceptOutgoing, type OutgoingRequest, type Phases } from './interceptors.ts'
 import { reloadOutOfDate, showError, showExpired } from './overlay.ts'
 import type { PageComponent } from './page-component.ts'
@@ -19,8 +20,8 @@ export interface UpdateRequest {
 // The answer's shape is the server's own type (erased from the bundle), so the two cannot drift apart.
 export type { UpdateResponse }
 
-/** A request that failed in a way already shown to the user; the component stays usable. */
-export class RequestFailed extends Error {}
+// Its own module, so the stream reader can throw it without importing the transport back.
+export { RequestFailed }
 
 let refreshing: Promise<void> | undefined
 

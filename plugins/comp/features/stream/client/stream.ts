@@ -1,7 +1,7 @@
 import type { BootConfig } from '../../../client/alpine.ts'
 import { showError } from '../../../client/overlay.ts'
 import { closestComponent, components } from '../../../client/registry.ts'
-import { RequestFailed } from '../../../client/transport.ts'
+import { RequestFailed } from '../../../client/request-failed.ts'
 
 interface Chunk {
   id: string
