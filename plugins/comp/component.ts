@@ -309,4 +309,6 @@ export abstract class Component {
   dehydrate?(): void | Promise<void>
   /** A view name, a template (a string starting with `<`), or `view(name, data)`; default: `static template`, else `components/<name>`. */
   render?(): string | ViewResponse | Promise<string | ViewResponse>
+  /** Extra data for the view, worked out on every render: `with() { return { remaining: this.todos.filter((t) => !t.done).length } }`. */
+  with?(): Record<string, unknown> | Promise<Record<string, unknown>>
 }
