@@ -59,8 +59,9 @@ test.after.always(() => env?.close())
  * transition still plays. (A string: the test runner's compiled functions
  * would call helpers the page lacks.)
  */
-function recordTransitions(page: Page): Promise<void> {
-  return page.addInitScript(`
+async function recordTransitions(page: Page): Promise<void> {
+  // A block: its names stay out of the page's global scope.
+  await page.addInitScript(`{
     window.__calls = []
     const start = document.startViewTransition.bind(document)
     const names = () => [...document.querySelectorAll('[wire\\\\:transition]')].map((el) => el.id + '=' + el.style.viewTransitionName)
@@ -70,7 +71,7 @@ function recordTransitions(page: Page): Promise<void> {
       window.__calls.push(call)
       return start({ ...options, update: async () => { await options.update?.(); call.after = names() } })
     }
-  `)
+  }`)
 }
 
 const callsOf = (page: Page) => page.evaluate(() => (window as unknown as { __calls: Call[] }).__calls)
