@@ -1,8 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import test from 'ava'
-import { runCli } from '../../../core/index.ts'
 import { compApp, page, snapshots, update, counterFiles } from './comp-fixtures.ts'
 
 const pageFiles = {
@@ -76,24 +72,4 @@ test('csp_safe: no inline script, the config as JSON, and the CSP build of Alpin
   t.false(html.includes('window.__COMP__'))
   t.regex(html, /<script type="application\/json" id="comp-config">\{"base":""/)
   t.regex(html, /<script src="\/comp\/alpine-csp\.js\?v=[\w-]+" defer data-comp-reactive><\/script>/)
-})
-
-test('kiln make:comp writes a component and its view that render', async (t) => {
-  const { app } = await compApp(t, {
-    'config/app.ts':
-      "import { defineConfig } from 'kiln-framework'\nimport { comp } from 'kiln-framework/comp'\nexport default defineConfig({ plugins: [comp()] })\n",
-  })
-  let out = ''
-  const stdout = new Writable({ write: (chunk, _e, done) => ((out += String(chunk)), done()) })
-  t.is(await runCli(['make:comp', 'Admin/UserTable'], { cwd: app.root, env: { APP_ENV: 'test' }, stdout, stderr: stdout }), 0, out)
-  t.regex(out, /Created app\/components\/admin\/user-table\.ts/)
-  t.regex(readFileSync(join(app.root, 'app/components/admin/user-table.ts'), 'utf8'), /export default class UserTable extends Component/)
-  t.true(existsSync(join(app.root, 'resources/views/components/admin/user-table.hbs')))
-  t.is(await runCli(['make:comp', 'Admin/UserTable'], { cwd: app.root, env: { APP_ENV: 'test' }, stdout, stderr: stdout }), 1, 'refuses to overwrite')
-  t.is(await runCli(['make:comp', 'bad-name'], { cwd: app.root, env: { APP_ENV: 'test' }, stdout, stderr: stdout }), 1)
-  const { createApp } = await import('../../../core/index.ts')
-  const fresh = await createApp({ root: app.root, env: { APP_ENV: 'test' }, config: { session: { driver: 'memory' } } })
-  t.teardown(() => fresh.close())
-  const { html } = await fresh.service('comp').mount('admin.user-table')
-  t.regex(html, /wire:name="admin\.user-table"[^>]*>\n {2}<p>UserTable: <span wire:text="count">0<\/span>/)
 })
