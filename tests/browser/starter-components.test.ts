@@ -44,7 +44,7 @@ test('the starter in Chromium: counter, to-dos and tokens work, and no page logs
     await page.click('[data-test=add]')
     await page.waitForFunction((expected) => document.querySelector('[data-test=todo] span')?.textContent === expected, title)
   }
-  // The to-do pushed to page 2 fades out (wire:transition) before it goes.
+  // The to-do pushed to page 2 leaves in a view transition (wire:transition), a frame after the answer.
   await page.waitForFunction(() => document.querySelectorAll('[data-test=todo]').length === 5)
   t.deepEqual(await text(page, '[data-test=todo] span'), ['Write tests', 'Bake bread', 'Read the docs', 'Fix the bike', 'Call Ada'])
   await page.click('.pagination button:has-text("2")')
