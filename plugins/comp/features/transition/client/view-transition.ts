@@ -44,8 +44,9 @@ function signature(node: Node, top = true): string {
   if (node.nodeType === Node.TEXT_NODE) return node.nodeValue!.trim()
   if (!(node instanceof Element)) return ''
   if (!top && node.hasAttribute('wire:id')) return `<${node.getAttribute('wire:id')}>`
-  let out = `<${node.localName}`
-  for (const { name, value } of node.attributes) if (!/^(style|data-loading|wire:snapshot)$/.test(name)) out += ` ${name}=${value}`
+  // Sorted: a morph appends the attributes it adds, where the server's HTML may have them first.
+  const attributes = [...node.attributes].filter(({ name }) => !/^(style|data-loading|wire:snapshot)$/.test(name)).map(({ name, value }) => `${name}=${value}`)
+  let out = `<${node.localName} ${attributes.sort().join(' ')}`
   if (!node.hasAttribute('wire:ignore')) for (const child of node.childNodes) out += signature(child, false)
   return `${out}>`
 }
