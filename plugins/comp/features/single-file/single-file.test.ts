@@ -42,6 +42,11 @@ export default class Rendered extends Component {
   render() { return '<p>from render()</p>' }
 }
 `,
+  'app/components/parent.ts': `import { Component, html } from 'kiln-framework/comp'
+export default class Parent extends Component {
+  static template = html\`<div><h1>parent</h1>@comp('two-file', n=5)</div>\`
+}
+`,
   'app/components/board.ts': `import { Component, html } from 'kiln-framework/comp'
 export default class Board extends Component {
   visits = 1
@@ -80,6 +85,12 @@ test('render() comes first, then static template, then the view file', async (t)
   const { client } = await compApp(t, files)
   t.regex((await testComponent(client, 'both')).html, /from the template/)
   t.regex((await testComponent(client, 'rendered')).html, /from render\(\)/)
+})
+
+test('a static template nests other components with @comp', async (t) => {
+  const { client } = await compApp(t, files)
+  const { html: parent } = await page(client, '/page/parent')
+  t.regex(parent, /<h1>parent<\/h1><p wire:id="[^"]+" wire:name="two-file" wire:snapshot="[^"]+">two-file 5<\/p><\/div>/)
 })
 
 test('islands inside a static template render alone on an update that names them, lazy ones with their placeholder first', async (t) => {
