@@ -224,7 +224,8 @@ export abstract class ComponentAssertions {
 
   /**
    * The HTTP status of the last update (200 before any): 403 for a method the
-   * browser may not call, 422 for a refused payload, 419 for an expired page.
+   * browser may not call or a locked property, 422 for a property the
+   * component does not have, 419 for an expired page.
    *
    * @example `counter.call('mount').assertStatus(403)`
    */

@@ -62,7 +62,7 @@ test('a chain of real updates and assertions reads like Livewire, and resolves w
     .assertHasNoErrors('address')
     .assertSee('The title needs at least 3 characters.')
   await shop.call('checkout').assertRedirect().assertRedirect('/checkout').assertRedirect(/check/).assertNotDispatched('item-added')
-  await shop.call('mount').assertStatus(403)
+  await shop.call('mount').assertStatus(403).set('nope', 1).assertStatus(422).assertSet('items', ['Tom & Jerry'])
 })
 
 test('assertSee reads only what a visitor reads: not the snapshot, the id or the name', async (t) => {
