@@ -32,7 +32,14 @@ test.before(async () => {
 })
 test.after.always(() => env?.close())
 
-type Wire = Record<string, (...args: unknown[]) => Promise<unknown>> & Record<string, unknown>
+interface Wire {
+  [key: string]: unknown
+  $name: string
+  $id: string
+  $call(method: string, ...params: unknown[]): Promise<unknown>
+  $commit(): Promise<unknown>
+  $dirty(path?: string): boolean
+}
 interface CompGlobal {
   find(id: string): Wire | undefined
   first(): Wire | undefined
@@ -53,7 +60,7 @@ test('window.comp finds components by id, name, first and all, and $call calls a
     return {
       all: comp.all().map((wire) => wire.$name),
       first: comp.first()?.$name,
-      byId: comp.find(board.$id as string)?.$name,
+      byId: comp.find(board.$id)?.$name,
       missing: comp.find('nope') === undefined,
       badges: comp.getByName('badge').length,
     }
@@ -91,7 +98,7 @@ test('$wire.$dirty tells whether the component or a property has unsent changes'
   t.deepEqual(
     await page.evaluate(() => {
       const board = comp.getByName('board')[0]!
-      return [(board.$dirty as (path?: string) => boolean)('title'), (board.$dirty as (path?: string) => boolean)('count')]
+      return [board.$dirty('title'), board.$dirty('count')]
     }),
     [true, false],
   )
