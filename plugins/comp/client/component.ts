@@ -118,10 +118,10 @@ export class CompComponent implements Queued {
     return this.message(calls, updates, false)
   }
 
-  /** This component's snapshot, to run its listeners for the events of a request it is not otherwise part of. */
+  /** This component's snapshot, to run its listeners (or take its parent's props) in a request it is not otherwise part of. */
   listen(): Message | undefined {
-    const { listeners, isolate, lazy } = this.memo
-    if (this.inFlight || this.calls.length > 0 || this.updates.size > 0 || !listeners?.length || isolate || lazy) return undefined
+    const { listeners, props, bindings, isolate, lazy } = this.memo
+    if (this.inFlight || this.calls.length > 0 || this.updates.size > 0 || !(listeners?.length || props || bindings) || isolate || lazy) return undefined
     return {
       component: this,
       body: { fingerprint: { id: this.id, name: this.name }, serverMemo: this.memo },

@@ -2,6 +2,7 @@ import type { BootConfig } from './alpine.ts'
 import type { PageComponent } from './page-component.ts'
 import { components } from './registry.ts'
 import { send, type UpdateResponse } from './transport.ts'
+import { followsParent } from '../features/props/client/props.ts'
 
 /** A request in flight: its components' next updates wait for it; a user action cancels it when it carries only polls. */
 export interface Flight {
@@ -107,14 +108,16 @@ export function sendAlone(message: Message): void {
   void run([message], message.component.config)
 }
 
-/** Idle components that listen for events, within the count and byte caps. */
+/** Idle components that listen for events, or follow a parent in the request (features/props), within the count and byte caps. */
 function listenersFor(messages: Message[], config: BootConfig, taken: Set<PageComponent>): Message[] {
-  if (!messages.some((message) => message.dispatches && !message.alone)) return []
+  const dispatching = messages.some((message) => message.dispatches && !message.alone)
+  const ids = new Set(messages.map((message) => message.component.id))
   const out: Message[] = []
   let bytes = 0
   for (const component of components.values() as IterableIterator<Queued>) {
     if (messages.length + out.length >= (config.maxComponents ?? 50)) break
-    const message = taken.has(component) ? undefined : component.listen()
+    const wanted = (dispatching && !!component.memo.listeners?.length) || followsParent(component, ids)
+    const message = !wanted || taken.has(component) ? undefined : component.listen()
     const size = message ? sizeOf(message.body) : 0
     if (!message || bytes + size > LISTENER_BYTES) continue
     bytes += size

@@ -7,6 +7,7 @@ import { modelDirective } from './model.ts'
 import { directivesOf, type Directive } from './parse.ts'
 import { sortDirective } from './sort.ts'
 import { transitionDirective } from './transition.ts'
+import { modelableDirective } from '../../features/props/client/props.ts'
 
 type Handler = (component: PageComponent, el: Element, directive: Directive) => void
 
@@ -25,6 +26,8 @@ const HANDLERS: Record<string, Handler> = {
   poll: pollAction,
   intersect: intersectAction,
   transition: transitionDirective,
+  // A parent's wire:model on this component, put on its root by the server (features/props).
+  modelable: modelableDirective,
   // Read by the morph (apply.ts) and by the page-wide link marking (current.ts), not started per element.
   replace: () => {},
   current: () => {},
