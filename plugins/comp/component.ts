@@ -1,6 +1,7 @@
 import { KilnError } from '../../core/index.ts'
 import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
+import { runOf, type Dispatch } from './component-run.ts'
 import { forgetComputed } from './features/computed/computed.ts'
 import { checkedRedirect } from './features/redirects/checked-redirect.ts'
 import { streamChunk } from './features/stream/stream-response.ts'
@@ -10,54 +11,7 @@ import { bindForms } from './features/forms/form.ts'
 import { validateComponent, validateOnlyComponent } from './features/validation/component-validation.ts'
 import type { ComponentTemplate } from './features/single-file/html-template.ts'
 
-/** An event a component sends to the page: other components' `@on` listeners and browser listeners hear it. */
-export interface Dispatch {
-  name: string
-  params: Record<string, unknown>
-  /** Only components of this name receive it. */
-  to?: string
-  /** Only this component receives it. */
-  self?: true
-}
-
-/** What a request collects from a component while it runs. @internal */
-export interface ComponentRun {
-  id: string
-  name: string
-  ctx?: HttpContext
-  errors: Record<string, string[]>
-  dispatches: Dispatch[]
-  js: string[]
-  skipRender: boolean
-  redirect?: string
-  /** The redirect is a `wire:navigate` visit. */
-  navigate?: boolean
-}
-
-const runs = new WeakMap<Component, ComponentRun>()
-
-/** @internal the run of a component instance. */
-export function runOf(component: Component): ComponentRun {
-  const run = runs.get(component)
-  if (!run) throw new KilnError(`${component.constructor.name} is used outside of a render or update.`, { code: 'E_COMP_OUTSIDE_LIFECYCLE' })
-  return run
-}
-
-/** @internal attaches a run to a new instance. */
-export function attachRun(component: Component, run: ComponentRun): void {
-  runs.set(component, run)
-}
-
-/**
- * Thrown by `validate()` to stop the calls of this request: the errors are
- * in `this.errors`, and the component renders with them. @internal
- */
-export class ValidationStop extends Error {
-  constructor() {
-    super('Validation failed.')
-    this.name = 'ValidationStop'
-  }
-}
+export { attachRun, runOf, ValidationStop, type ComponentRun, type Dispatch } from './component-run.ts'
 
 /**
  * A server-driven component: its public fields are its state (kept in the

@@ -1,12 +1,12 @@
 import { FORBIDDEN_KEYS, KilnError } from '../../../../core/index.ts'
-import { ValidationStop, type Component } from '../../component.ts'
+import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
 import { checkFields, replaceErrors } from '../validation/check-fields.ts'
 import { fieldRules } from '../validation/validate-decorator.ts'
 
 /** The fields of a form object as plain values (its methods left out of the type's use). */
 export type FormData<F> = Omit<F, keyof Form>
 
-const owners = new WeakMap<Form, { component: Component; name: string }>()
+const owners = new WeakMap<Form, { component: ErrorHolder; name: string }>()
 
 /**
  * A group of fields with their rules, kept in one public property of a
@@ -111,7 +111,7 @@ export function formFields(form: Form): string[] {
  * bindForms(component)
  * ```
  */
-export function bindForms(component: Component): void {
+export function bindForms(component: ErrorHolder): void {
   const self = component as unknown as Record<string, unknown>
   for (const key of Object.keys(component)) {
     const value = self[key]
@@ -120,7 +120,7 @@ export function bindForms(component: Component): void {
 }
 
 /** The component and property a form lives in. */
-function ownerOf(form: Form): { component: Component; name: string } {
+function ownerOf(form: Form): { component: ErrorHolder; name: string } {
   const owner = owners.get(form)
   if (owner && (owner.component as unknown as Record<string, unknown>)[owner.name] === form) return owner
   throw new KilnError(`This ${form.constructor.name} is not a property of a component yet, so it has nowhere to put its messages.`, {

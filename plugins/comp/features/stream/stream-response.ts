@@ -1,5 +1,5 @@
 import { HttpException, KilnError, type HttpContext } from '../../../../core/index.ts'
-import type { ComponentRun } from '../../component.ts'
+import type { ComponentRun } from '../../component-run.ts'
 
 /** The request header by which the browser says it reads a streamed answer. */
 export const STREAM_HEADER = 'x-comp-stream'

@@ -1,4 +1,4 @@
-import type { ComponentRun } from '../../component.ts'
+import type { ComponentRun } from '../../component-run.ts'
 import { record } from '../../decorators.ts'
 
 /** How an update's view transition plays: a `type` CSS can select on, or none at all (`skip`). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { KilnError } from '../../../../core/index.ts'
-import { ValidationStop, type Component } from '../../component.ts'
+import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
 import { bindForms, Form, formFields } from '../forms/form.ts'
 import { checkFields, replaceErrors } from './check-fields.ts'
 import { fieldRules } from './validate-decorator.ts'
@@ -20,7 +20,7 @@ type Rules = { rules?: z.ZodType }
  * validateComponent(component) // { title: 'Buy milk', form: { body: '...' } }
  * ```
  */
-export function validateComponent(component: Component, schema?: z.ZodType): Record<string, unknown> {
+export function validateComponent(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
   const Class = component.constructor as Function & Rules
   const self = component as unknown as Record<string, unknown>
   bindForms(component)
@@ -64,7 +64,7 @@ export function validateComponent(component: Component, schema?: z.ZodType): Rec
  * validateOnlyComponent(component, 'form.title')
  * ```
  */
-export function validateOnlyComponent(component: Component, path: string): void {
+export function validateOnlyComponent(component: ErrorHolder, path: string): void {
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = Object.prototype.hasOwnProperty.call(component, root) ? self[root] : undefined
@@ -97,7 +97,7 @@ export function validateOnlyComponent(component: Component, path: string): void 
  * validateOnUpdate(component, 'form.title')
  * ```
  */
-export function validateOnUpdate(component: Component, path: string): void {
+export function validateOnUpdate(component: ErrorHolder, path: string): void {
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = self[root]
