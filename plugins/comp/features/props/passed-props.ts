@@ -40,7 +40,8 @@ export function childParams(parent: RenderScope, given: Record<string, unknown>)
       params[key] = value
       continue
     }
-    if (typeof value !== 'string') throw new KilnError(`wire:model on a component names a property of ${parent.Class.name}, as text.`)
+    if (typeof value !== 'string')
+      throw new KilnError(`wire:model on a component names a property of ${parent.Class.name}, as text.`, { code: 'E_COMP_MODEL_UNKNOWN' })
     binding = { outer: value, modifiers: key.split('.').slice(1), value: readPath(parent, value) }
     params[BINDING] = binding
   }
