@@ -66,7 +66,10 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
    * ```
    */
   static visit(client: TestClient | Application, path: string, name?: string): PendingComponentTest {
-    return new PendingComponentTest(clientOf(client).then((made) => ComponentTest.#visit(made, path, name)))
+    return new PendingComponentTest(
+      clientOf(client).then((made) => ComponentTest.#visit(made, path, name)),
+      appOf(client),
+    )
   }
 
   static async #visit(client: TestClient, path: string, name?: string): Promise<ComponentTest> {
@@ -96,7 +99,10 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
    * ```
    */
   static mount(client: TestClient | Application, component: ComponentClass | string, params: Record<string, unknown> = {}): PendingComponentTest {
-    return new PendingComponentTest(clientOf(client).then((made) => ComponentTest.#mount(made, component, params)))
+    return new PendingComponentTest(
+      clientOf(client).then((made) => ComponentTest.#mount(made, component, params)),
+      appOf(client),
+    )
   }
 
   static async #mount(client: TestClient, component: ComponentClass | string, params: Record<string, unknown>): Promise<ComponentTest> {
@@ -219,7 +225,7 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
 
   #chain(): PendingComponentTest {
     this.checkIdle()
-    return new PendingComponentTest(this)
+    return new PendingComponentTest(this, this.client.app)
   }
 }
 
@@ -239,6 +245,10 @@ export function testComponent(
   params: Record<string, unknown> = {},
 ): PendingComponentTest {
   return ComponentTest.mount(client, component, params)
+}
+
+function appOf(target: TestClient | Application): Application {
+  return 'cookie' in target && typeof target.cookie === 'function' ? target.app : (target as Application)
 }
 
 /** The client to drive the component with: the one given, or a new one of the app (loaded only then, as this module ships with the plugin). */

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import { KilnError, type Application } from '../../../core/index.ts'
 import type { ComponentTest } from '../testing.ts'
 import type { ErrorExpectation, SeeText, TestDispatch } from './assertions.ts'
 
@@ -25,7 +26,9 @@ export interface ChainTarget {
  * line that asked for it.
  *
  * A chain nobody awaits cannot pass quietly: its failure is an unhandled
- * rejection (a failed run in ava, node:test and vitest), and touching the
+ * rejection (a failed run in ava, node:test and vitest); closing the app
+ * waits for it and throws its failure (so `t.teardown(() => app.close())`
+ * fails the test even when the run would end first); and touching the
  * component again while it runs throws.
  *
  * @example
@@ -36,11 +39,14 @@ export interface ChainTarget {
 export class PendingComponentTest implements PromiseLike<ComponentTest> {
   #done: Promise<ComponentTest>
   readonly #test: ComponentTest | undefined
+  readonly #app: Application
 
-  /** @example `new PendingComponentTest(ComponentTest.mount(client, 'counter'))` */
-  constructor(start: ComponentTest | Promise<ComponentTest>) {
+  /** @example `new PendingComponentTest(ComponentTest.mount(client, 'counter'), app)` */
+  constructor(start: ComponentTest | Promise<ComponentTest>, app: Application) {
     this.#test = 'then' in start ? undefined : start
     this.#done = Promise.resolve(start)
+    this.#app = app
+    watch(app, this)
   }
 
   /** Sets a property, as `wire:model` does, and renders. @example `testComponent(client, 'todo-form').set('title', 'Buy milk')` */
@@ -142,17 +148,34 @@ export class PendingComponentTest implements PromiseLike<ComponentTest> {
     onFulfilled?: ((test: ComponentTest) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
+    unwatch(this.#app, this)
     return this.#done.then(onFulfilled, onRejected)
   }
 
   /** As a promise's `catch`. @example `await counter.call('add', 1).catch(() => undefined)` */
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<ComponentTest | B> {
+    unwatch(this.#app, this)
     return this.#done.catch(onRejected)
   }
 
   /** As a promise's `finally`. @example `await counter.call('add', 1).finally(() => app.close())` */
   finally(onFinally?: (() => void) | null): Promise<ComponentTest> {
+    unwatch(this.#app, this)
     return this.#done.finally(onFinally)
+  }
+
+  /** Waits for every step, steps added meanwhile too, and gives the failure if there is one (never rejects). */
+  async outcome(): Promise<{ failure?: unknown }> {
+    let done: Promise<ComponentTest>
+    do {
+      done = this.#done
+      const failed = await done.then(
+        (): { failure: unknown } | undefined => undefined,
+        (error: unknown) => ({ failure: error }),
+      )
+      if (failed) return failed
+    } while (done !== this.#done)
+    return {}
   }
 
   #assert(check: (test: ComponentTest) => unknown): this {
@@ -197,4 +220,33 @@ function locate(error: unknown, origin: Error): unknown {
     .filter((frame) => !OWN_FILES.some((file) => frame.includes(file)))
   error.stack = `${String(error)}\n${frames.join('\n')}`
   return error
+}
+
+// The chains of each app that nobody has awaited yet: closing the app waits for them.
+const unawaited = new WeakMap<Application, Set<PendingComponentTest>>()
+
+function watch(app: Application, chain: PendingComponentTest): void {
+  let chains = unawaited.get(app)
+  if (!chains) {
+    const open = new Set<PendingComponentTest>()
+    unawaited.set(app, open)
+    chains = open
+    // Registered after the app's own hooks, so it runs before them: the chains still have a database and sessions.
+    app.terminating(async () => {
+      const failures = (await Promise.all([...open].map((pending) => pending.outcome()))).filter((outcome) => 'failure' in outcome)
+      open.clear()
+      if (failures.length > 0) {
+        const first = failures[0]!.failure
+        throw new KilnError(
+          `${failures.length === 1 ? 'A component test chain was' : `${failures.length} component test chains were`} never awaited, and failed: ${first instanceof Error ? first.message : String(first)}`,
+          { code: 'E_COMP_TEST', cause: first },
+        )
+      }
+    })
+  }
+  chains.add(chain)
+}
+
+function unwatch(app: Application, chain: PendingComponentTest): void {
+  unawaited.get(app)?.delete(chain)
 }

@@ -1,6 +1,10 @@
 import { AssertionError } from 'node:assert'
+import { writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import test from 'ava'
 import { ComponentTest, testComponent } from '../../../plugins/comp/index.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
+import { REPO, run } from '../../core/cli/generators/generator-fixtures.ts'
 import { compApp } from './comp-fixtures.ts'
 
 // A component with something for every assertion: validation, a list, a nested object, events, a redirect.
@@ -173,4 +177,33 @@ test('a forgotten await cannot pass quietly: the chain runs anyway, and touching
   while (!shop.html.includes('<li>Soap</li>')) await new Promise((resolve) => setImmediate(resolve))
   t.is(await chain, shop)
   shop.assertCount('items', 1)
+})
+
+test('a chain nobody awaits still fails the test: closing the app waits for it and throws its failure', async (t) => {
+  t.timeout(120_000)
+  const forgetful = `import { fileURLToPath } from 'node:url'
+import test from 'ava'
+import { createApp } from 'kiln-framework'
+import { comp, testComponent } from 'kiln-framework/comp'
+const root = fileURLToPath(new URL('../', import.meta.url))
+test('forgets to await', async (t) => {
+  const app = await createApp({ root, env: { APP_ENV: 'test' }, plugins: [comp()], config: { session: { driver: 'memory' } } })
+  t.teardown(() => app.close())
+  void testComponent(app, 'shop').call('checkout').assertNoRedirect()
+  t.pass()
+})
+`
+  const root = tempApp({ ...shopFiles, 'tests/forgetful.test.ts': forgetful })
+  const config = join(root, 'ava.config.mjs')
+  const files = [`${relative(REPO, root)}/tests/forgetful.test.ts`]
+  writeFileSync(
+    config,
+    `export default ${JSON.stringify({ files, extensions: { ts: 'module' }, nodeArguments: ['--conditions=kiln-source', '--import=tsx'], workerThreads: false })}\n`,
+  )
+  const ava = await run(process.execPath, [join(REPO, 'node_modules/ava/entrypoints/cli.mjs'), '--config', config], REPO)
+  const output = ava.stdout + ava.stderr
+  t.is(ava.code, 1, output)
+  t.regex(output, /forgets to await/, output)
+  t.regex(output, /A component test chain was never awaited, and failed: /, output)
+  t.regex(output, /shop: Expected no redirect, but the last update went to '\/checkout'\./, output)
 })
