@@ -2,7 +2,7 @@ import type { BootConfig } from './alpine.ts'
 import type { PageComponent } from './page-component.ts'
 import { components } from './registry.ts'
 import { send, type UpdateResponse } from './transport.ts'
-import { followsParent } from '../features/props/client/props.ts'
+import { followsParent, parentsFirst } from '../features/props/client/props.ts'
 
 /** A request in flight: its components' next updates wait for it; a user action cancels it when it carries only polls. */
 export interface Flight {
@@ -127,7 +127,8 @@ function listenersFor(messages: Message[], config: BootConfig, taken: Set<PageCo
 }
 
 /** One request: a lone update in the single form, else `{ components, listeners }`; each part settles with its own outcome. */
-async function run(messages: Message[], config: BootConfig, taken = new Set(messages.map((m) => m.component))): Promise<void> {
+async function run(queued: Message[], config: BootConfig, taken = new Set(queued.map((m) => m.component))): Promise<void> {
+  const messages = parentsFirst(queued)
   const listeners = listenersFor(messages, config, taken)
   const all = [...messages, ...listeners]
   const flight: Flight = { controller: new AbortController(), poll: messages.every((message) => message.poll) }

@@ -50,6 +50,23 @@ test('a parent changing a reactive prop re-renders the child in the same POST; a
   t.deepEqual(errors, [])
 })
 
+test('a child updated in the same tick as its parent, and queued first, still takes the parent’s new prop in the one POST', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/c/p-page')
+  const sent = updates(page)
+  await page.evaluate(() => {
+    const Alpine = (window as unknown as { Alpine: { evaluate(el: Element, expression: string): unknown } }).Alpine
+    Alpine.evaluate(document.querySelector('#count')!, '$wire.$refresh()')
+    Alpine.evaluate(document.querySelector('#add')!, '$wire.add()')
+  })
+  await textIs(page, '#touched', '0')
+  await page.waitForFunction(() => document.querySelectorAll('[data-loading]').length === 0)
+  await textIs(page, '#count', '2')
+  t.is(sent.length, 1)
+  t.deepEqual(names((JSON.parse(sent[0]!.postData()!) as Body).components), ['todo-list', 'todo-count'], 'parents go first')
+  t.deepEqual(errors, [])
+})
+
 test('a child changing its reactive prop is refused with 403', async (t) => {
   const { page, open, errors } = await env.newPage(t)
   await open('/c/p-page')

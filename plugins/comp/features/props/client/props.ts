@@ -70,3 +70,17 @@ export function modelableDirective(child: PageComponent, el: Element, directive:
     })
   })
 }
+
+/**
+ * The messages of a request in page order, so a parent runs before the
+ * components inside it: a child's reactive props come from its parent's
+ * render earlier in the same request.
+ *
+ * @example
+ * ```ts
+ * const ordered = parentsFirst(messages)
+ * ```
+ */
+export function parentsFirst<T extends { component: PageComponent }>(messages: T[]): T[] {
+  return [...messages].sort((a, b) => (a.component.el.compareDocumentPosition(b.component.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
+}
