@@ -24,6 +24,8 @@ export default class TodoCount extends Component {
   renders = 0
   rendering() { this.renders++ }
   mutate() { this.items = [] }
+  seen = ''
+  updatingItems(next: string[]) { this.seen = this.items.length + '->' + next.length }
 }
 `,
   'resources/views/components/todo-count.hbs': `<p>{{label}}: <span id="count">{{items.length}}</span> <span id="renders">{{renders}}</span>

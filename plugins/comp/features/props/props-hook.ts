@@ -136,16 +136,31 @@ function snapshotOf(c: ComponentContext): Record<string, string> {
   return out
 }
 
-/** Sets a passed value as mount does: server objects as they are, other values brought to the property's type. */
+/**
+ * Sets a passed value as mount does (server objects as they are, other
+ * values brought to the property's type), with the update hooks around it
+ * as for a change from the browser: `updating`/`updating<Name>` see the old
+ * value, `updated`/`updated<Name>` the new one.
+ */
 async function assign(c: ComponentContext, name: string, value: unknown): Promise<void> {
   const self = c.component as unknown as Record<string, unknown>
-  if (serverObject(value)) {
-    self[name] = value
-    return
+  let next: unknown = value
+  if (!serverObject(value)) {
+    const sessionTag = c.services.binding.tag(c.run.ctx)
+    const openUpload = (reference: string) => c.services.uploads.open(reference, sessionTag)
+    next = await coerce(self[name], copy(value), name, { openUpload }).catch(() => copy(value))
   }
-  const sessionTag = c.services.binding.tag(c.run.ctx)
-  const openUpload = (reference: string) => c.services.uploads.open(reference, sessionTag)
-  self[name] = await coerce(self[name], copy(value), name, { openUpload }).catch(() => copy(value))
+  const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`
+  await c.component.updating?.(name, next)
+  await propertyHook(self, `updating${suffix}`, next)
+  self[name] = next
+  await c.component.updated?.(name, next)
+  await propertyHook(self, `updated${suffix}`, next)
+}
+
+/** `updatedTodos(value)` and the like, when the component has one. */
+async function propertyHook(self: Record<string, unknown>, hook: string, value: unknown): Promise<void> {
+  if (typeof self[hook] === 'function') await (self[hook] as (value: unknown) => unknown).call(self, value)
 }
 
 /** A plain value copied, so the child never shares an object with its parent. */

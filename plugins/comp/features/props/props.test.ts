@@ -39,6 +39,7 @@ test('a reactive prop starts from the parent, and follows it when the parent ren
   t.truthy(child, 'the child ran in the same request')
   t.deepEqual(child.effects.data.items, ['Milk', 'first'])
   t.regex(child.effects.html!, /<span id="count">2<\/span>/)
+  t.is(child.effects.data.seen, '1->2', 'the update hooks ran around the change')
 
   // The parent renders again with the same items: the child's snapshot is still current, so it does not run.
   const list = { fingerprint: page['todo-list'].fingerprint, serverMemo: added.components[0]!.serverMemo }
