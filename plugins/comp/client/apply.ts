@@ -18,7 +18,7 @@ import type { UpdateResponse } from './transport.ts'
  * `pending` are paths the user changed while the request was out: the
  * answer does not overwrite them.
  */
-export function applyResponse(component: PageComponent, response: UpdateResponse, pending: Set<string>): void {
+export function applyResponse(component: PageComponent, response: UpdateResponse, pending: Set<string>): Promise<void> {
   const { effects, serverMemo } = response
   component.memo = serverMemo as unknown as PageComponent['memo']
   for (const [key, value] of Object.entries(serverMemo.data)) {
@@ -29,7 +29,7 @@ export function applyResponse(component: PageComponent, response: UpdateResponse
 
   // The HTML and the features' effects (islands, dispatches, the query string, scripts, redirects: features/client.ts),
   // through what features wrap them in: a view transition plays them a frame later.
-  applyWrapped(component, effects, () => {
+  return applyWrapped(component, effects, () => {
     if (effects.html !== undefined) morphInto(component, component.el, effects.html, false)
     applyEffects(component, effects)
   })

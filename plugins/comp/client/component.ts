@@ -131,7 +131,7 @@ export class CompComponent implements Queued {
       begin: (flight) => (this.inFlight = flight),
       settle: (outcome) => {
         try {
-          if (outcome && 'response' in outcome) applyResponse(this, outcome.response, new Set(this.updates.keys()))
+          if (outcome && 'response' in outcome) applyResponse(this, outcome.response, new Set(this.updates.keys())).catch(console.error)
           else if (outcome && 'error' in outcome) showError(this.config, outcome.error.status, JSON.stringify(outcome.error))
         } finally {
           this.inFlight = undefined
@@ -188,10 +188,14 @@ export class CompComponent implements Queued {
   /** Applies an answer and resolves the calls it carried; a failure resolves them with nothing (it was shown) or rejects them. */
   private settle(calls: PendingCall[], outcome: Outcome): void {
     if (outcome && 'response' in outcome) {
-      applyResponse(this, outcome.response, new Set(this.updates.keys()))
+      const applied = applyResponse(this, outcome.response, new Set(this.updates.keys()))
       for (const call of calls) {
         call.hooks.fire('success', outcome.response)
-        call.resolve(outcome.response)
+        // The promise of `$wire.save()` resolves once the page shows the answer (a frame later in a view transition).
+        applied.then(
+          () => call.resolve(outcome.response),
+          (error: unknown) => call.reject(error),
+        )
       }
       return
     }

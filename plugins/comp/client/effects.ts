@@ -55,13 +55,24 @@ export function wrapApply(wrapper: ApplyWrapper): void {
 }
 
 /**
- * Applies an answer's HTML and effects through the registered wrappers.
+ * Applies an answer's HTML and effects through the registered wrappers;
+ * resolves once they are applied (a frame later in a view transition), so
+ * `await $wire.save()` sees the new page.
  *
  * @example
  * ```ts
- * applyWrapped(component, effects, () => morph())
+ * await applyWrapped(component, effects, () => morph())
  * ```
  */
-export function applyWrapped(component: PageComponent, effects: object, apply: () => void): void {
-  around(component, effects as Record<string, unknown>, apply)
+export function applyWrapped(component: PageComponent, effects: object, apply: () => void): Promise<void> {
+  return new Promise((resolve, reject) =>
+    around(component, effects as Record<string, unknown>, () => {
+      try {
+        apply()
+        resolve()
+      } catch (error) {
+        reject(error as Error)
+      }
+    }),
+  )
 }

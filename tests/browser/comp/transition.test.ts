@@ -158,3 +158,20 @@ test('no view transition for reduced motion, nor for the Alpine (modifier) form 
   t.deepEqual(await callsOf(page), [])
   t.deepEqual(errors, [])
 })
+
+test('the promise of an action resolves once the page shows its answer, also when a view transition applies it a frame later', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await recordTransitions(page)
+  await open('/c/steps')
+  const seen = await page.evaluate(async () => {
+    const wire = (window as unknown as { Alpine: { evaluate(el: Element, expression: string): { toggle(): Promise<unknown> } } }).Alpine.evaluate(
+      document.querySelector('[wire\\:name="steps"]')!,
+      '$wire',
+    )
+    await wire.toggle()
+    return document.getElementById('note')?.textContent ?? null
+  })
+  t.is(seen, 'Saved')
+  t.is((await callsOf(page)).length, 1, 'it went through a view transition')
+  t.deepEqual(errors, [])
+})
