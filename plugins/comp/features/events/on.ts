@@ -3,14 +3,17 @@ import { record } from '../../decorators.ts'
 
 /**
  * Listens for an event: from `this.dispatch(...)` in any component on the
- * page, or `$dispatch(...)` in the browser. The method receives the event's
- * data.
+ * page, or `$dispatch(...)` in the browser. The method's parameters are
+ * filled by name from the event's data; a destructured parameter (or a
+ * single one the data has no key for) gets the whole data object
+ * (`listener-params.ts`).
  *
  * @example
  * ```ts
  * class Cart extends Component {
  *   count = 0
- *   @on('product-added') refresh({ quantity }: { quantity: number }) { this.count += quantity }
+ *   @on('product-added') refresh(quantity: number) { this.count += quantity }
+ *   @on('cart-cleared') clear({ reason }: { reason: string }) { this.count = 0 }
  * }
  * ```
  */
