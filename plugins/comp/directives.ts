@@ -18,17 +18,16 @@
  */
 export function compDirectives(source: string): string {
   if (!source.includes('@comp')) return source
-  return source
-    .replace(/(^|[^\w@.])@compScripts\b/g, '$1{{{compScripts}}}')
-    .replace(
-      /(^|[^\w@.])@comp\(\s*(['"])([\w.-]+)\2\s*((?:,\s*(?:wire:model(?:\.[\w-]+)*|[A-Za-z_][\w]*)\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g,
-      (_match, lead: string, _quote: string, name: string, args: string) => {
-        // Handlebars takes both quote styles, so string values pass through as written.
-        const pairs = [...args.matchAll(/,\s*(wire:model(?:\.[\w-]+)*|[A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(
-          // A key with dots (wire:model.live) is a literal segment for handlebars: [wire:model.live].
-          ([, key, value]) => `${key!.includes('.') ? `[${key}]` : key}=${value}`,
-        )
-        return `${lead}{{{comp "${name}"${pairs.map((pair) => ` ${pair}`).join('')}}}}`
-      },
-    )
+  return source.replace(/(?<![\w@.])@compScripts\b/g, '{{{compScripts}}}').replace(
+    // A lookbehind, not a captured lead: two directives side by side (`@comp('a')@comp('b')`) both convert.
+    /(?<![\w@.])@comp\(\s*(['"])([\w.-]+)\1\s*((?:,\s*(?:wire:model(?:\.[\w-]+)*|[A-Za-z_][\w]*)\s*=\s*(?:'[^'\n]*'|"[^"\n]*"|[\w.@/-]+)\s*)*)\)/g,
+    (_match, _quote: string, name: string, args: string) => {
+      // Handlebars takes both quote styles, so string values pass through as written.
+      const pairs = [...args.matchAll(/,\s*(wire:model(?:\.[\w-]+)*|[A-Za-z_][\w]*)\s*=\s*('[^'\n]*'|"[^"\n]*"|[\w.@/-]+)/g)].map(
+        // A key with dots (wire:model.live) is a literal segment for handlebars: [wire:model.live].
+        ([, key, value]) => `${key!.includes('.') ? `[${key}]` : key}=${value}`,
+      )
+      return `{{{comp "${name}"${pairs.map((pair) => ` ${pair}`).join('')}}}}`
+    },
+  )
 }
