@@ -29,6 +29,9 @@ test("the starter's helpers and the pagination internals cannot be called from t
     ['paginate', [{}, 5]],
     ['resetPage', []],
     ['toJSON', []],
+    ['with', []],
+    ['form.validate', []],
+    ['form.reset', []],
   ] as const) {
     const res = await update(client, todos.endpoint, todos.snapshot, { calls: [{ method, params: [...params] }] })
     t.is(res.status, 403, method)
@@ -65,4 +68,20 @@ test("the starter's components keep helpers private with #, never TypeScript's e
     ),
     ['helper', 'load'],
   )
+})
+
+test("the to-do list's form object takes only its declared field, as a string", async (t) => {
+  const { client } = await loggedIn(t)
+  const todos = await open(client, '/todos')
+  for (const [path, value] of [
+    ['form.done', true],
+    ['form.__proto__', {}],
+    ['form.constructor', 'x'],
+    ['form', 'x'],
+    ['form.title', { length: 3 }],
+  ] as const) {
+    const res = await update(client, todos.endpoint, todos.snapshot, { updates: [[path, value]] })
+    t.true(res.status === 400 || res.status === 422, `${path}: ${res.status}`)
+    t.truthy(((await res.json()) as { message?: string }).message)
+  }
 })

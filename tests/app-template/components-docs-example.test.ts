@@ -31,13 +31,12 @@ test('a to-do needs a title', async (t) => {
   const client = new TestClient(app).actingAs(user)
   await t.notThrowsAsync(
     ComponentTest.visit(client, '/todos', 'todo-list')
-      .set('title', 'ab')
-      .call('add')
-      .assertHasErrors({ title: 'at least 3 characters' })
-      .set('title', 'Buy milk')
+      .set('form.title', 'ab')
+      .assertHasErrors({ 'form.title': 'at least 3 characters' }) // checked as it is set (@validate)
+      .set('form.title', 'Buy milk')
       .call('add')
       .assertHasNoErrors()
-      .assertSet('title', '')
+      .assertSet('form.title', '')
       .assertSee('Buy milk'),
   )
 })

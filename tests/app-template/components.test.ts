@@ -3,6 +3,7 @@ import { runWithApp } from '../../core/index.ts'
 import { TestClient } from '../../core/testing/index.ts'
 import { PersonalAccessToken } from '../../plugins/tok/index.ts'
 import { Todo } from '../../app-template/app/models/todo.ts'
+import { ComponentTest } from '../../plugins/comp/index.ts'
 import { starterApp } from '../fixtures/starter-app.ts'
 import { endpointOf, next, snapshots, update, type PageSnapshot } from '../plugins/comp/comp-fixtures.ts'
 
@@ -36,27 +37,58 @@ test('/counter: the starter counter, a full-page component in the layout', async
   t.regex(page.html, /data-test="count">0</)
   const { json } = await call(client, page, { calls: [{ method: 'increment' }, { method: 'increment' }, { method: 'decrement' }] })
   t.regex(json.effects.html, /data-test="count">1</)
+  await t.notThrowsAsync(
+    ComponentTest.visit(client, '/counter', 'counter')
+      .call('decrement')
+      .assertSet('count', -1)
+      .assertSeeHtml('data-test="count">-1<')
+      .call('render')
+      .assertStatus(403),
+  )
 })
+
+const shown = (html: string) => (html.match(/data-test="todo"/g) ?? []).length
 
 test('/todos: guests are sent to log in; a user adds (validated), ticks off, filters, pages and deletes only their own to-dos', async (t) => {
   const { app, client } = await loggedIn(t)
   const guest = new TestClient(app)
   t.is((await guest.get('/todos', { accept: 'text/html' })).status, 302)
-  let page = await open(client, '/todos')
-  t.regex(page.html, /data-test="empty">Nothing here\./)
-  const invalid = await call(client, page, { updates: [['title', 'ab']], calls: [{ method: 'add' }] })
-  t.deepEqual(invalid.json.effects.errors, { title: ['A to-do needs at least 3 characters.'] })
-  let state = invalid.state
-  for (let i = 1; i <= 7; i++) state = (await call(client, state, { updates: [['title', `Task ${i}`]], calls: [{ method: 'add' }] })).state
-  let rendered = await call(client, state, { calls: [{ method: '$refresh' }] })
-  t.is((rendered.json.effects.html.match(/data-test="todo"/g) ?? []).length, 5, 'five to a page')
-  t.regex(rendered.json.effects.html, /wire:click="gotoPage\(2\)"/)
-  const todos = await runWithApp(app, () => Todo.query().orderBy('id').get())
-  rendered = await call(client, rendered.state, { calls: [{ method: 'toggle', params: [todos[6]!.id] }] })
-  t.true((await runWithApp(app, () => Todo.find(todos[6]!.id)))!.done)
-  const done = await call(client, rendered.state, { updates: [['filter', 'done']] })
-  t.is((done.json.effects.html.match(/data-test="todo"/g) ?? []).length, 1)
-  t.deepEqual(done.json.effects.queryString, { filter: 'done', page: null })
+
+  // The form object's title is checked when the browser sends it, and again by add().
+  let todos = await ComponentTest.visit(client, '/todos', 'todo-list')
+    .assertSee('Nothing here.')
+    .assertSet('form', { title: '' })
+    .set('form.title', 'ab')
+    .assertHasErrors({ 'form.title': 'A to-do needs at least 3 characters.' })
+    .assertSee('A to-do needs at least 3 characters.')
+    .call('add')
+    .assertHasErrors('form.title')
+    .assertDontSeeHtml('>ab</span>')
+    .set('form.title', '  Task 1  ')
+    .assertHasNoErrors()
+    .call('add')
+    .assertHasNoErrors()
+    .assertSet('form.title', '')
+    .assertSeeHtml('>Task 1</span>')
+    .set('form.title', 'x'.repeat(201))
+    .call('add')
+    .assertHasErrors({ 'form.title': 'under 200 characters' })
+  for (let i = 2; i <= 7; i++) todos = await todos.set('form.title', `Task ${i}`).call('add').assertHasNoErrors()
+  t.is(shown(todos.html), 5, 'five to a page')
+  t.regex(todos.html, /wire:click="gotoPage\(2\)"/)
+  todos.assertSee(['Task 7', 'Task 3']).assertDontSee('Task 2')
+
+  const rows = await runWithApp(app, () => Todo.query().orderBy('id').get())
+  t.deepEqual(
+    rows.map((todo) => todo.title),
+    ['Task 1', 'Task 2', 'Task 3', 'Task 4', 'Task 5', 'Task 6', 'Task 7'],
+    'trimmed by the rule',
+  )
+  todos = await todos.call('toggle', rows[6]!.id).assertHasNoErrors().assertSeeHtml('<span class="done">Task 7</span>')
+  t.true((await runWithApp(app, () => Todo.find(rows[6]!.id)))!.done)
+  todos = await todos.set('filter', 'done').assertSet('page', 1)
+  t.is(shown(todos.html), 1)
+  t.deepEqual(todos.effects?.queryString, { filter: 'done', page: null })
 
   // Another user's to-do is out of reach, whatever id the browser sends.
   const other = await runWithApp(app, async () => {
@@ -66,47 +98,38 @@ test('/todos: guests are sent to log in; a user adds (validated), ticks off, fil
     await someone.save()
     return Todo.create({ user_id: someone.id, title: 'not yours', done: false })
   })
-  const refused = await update(client, done.state.endpoint, done.state.snapshot, { calls: [{ method: 'remove', params: [other.id] }] })
-  t.is(refused.status, 404)
-  await call(client, done.state, { calls: [{ method: 'remove', params: [todos[6]!.id] }] })
-  t.is(await runWithApp(app, () => Todo.find(todos[6]!.id)), undefined)
+  await todos.call('remove', other.id).assertStatus(404).call('toggle', other.id).assertStatus(404)
+  t.false((await runWithApp(app, () => Todo.find(other.id)))!.done)
+  await todos.call('remove', rows[6]!.id).assertStatus(200).assertSee('Nothing here.')
+  t.is(await runWithApp(app, () => Todo.find(rows[6]!.id)), undefined)
   t.truthy(await runWithApp(app, () => Todo.find(other.id)))
-  page = await open(client, '/todos?filter=open&page=2')
-  t.is((page.html.match(/data-test="todo"/g) ?? []).length, 1, 'filter and page from the URL')
+  const page = await open(client, '/todos?filter=open&page=2')
+  t.is(shown(page.html), 1, 'filter and page from the URL')
 })
 
 test('/tokens: a user creates a token with abilities (shown once, usable on the API) and revokes it', async (t) => {
   const { app, client } = await loggedIn(t)
-  const page = await open(client, '/tokens')
-  t.regex(page.html, /data-test="no-tokens"/)
-  const invalid = await call(client, page, {
-    updates: [
-      ['name', ''],
-      ['abilities', []],
-    ],
-    calls: [{ method: 'create' }],
-  })
-  t.deepEqual(Object.keys(invalid.json.effects.errors).sort(), ['abilities', 'name'])
-  const made = await call(client, invalid.state, {
-    updates: [
-      ['name', 'laptop'],
-      ['abilities', ['orders:read', 'orders:write']],
-    ],
-    calls: [{ method: 'create' }],
-  })
-  const plain = /data-test="plain-token">([^<]+)</.exec(made.json.effects.html)![1]!
+  const tokens = await ComponentTest.visit(client, '/tokens', 'token-manager')
+    .assertSeeHtml('data-test="no-tokens"')
+    .set({ name: '', abilities: [] })
+    .call('create')
+    .assertHasErrors({ name: 'Give the token a name.', abilities: 'Pick at least one ability.' })
+    .set({ name: 'laptop', abilities: ['orders:read', 'orders:write'] })
+    .call('create')
+    .assertHasNoErrors()
+    .assertSet('name', '')
+    .assertSeeHtml('<td>laptop</td>')
+    .assertSeeHtml(['<code>orders:read</code>', '<code>orders:write</code>'])
+  const plain = String(tokens.get('created'))
   t.regex(plain, /^\d+\|/)
-  t.regex(made.json.effects.html, /<td>laptop<\/td>\s*<td><code>orders:read<\/code> <code>orders:write<\/code>/)
+  tokens.assertSee(plain)
   const api = new TestClient(app)
-  const me = await api.json('GET', '/user', undefined, { authorization: `Bearer ${plain.replace(/&#x7C;|&#124;/, '|')}` })
-  t.is(me.status, 200)
-  const again = await call(client, made.state, { calls: [{ method: '$refresh' }] })
-  t.false(again.json.effects.html.includes('data-test="plain-token"'), 'shown once')
+  t.is((await api.json('GET', '/user', undefined, { authorization: `Bearer ${plain}` })).status, 200)
+  await tokens.refresh().assertSet('created', '').assertDontSeeHtml('data-test="plain-token"') // shown once
+  // An ability outside the list is refused.
+  await tokens.set('abilities', ['root']).call('create').assertHasErrors('abilities.0')
   const id = Number(plain.split('|')[0])
-  const bad = await update(client, again.state.endpoint, again.state.snapshot, { updates: [['abilities', ['root']]], calls: [{ method: 'create' }] })
-  t.is(bad.status, 200)
-  t.truthy((await bad.json()).effects.errors['abilities.0'], 'an ability outside the list is refused')
-  await call(client, again.state, { calls: [{ method: 'revoke', params: [id] }] })
+  await tokens.call('revoke', id).assertStatus(200).assertSeeHtml('data-test="no-tokens"')
   t.is(await runWithApp(app, () => PersonalAccessToken.find(id)), undefined)
   t.is((await api.json('GET', '/user', undefined, { authorization: `Bearer ${plain}` })).status, 401)
 })

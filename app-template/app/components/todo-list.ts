@@ -1,25 +1,25 @@
-import { HttpException, view } from 'kiln-framework'
-import { Component, WithPagination } from 'kiln-framework/comp'
-import { z } from 'zod'
+import { HttpException } from 'kiln-framework'
+import { Component, html, WithPagination } from 'kiln-framework/comp'
+import { TodoForm } from '../forms/todo-form.ts'
 import { Todo } from '../models/todo.ts'
 import type { User } from '../models/user.ts'
 
 /**
- * The signed-in user's to-dos: add one (validated), tick it off, delete it,
- * filter by state (kept in the URL), five to a page.
+ * The signed-in user's to-dos: add one (through a form object, checked as it
+ * is sent), tick it off, delete it, filter by state (kept in the URL), five
+ * to a page. A single-file component: the class and its template.
  */
 export default class TodoList extends WithPagination(Component) {
   static title = 'To-dos'
   static queryString = ['filter']
-  static rules = z.object({ title: z.string().trim().min(3, 'A to-do needs at least 3 characters.').max(200, 'Keep it under 200 characters.') })
 
-  title = ''
+  form = new TodoForm()
   filter: 'all' | 'open' | 'done' = 'all'
 
   async add() {
-    const { title } = this.validate()
+    const { title } = this.form.validate()
     await Todo.create({ user_id: this.#userId(), title, done: false })
-    this.reset('title')
+    this.form.reset()
     this.resetPage()
   }
 
@@ -38,12 +38,44 @@ export default class TodoList extends WithPagination(Component) {
     this.resetPage()
   }
 
-  async render() {
+  /** The view's page of to-dos: view data, not state, so it is never sent to the browser. */
+  async with() {
     let query = Todo.query().where('user_id', '=', this.#userId()).orderBy('id', 'desc')
     if (this.filter === 'open') query = query.where('done', '=', false)
     if (this.filter === 'done') query = query.where('done', '=', true)
-    return view('components/todo-list', { todos: await this.paginate(query, 5) })
+    return { todos: await this.paginate(query, 5) }
   }
+
+  static template = html`
+    <section class="card todos">
+      <h1>To-dos</h1>
+      <form wire:submit="add" class="row">
+        <input name="title" wire:model="form.title" placeholder="What needs doing?" aria-label="New to-do" data-test="title" {{#error "form.title"}}aria-invalid="true"{{/error}}>
+        <button type="submit" data-test="add">Add</button>
+      </form>
+      {{#error "form.title"}}<p class="error" data-test="title-error">{{message}}</p>{{/error}}
+      <p class="filters">
+        Show
+        <select wire:model.live="filter" data-test="filter" aria-label="Filter">
+          <option value="all">all</option>
+          <option value="open">open</option>
+          <option value="done">done</option>
+        </select>
+        <span wire:loading class="muted">saving…</span>
+      </p>
+      <ul class="plain">
+        {{#each todos.data as |todo|}}
+          <li wire:key="todo-{{todo.id}}" wire:transition data-test="todo">
+            <label><input type="checkbox" wire:click="toggle({{todo.id}})" {{#if todo.done}}checked{{/if}}> <span class="{{class done=todo.done}}">{{todo.title}}</span></label>
+            <button type="button" class="link" wire:click="remove({{todo.id}})" wire:confirm="Delete this to-do?" data-test="remove">delete</button>
+          </li>
+        {{else}}
+          <li class="muted" data-test="empty">Nothing here.</li>
+        {{/each}}
+      </ul>
+      {{paginationLinks todos}}
+    </section>
+  `
 
   /** Private for real (`#`): TypeScript's `private` is erased, and the browser could call it. */
   #userId(): number {
