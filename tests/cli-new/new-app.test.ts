@@ -58,7 +58,17 @@ test('kiln new with no terminal and no flag creates a bootable app without insta
   t.like(pkg.ava, { files: ['tests/**/*.test.ts'], extensions: { ts: 'module' }, nodeArguments: ['--conditions=kiln-source', '--import=tsx'] })
   // Linked to a clone, the app type-checks and tests against the framework's sources.
   t.deepEqual(JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).compilerOptions.customConditions, ['kiln-source'])
-  for (const file of ['tsconfig.json', 'README.md', 'config/storage.ts', 'public/app.css', 'public/favicon.ico', 'tests/example.test.ts', '.gitignore']) {
+  for (const file of [
+    'tsconfig.json',
+    'README.md',
+    'config/storage.ts',
+    'public/app.css',
+    'public/favicon.ico',
+    'tests/example.test.ts',
+    'tests/components/todo-list.test.ts',
+    'app/forms/todo-form.ts',
+    '.gitignore',
+  ]) {
     t.true(existsSync(join(root, file)), file)
   }
   t.regex(readFileSync(join(root, 'README.md'), 'utf8'), /^# My Shop$/m)
