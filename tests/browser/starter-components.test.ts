@@ -39,6 +39,16 @@ test('the starter in Chromium: counter, to-dos and tokens work, and no page logs
   await page.fill('[data-test=title]', 'ab')
   await page.click('[data-test=add]')
   await page.waitForFunction(() => document.querySelector('[data-test=title-error]')?.textContent === 'A to-do needs at least 3 characters.')
+  t.is(await page.getAttribute('[data-test=title]', 'aria-invalid'), 'true')
+  // The form object's error block goes away with the error (a valid title is checked as it is sent, then added).
+  await page.fill('[data-test=title]', 'Buy milk')
+  await page.click('[data-test=add]')
+  await page.waitForSelector('[data-test=title-error]', { state: 'detached' })
+  t.is(await page.getAttribute('[data-test=title]', 'aria-invalid'), null)
+  t.is(await page.inputValue('[data-test=title]'), '', 'the form is reset')
+  page.once('dialog', (dialog) => void dialog.accept())
+  await page.click('[data-test=remove]')
+  await page.waitForSelector('[data-test=empty]')
   for (const title of ['Water the plants', 'Call Ada', 'Fix the bike', 'Read the docs', 'Bake bread', 'Write tests']) {
     await page.fill('[data-test=title]', title)
     await page.click('[data-test=add]')
