@@ -1,6 +1,7 @@
-import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
+import type { Compilable, CompiledQuery, Kysely } from 'kysely'
 import { currentApp } from '../application/current-app.ts'
 import type { Dialect } from './connection.ts'
+import { kysely } from './kysely-module.ts'
 import { transactionStorage } from './transaction-context.ts'
 
 const PARAMETERS = Array.from({ length: 8 }, (_, i) => Symbol(`parameter ${i}`))
@@ -125,6 +126,7 @@ function tableColumns(db: Kysely<any>, dialect: Dialect, table: string): Promise
   let list = perDb.get(table)
   if (!list) {
     // The current schema only, read from the catalog: other schemas' tables are not this connection's.
+    const { sql } = kysely()
     const query =
       dialect === 'sqlite'
         ? sql<{ name: string }>`select name from pragma_table_info(${table}) order by cid`

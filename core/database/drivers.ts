@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Connection } from './connection.ts'
+import { loadKysely } from './kysely-module.ts'
 import { guardPool } from './pg-health.ts'
 import { translateQueryError, withQueryErrors } from './query-errors.ts'
 import { DatabaseBusyError, isBusy, reportBusy, UNWATCHED_ALL } from './sqlite-busy.ts'
@@ -25,7 +25,7 @@ import { DatabaseBusyError, isBusy, reportBusy, UNWATCHED_ALL } from './sqlite-b
  * ```
  */
 export async function sqliteConnection(app: Application, name: string, config: { filename?: string; busy_timeout_ms?: number }): Promise<Connection> {
-  const { default: Database } = await import('better-sqlite3')
+  const [{ default: Database }, { Kysely, SqliteDialect }] = await Promise.all([import('better-sqlite3'), loadKysely()])
   const filename = config.filename ?? 'database/database.sqlite'
   const path = filename === ':memory:' ? filename : resolve(app.root, filename)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
@@ -117,7 +117,7 @@ export async function pgsqlConnection(
 ): Promise<Connection> {
   const url = config.url ?? app.env.get('DATABASE_URL')
   if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`)
-  const { default: pg } = await import('pg')
+  const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), loadKysely()])
   if (config.schema && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.schema)) throw new KilnError(`Invalid schema name "${config.schema}".`)
   const pool = new pg.Pool({
     connectionString: url,

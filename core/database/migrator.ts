@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
 import { forgetCompiledReads } from './compiled-read.ts'
+import { kysely } from './kysely-module.ts'
 
 /** A migration module: `up` and `down`, written with Kysely's schema builder. */
 export interface Migration {
@@ -154,6 +155,7 @@ export class Migrator {
   async wipe(): Promise<string[]> {
     const db = await this.kysely()
     const { dialect } = await this.app.service('db').connection(this.connection)
+    const { sql } = kysely()
     // On PostgreSQL the catalog is read for the current schema only: Kysely's introspection reads every schema's
     // columns, and a relation another session drops meanwhile makes that read fail ("could not find relation").
     const tables: Array<{ name: string; isView: boolean }> =

@@ -1,4 +1,5 @@
-import { SqliteAdapter, type ColumnDefinitionBuilder, type Kysely } from 'kysely'
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely'
+import { onSqlite } from './kysely-module.ts'
 
 type ColumnBuild = (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder
 
@@ -12,7 +13,7 @@ type ColumnBuild = (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder
  * ```
  */
 export function increments(db: Kysely<any>): ['integer', ColumnBuild] {
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter
+  const sqlite = onSqlite(db)
   return ['integer', sqlite ? (c) => c.primaryKey().autoIncrement() : (c) => c.primaryKey().generatedByDefaultAsIdentity()]
 }
 
@@ -25,5 +26,5 @@ export function increments(db: Kysely<any>): ['integer', ColumnBuild] {
  * ```
  */
 export function isSqlite(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter
+  return onSqlite(db)
 }

@@ -1,4 +1,4 @@
-import { sql, type Compilable } from 'kysely'
+import type { Compilable } from 'kysely'
 import {
   compiledRead,
   compiledReadNow,
@@ -142,6 +142,8 @@ async function tokenQuery(
     .selectAll('kiln_user')
     .where('kiln_token.tokenable_type', '=', parameter(1) as never)
   if (userModel.softDeletes) query = query.where('kiln_user.deleted_at', 'is', null)
+  // Loaded by the connection that `db` belongs to; not imported statically so that booting loads no Kysely.
+  const { sql } = await import('kysely')
   if (ids === 'any') return query.where(sql<boolean>`kiln_token.id = any(${parameter(0)})`)
   // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
   return query.where('kiln_token.id', '=', parameter(0) as never).limit(sql.lit(1))

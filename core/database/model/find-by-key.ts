@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { kysely } from '../kysely-module.ts'
 import { currentApp } from '../../application/current-app.ts'
 import { compiledRead, outsideTransaction, parameter } from '../compiled-read.ts'
 import type { Dialect } from '../connection.ts'
@@ -29,7 +29,7 @@ export async function findByKey<M extends Model>(model: ModelClass<M>, key: unkn
           .where(model.primaryKey, '=', parameter(0) as never)
         if (model.softDeletes) builder = builder.where('deleted_at', 'is', null)
         // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
-        return builder.limit(sql.lit(1))
+        return builder.limit(kysely().sql.lit(1))
       },
       [model.toDbValue(model.primaryKey, key, dialect)],
       { connection: model.connection },

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type SelectQueryBuilder, type UpdateQueryBuilder, type UpdateResult } from 'kysely'
+import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely'
+import { kysely } from '../kysely-module.ts'
 import { column, operator } from './identifiers.ts'
 import { writeWithoutWaiting } from './write-without-waiting.ts'
 import type { Model, ModelClass } from './model.ts'
@@ -130,6 +131,7 @@ export class ModelQuery<M extends Model> {
     for (const [col, dir] of this.orders) query = query.orderBy(col, dir)
     // Literals, not bound parameters: the values are integers this class made, and SQLite re-plans a statement for
     // every run when its LIMIT is a parameter (three times the cost of a lookup by key).
+    const { sql } = kysely()
     if (this.limitValue !== undefined) query = query.limit(sql.lit(this.limitValue))
     if (this.offsetValue !== undefined) {
       // SQLite needs a LIMIT before OFFSET; -1 means none there, and PostgreSQL needs none at all.

@@ -1,6 +1,7 @@
-import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely'
+import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
 import type { Dialect } from '../connection.ts'
+import { kysely } from '../kysely-module.ts'
 import { transactionStorage } from '../transaction-context.ts'
 
 // PostgreSQL's lock_not_available: the row lock was still held when lock_timeout ran out.
@@ -34,7 +35,7 @@ export function writeWithoutWaiting(
     }
     try {
       return await connection.kysely.transaction().execute(async (trx) => {
-        if (connection.dialect === 'pgsql') await sql`SET LOCAL lock_timeout = '100ms'`.execute(trx)
+        if (connection.dialect === 'pgsql') await kysely().sql`SET LOCAL lock_timeout = '100ms'`.execute(trx)
         return Number((await build(trx, connection.dialect).executeTakeFirst()).numUpdatedRows)
       })
     } catch (error) {
