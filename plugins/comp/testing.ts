@@ -62,7 +62,7 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
    *
    * @example
    * ```ts
-   * const todos = await ComponentTest.visit(client, '/todos', 'todo-list').set('title', 'ab').call('add').assertHasErrors('title')
+   * const todos = await ComponentTest.visit(client, '/todos', 'todo-list').set('form.title', 'ab').call('add').assertHasErrors('form.title')
    * ```
    */
   static visit(client: TestClient | Application, path: string, name?: string): PendingComponentTest {
