@@ -142,12 +142,33 @@ export function compressStream(body: ReadableStream<Uint8Array>, encoding: Encod
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {
-        zlib.on('data', (data: Buffer) => controller.enqueue(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)))
-        zlib.on('error', (error) => controller.error(error))
+        zlib.on('data', (data: Buffer) => {
+          try {
+            controller.enqueue(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
+          } catch {
+            // The reader went away (the client disconnected) while output was still coming: nothing is left to send it to.
+            zlib.destroy()
+          }
+        })
+        zlib.on('error', (error) => {
+          try {
+            controller.error(error)
+          } catch {
+            // Already closed by the reader's cancel: the error has nowhere to go.
+          }
+        })
       },
       async transform(chunk) {
+        // Once destroyed (the reader left), a flush would never call back: the pipe would wait forever.
+        if (zlib.destroyed) return
         await write(chunk)
-        await new Promise<void>((resolve) => zlib.flush(flushKind, () => resolve()))
+        await new Promise<void>((resolve) => {
+          zlib.once('close', resolve)
+          zlib.flush(flushKind, () => {
+            zlib.off('close', resolve)
+            resolve()
+          })
+        })
       },
       flush() {
         return new Promise<void>((resolve, reject) => {

@@ -285,3 +285,49 @@ test('streams are never held back: an event stream is sent as is, a streamed HTM
     t.regex(await decoded, /^first (chunk )+\nsecond\n$/)
   }
 })
+
+test('a client that goes away in the middle of a compressed stream does not take the server down', async (t) => {
+  const app = await compressionApp(t)
+  let cancelled!: () => void
+  const gone = new Promise<void>((resolve) => (cancelled = resolve))
+  app.router.get('/endless', () => {
+    let timer: ReturnType<typeof setInterval> | undefined
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        // Big, poorly compressible chunks keep the compressor busy, so output is still coming when the reader leaves.
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(new Uint8Array(crypto.getRandomValues(new Uint8Array(60_000))))
+          } catch {
+            clearInterval(timer)
+          }
+        }, 2)
+      },
+      cancel() {
+        clearInterval(timer)
+        cancelled()
+      },
+    })
+    return new Response(body, { headers: { 'content-type': 'text/html' } })
+  })
+  const server = await app.listen({ port: 0 })
+  for (const encoding of ['br', 'gzip']) {
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/endless`, { headers: { 'accept-encoding': encoding } }, (res) => {
+        t.is(res.headers['content-encoding'], encoding)
+        res.once('data', () => {
+          req.destroy()
+          resolve()
+        })
+      })
+      req.on('error', () => {})
+      req.once('error', reject)
+      req.end()
+    })
+  }
+  await gone
+  // Give a crashing compressor time to throw: an uncaught exception fails this file.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const res = await fetch(`${server.url}/page`, { headers: { 'accept-encoding': 'br' } })
+  t.is(res.status, 200)
+})
