@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto'
-import nacl from 'tweetnacl'
+import { createRequire } from 'node:module'
+import type Nacl from 'tweetnacl'
+
+// tweetnacl is needed only by apps with encrypted channels, when they send or open a payload: required then, not at
+// boot (it is CommonJS, so a synchronous require gives the same module an import would).
+let loaded: typeof Nacl | undefined
+const nacl = (): typeof Nacl => (loaded ??= createRequire(import.meta.url)('tweetnacl') as typeof Nacl)
 
 /** The prefix of end-to-end encrypted channels. */
 export const ENCRYPTED_PREFIX = 'private-encrypted-'
@@ -33,8 +39,8 @@ export function channelKey(channel: string, masterKey: Buffer): Buffer {
  * ```
  */
 export function encryptPayload(channel: string, payload: unknown, masterKey: Buffer): { nonce: string; ciphertext: string } {
-  const nonce = randomBytes(nacl.secretbox.nonceLength)
-  const box = nacl.secretbox(Buffer.from(JSON.stringify(payload)), nonce, channelKey(channel, masterKey))
+  const nonce = randomBytes(nacl().secretbox.nonceLength)
+  const box = nacl().secretbox(Buffer.from(JSON.stringify(payload)), nonce, channelKey(channel, masterKey))
   return { nonce: nonce.toString('base64'), ciphertext: Buffer.from(box).toString('base64') }
 }
 
@@ -48,6 +54,6 @@ export function encryptPayload(channel: string, payload: unknown, masterKey: Buf
  * ```
  */
 export function decryptPayload(channel: string, sealed: { nonce: string; ciphertext: string }, masterKey: Buffer): unknown {
-  const opened = nacl.secretbox.open(Buffer.from(sealed.ciphertext, 'base64'), Buffer.from(sealed.nonce, 'base64'), channelKey(channel, masterKey))
+  const opened = nacl().secretbox.open(Buffer.from(sealed.ciphertext, 'base64'), Buffer.from(sealed.nonce, 'base64'), channelKey(channel, masterKey))
   return opened ? JSON.parse(Buffer.from(opened).toString('utf8')) : undefined
 }

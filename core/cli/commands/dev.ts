@@ -2,7 +2,6 @@ import { createServer } from 'node:net'
 import { existsSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { kilnPackageRoot } from '../../support/package-root.ts'
-import { watch } from 'chokidar'
 import pc from 'picocolors'
 import { defineCommand } from '../define-command.ts'
 import { DevSupervisor, isWatched } from '../dev-supervisor.ts'
@@ -76,6 +75,8 @@ export const devCommand = defineCommand({
 
     // No `atomic`: it holds a deletion back to see whether the file returns, which splits an editor's save (temporary
     // file, rename) into two bursts; the debounce already merges them.
+    // Imported here: every command of the CLI is registered at boot, and only `kiln dev` watches files.
+    const { watch } = await import('chokidar')
     const watcher = watch(root, { ignoreInitial: true, atomic: false, ignored: (path) => !isWatched(root, path) })
     watcher.on('all', (event, path) => {
       // A new empty folder changes nothing the server loads; the files in a removed one report themselves.

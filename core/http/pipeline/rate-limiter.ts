@@ -1,10 +1,14 @@
 import type { Redis } from 'ioredis'
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Application } from '../../application/application.ts'
 import { currentApp } from '../../application/current-app.ts'
 import { KilnError } from '../../support/errors.ts'
 import { failFastRedisOptions, redisReady, redisTarget, watchRedis } from '../../support/redis-health.ts'
 import type { HttpContext } from './http-context.ts'
+
+// rate-limiter-flexible is some 36 modules: loaded by the first attempt, not at boot, where routes only name their limits.
+let flexible: Promise<typeof import('rate-limiter-flexible')> | undefined
+const rateLimiterFlexible = () => (flexible ??= import('rate-limiter-flexible'))
 
 /**
  * A limit: `max` attempts per `seconds`, counted per `key`.
@@ -122,6 +126,7 @@ export class RateLimiters {
    */
   async attempt(name: string, limit: Limit, cost = 1): Promise<AttemptResult> {
     const limiter = await this.limiter(limit.max, limit.seconds)
+    const { RateLimiterRes } = await rateLimiterFlexible()
     try {
       const res = await limiter.consume(`${name}:${limit.key}`, cost)
       return { allowed: true, limit: limit.max, remaining: res.remainingPoints, retryAfter: Math.ceil(res.msBeforeNext / 1000) }
@@ -146,6 +151,7 @@ export class RateLimiters {
     const id = `${points}/${duration}`
     let limiter = this.limiters.get(id)
     if (!limiter) {
+      const { RateLimiterMemory, RateLimiterRedis } = await rateLimiterFlexible()
       const memory = new RateLimiterMemory({ points, duration, keyPrefix: 'kiln' })
       const redis = await this.redisClient()
       limiter = redis

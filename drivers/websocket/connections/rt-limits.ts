@@ -1,5 +1,5 @@
 import type { Peer } from 'crossws'
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { RateLimiterMemory } from 'rate-limiter-flexible'
 import type { RtConfig } from '../rt-config.ts'
 
 /**
@@ -24,15 +24,11 @@ import type { RtConfig } from '../rt-config.ts'
  */
 export class RtLimits {
   private readonly held = new Map<string, number>()
-  private readonly perSocket?: RateLimiterMemory
-  private readonly perAddress?: RateLimiterMemory
+  /** The two rates, made by the first subscribe frame: rate-limiter-flexible loads then, not when the server starts. */
+  private rates?: Promise<{ perSocket?: RateLimiterMemory; perAddress?: RateLimiterMemory; Refusal: typeof import('rate-limiter-flexible').RateLimiterRes }>
   private readonly proxies: Set<string>
 
   constructor(private readonly config: RtConfig) {
-    const rate = (limit: { limit: number; per_seconds: number } | null, keyPrefix: string) =>
-      limit ? new RateLimiterMemory({ points: limit.limit, duration: limit.per_seconds, keyPrefix }) : undefined
-    this.perSocket = rate(config.subscribe_rate, 'rt-subscribe-socket')
-    this.perAddress = rate(config.subscribe_rate_per_address, 'rt-subscribe-address')
     this.proxies = new Set(config.trusted_proxies.map(plainAddress))
   }
 
@@ -71,13 +67,25 @@ export class RtLimits {
 
   /** Counts one subscribe frame; false when the socket or its address is over its rate. */
   async takeSubscribe(socketId: string, address: string): Promise<boolean> {
+    const { perSocket, perAddress, Refusal } = await (this.rates ??= this.makeRates())
     try {
-      await this.perSocket?.consume(socketId)
-      await this.perAddress?.consume(address)
+      await perSocket?.consume(socketId)
+      await perAddress?.consume(address)
       return true
     } catch (error) {
-      if (error instanceof RateLimiterRes) return false
+      if (error instanceof Refusal) return false
       throw error
+    }
+  }
+
+  private async makeRates() {
+    const { RateLimiterMemory, RateLimiterRes } = await import('rate-limiter-flexible')
+    const rate = (limit: { limit: number; per_seconds: number } | null, keyPrefix: string) =>
+      limit ? new RateLimiterMemory({ points: limit.limit, duration: limit.per_seconds, keyPrefix }) : undefined
+    return {
+      perSocket: rate(this.config.subscribe_rate, 'rt-subscribe-socket'),
+      perAddress: rate(this.config.subscribe_rate_per_address, 'rt-subscribe-address'),
+      Refusal: RateLimiterRes,
     }
   }
 }

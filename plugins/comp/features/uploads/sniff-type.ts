@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type'
 import { HttpException } from '../../../../core/index.ts'
 import { accepts } from './upload-rules.ts'
 
@@ -28,6 +27,8 @@ const TEXT_TYPES: Record<string, string> = { 'text/plain': '.txt', 'text/csv': '
  * ```
  */
 export async function sniffType(bytes: Uint8Array, declared: string, mimes: readonly string[], name: string): Promise<SniffedType> {
+  // file-type and its tokenizers are some 35 modules: loaded by the first upload, not when the app boots.
+  const { fileTypeFromBuffer } = await import('file-type')
   const detected = await fileTypeFromBuffer(bytes)
   const refuse = () => new HttpException(422, `The content of "${name}" is not one of: ${mimes.join(', ')}.`)
   if (detected) {
