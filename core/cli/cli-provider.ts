@@ -25,7 +25,7 @@ export const cliProvider = definePlugin({
     const publisher = new Publisher()
     publisher.publishes('stubs', [{ from: STUBS_DIR, to: 'stubs' }])
     app.instance(Publisher, publisher, 'publisher')
-    for (const command of coreCommands) app.commands.register(command)
+    for (const command of coreCommands) app.commands.registerLazy(command.name, command.load)
     // After every plugin has booted, so that an app's command of the same name wins.
     app.booted(async () => {
       await discoverCommands(app)

@@ -70,7 +70,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   if (name?.startsWith('-')) return fail(`Unknown option "${name}". Run \`kiln --help\` for the options and commands.`)
 
   // Commands that need no app run without booting one, so `key:generate` works where boot fails for want of a key.
-  const standalone = coreCommands.find((c) => c.name === name && c.needsApp === false)
+  const standalone = await coreCommands.find((c) => c.name === name && c.standalone)?.load()
   const hasApp = existsSync(join(root, 'config'))
   let app: Application | undefined
   let bootError: unknown
@@ -89,7 +89,11 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   }
   let keepOpen = false
   try {
-    const commands = app ? app.commands.all() : coreCommands.filter((c) => c.needsApp === false)
+    // Commands load on demand: the one named alone when it is known, every one to list them or to suggest a name.
+    const registry = app?.commands
+    if (registry) await registry.load(name && registry.has(name) ? name : undefined)
+    const listed = async () => (app ? app.commands.all() : await Promise.all(coreCommands.filter((c) => c.standalone).map((c) => c.load())))
+    const names = app ? app.commands.names() : coreCommands.filter((c) => c.standalone).map((c) => c.name)
     if (!name) {
       if (bootError) {
         fail(bootFailure())
@@ -99,18 +103,18 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         app || bootError
           ? undefined
           : `More commands (migrate, make:..., route:list, your plugins' commands) appear inside a Kiln application, and there is none in ${root} (no config/ folder). ${noAppHint(root)}`
-      out(overview(commands, colors, { version: kilnVersion(), note }))
+      out(overview(await listed(), colors, { version: kilnVersion(), note }))
       return bootError ? 1 : 0
     }
 
-    const command = standalone ?? commands.find((c) => c.name === name)
+    const command = standalone ?? app?.commands.get(name)
     if (!command) {
       if (bootError) {
         const code = fail(bootFailure())
         showStack(bootError)
         return code
       }
-      return fail(unknownCommand(name, commands, hasApp, root))
+      return fail(unknownCommand(name, names, hasApp, root))
     }
     if (help) return (out(commandHelp(command, colors)), 0)
 
@@ -132,7 +136,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       return typeof code === 'number' ? code : 0
     }
     try {
-      const code = await runDefinition(command, rest, execute, { commandNames: commands.map((c) => c.name) })
+      const code = await runDefinition(command, rest, execute, { commandNames: names })
       // A long-running command (`serve`) closes the app itself when it stops.
       keepOpen = Boolean(command.longRunning)
       return code
@@ -147,8 +151,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   }
 }
 
-function unknownCommand(name: string, commands: CommandDefinition[], hasApp: boolean, root: string): string {
-  const names = [...commands.map((c) => c.name), 'help']
+function unknownCommand(name: string, commandNames: string[], hasApp: boolean, root: string): string {
+  const names = [...commandNames, 'help']
   const namespace = name.replace(/:$/, '')
   const inNamespace = names.filter((n) => n.startsWith(`${namespace}:`))
   if (inNamespace.length) return `Unknown command "${name}". The "${namespace}" commands are: ${inNamespace.join(', ')}.`

@@ -1,0 +1,73 @@
+import test from 'ava'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { coreCommands } from '../../../core/cli/commands/index.ts'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const RECORD = fileURLToPath(new URL('../../fixtures/record-modules.mjs', import.meta.url))
+
+// Libraries that only some requests or commands need: none of them may load with the framework or at boot (issue 25,
+// P6: they were half of `kiln serve`'s start). Counted in a child process, by the modules it loaded: never by timing.
+const ON_FIRST_USE = ['kysely', 'youch', 'chokidar', 'pino-pretty', 'rate-limiter-flexible', 'file-type', 'tweetnacl', 'crossws', 'better-sqlite3']
+
+/** The packages under node_modules that a Node process running `script` (ESM, from the repository root) loaded. */
+async function packagesLoaded(script: string, env: Record<string, string> = {}): Promise<Set<string>> {
+  const dir = mkdtempSync(join(tmpdir(), 'kiln-lazy-'))
+  const log = join(dir, 'modules.log')
+  try {
+    // CommonJS modules that a require() reached never pass the ESM loader: the script's require.cache adds them.
+    const code = `${script};\nconst { createRequire } = await import('node:module');\nconst { appendFileSync } = await import('node:fs');\nappendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(import.meta.url).cache).map((file) => 'file://' + file).join('\\n'));\nprocess.exit(0)`
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--conditions=kiln-source', '--import=tsx', `--import=${pathToFileURL(RECORD).href}`, '--input-type=module', '-e', code],
+        { cwd: ROOT, env: { ...process.env, ...env, KILN_MODULE_LOG: log } },
+        (error, _stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve()),
+      ),
+    )
+    const packages = new Set<string>()
+    for (const url of readFileSync(log, 'utf8').split('\n')) {
+      const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]
+      if (name) packages.add(name)
+    }
+    return packages
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test("import 'kiln-framework' loads none of the libraries that wait for their first use", async (t) => {
+  const loaded = await packagesLoaded(`await import('kiln-framework')`)
+  t.true(loaded.has('h3'), 'the recording works: h3 is loaded')
+  t.deepEqual(
+    ON_FIRST_USE.filter((name) => loaded.has(name)),
+    [],
+  )
+})
+
+test('the starter app boots and answers its home page without loading the database, rate limiter, uploads, watcher or debug page', async (t) => {
+  const root = join(ROOT, 'app-template')
+  const loaded = await packagesLoaded(
+    `const { createApp } = await import('kiln-framework')
+const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_DEBUG: 'false', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', BROADCAST_CONNECTION: 'log', LOG_LEVEL: 'error' } })
+const res = await app.request('/')
+if (res.status !== 200) throw new Error('GET / answered ' + res.status)
+await app.close()`,
+  )
+  t.true(loaded.has('handlebars'), 'the recording works: the home view loaded handlebars')
+  t.deepEqual(
+    ON_FIRST_USE.filter((name) => loaded.has(name)),
+    [],
+  )
+})
+
+test('every core command loads, under its listed name, the definition the CLI runs; standalone ones need no app', async (t) => {
+  for (const entry of coreCommands) {
+    const command = await entry.load()
+    t.is(command.name, entry.name)
+    t.is(command.needsApp === false, entry.standalone, entry.name)
+  }
+})
