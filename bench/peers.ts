@@ -315,7 +315,8 @@ function printTable(adonisRoot: string, lines: Line[], start: { kiln: StartTime;
     .filter((name) => name.startsWith('@adonisjs/'))
     .map((name) => `${name.slice('@adonisjs/'.length)} ${version(adonisRoot, name)}`)
     .join(', ')
-  const verdict = (ratio: number) => `${ratio.toFixed(2)} ${ratio >= 1 ? 'ahead' : 'BEHIND'}`
+  // Three decimals where two would round a side that is behind up to 1.00.
+  const verdict = (ratio: number) => `${ratio.toFixed(ratio < 1 && ratio >= 0.995 ? 3 : 2)} ${ratio >= 1 ? 'ahead' : 'BEHIND'}`
   const rows = [
     ['line', 'Kiln req/s', 'Adonis req/s', 'ratio', 'Kiln µs CPU/req', 'Adonis µs CPU/req', 'ratio'],
     ...lines.map(({ name, kiln, adonis }) => [
