@@ -13,7 +13,7 @@ import type { CorsConfig } from './cors-config.ts'
  * app.middleware.prependToGroup('global', handleCors)
  * ```
  */
-export const handleCors: Middleware = async (ctx, next) => {
+export const handleCors: Middleware = (ctx, next) => {
   const config = ctx.app.config.get<CorsConfig>('cors')
   const origin = ctx.request.header('origin')
   if (!origin || !pathMatches(config.paths, ctx.request.path)) return next()

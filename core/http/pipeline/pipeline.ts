@@ -1,7 +1,7 @@
 import type { HttpContext } from './http-context.ts'
 import type { ResolvedMiddleware } from './middleware-registry.ts'
 import { renderError } from '../errors/error-renderer.ts'
-import { toResponse, withQueued } from '../responses/to-response.ts'
+import { toResponse, toResponseNow, withQueued } from '../responses/to-response.ts'
 
 /** A composed chain: middleware around a final handler. */
 export type Pipeline = (ctx: HttpContext) => Promise<Response>
@@ -20,29 +20,37 @@ export type Pipeline = (ctx: HttpContext) => Promise<Response>
  * ```
  */
 export function compose(layers: readonly ResolvedMiddleware[], handler: (ctx: HttpContext) => unknown): Pipeline {
-  if (layers.length === 0) {
-    return async (ctx) => {
-      try {
-        return await toResponse(await handler(ctx), ctx)
-      } catch (error) {
-        return withQueued(renderError(error, ctx), ctx)
-      }
-    }
-  }
+  // Each promise costs an AsyncLocalStorage hook on Node 20, so a layer makes one (its own dispatch) and
+  // awaits only what is really a promise: `next` is dispatch itself, not an async wrapper around it.
   return (ctx) => {
+    // What each depth answered, for a middleware that calls next() and returns nothing.
+    const answered: Array<Response | undefined> = []
     const dispatch = async (index: number): Promise<Response> => {
+      let response: Response
       try {
-        if (index === layers.length) return await toResponse(await handler(ctx), ctx)
-        const layer = layers[index]!
-        let downstream: Response | undefined
-        const next = async () => (downstream = await dispatch(index + 1))
-        const result = await layer.fn(ctx, next, layer.params)
-        if (result === undefined) return downstream ? withQueued(downstream, ctx) : await next()
-        return await toResponse(result, ctx)
+        if (index === layers.length) {
+          const returned = handler(ctx)
+          const result = isPromise(returned) ? await returned : returned
+          response = toResponseNow(result, ctx) ?? (await toResponse(result, ctx))
+        } else {
+          const layer = layers[index]!
+          const returned = layer.fn(ctx, () => dispatch(index + 1), layer.params)
+          const result = isPromise(returned) ? await returned : returned
+          if (result === undefined) {
+            const downstream = answered[index + 1]
+            response = downstream ? withQueued(downstream, ctx) : await dispatch(index + 1)
+          } else response = toResponseNow(result, ctx) ?? (await toResponse(result, ctx))
+        }
       } catch (error) {
-        return withQueued(renderError(error, ctx), ctx)
+        response = withQueued(renderError(error, ctx), ctx)
       }
+      answered[index] = response
+      return response
     }
     return dispatch(0)
   }
+}
+
+function isPromise(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
 }
