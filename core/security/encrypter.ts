@@ -1,5 +1,5 @@
 import { KilnError } from '../support/errors.ts'
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto'
 
 const VERSION = 1
 /** How many opened values {@link Encrypter} remembers (oldest forgotten first). */
@@ -30,18 +30,18 @@ export class Encrypter {
    * {@link OPENED_CACHE_SIZE}.
    */
   private readonly opened = new Map<string, string>()
+  /** The current key then the previous ones, as KeyObjects made once (a Buffer key is copied into a new one on every cipher). */
+  private readonly keys: KeyObject[]
 
-  constructor(
-    private readonly key: Buffer,
-    private readonly previousKeys: Buffer[] = [],
-  ) {
+  constructor(key: Buffer, previousKeys: Buffer[] = []) {
     if (key.length !== 32) throw new KilnError('The encryption key must be 32 bytes.', { code: 'E_ENCRYPTION_KEY' })
+    this.keys = [key, ...previousKeys].map((bytes) => createSecretKey(bytes))
   }
 
   /** Seals a string. @example `encrypter.encrypt('secret')` */
   encrypt(plain: string, associated = ''): string {
     const iv = randomBytes(12)
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv)
+    const cipher = createCipheriv('aes-256-gcm', this.keys[0]!, iv)
     cipher.setAAD(Buffer.from(associated))
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
     return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]).toString('base64url')
@@ -66,7 +66,7 @@ export class Encrypter {
     const iv = bytes.subarray(1, 13)
     const tag = bytes.subarray(13, 29)
     const body = bytes.subarray(29)
-    for (const key of [this.key, ...this.previousKeys]) {
+    for (const key of this.keys) {
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, iv)
         decipher.setAAD(Buffer.from(associated))

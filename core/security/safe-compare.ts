@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto'
 
 /**
  * Compares two secrets in constant time (for equal lengths; a length
@@ -16,13 +16,14 @@ export function safeEqual(a: string | Buffer, b: string | Buffer): boolean {
 }
 
 /**
- * A hex HMAC-SHA256.
+ * A hex HMAC-SHA256. A key used on every request is best made once with
+ * `createSecretKey`: a `KeyObject` is not copied into a new key each call.
  *
  * @example
  * ```ts
  * hmacHex(key, '/comp/update?expires=1700000000')
  * ```
  */
-export function hmacHex(key: string | Buffer, data: string): string {
+export function hmacHex(key: string | Buffer | KeyObject, data: string): string {
   return createHmac('sha256', key).update(data).digest('hex')
 }

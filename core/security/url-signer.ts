@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto'
 import type { Application } from '../application/application.ts'
 import { currentApp } from '../application/current-app.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
@@ -32,11 +33,12 @@ export interface SignOptions {
  * ```
  */
 export class UrlSigner {
-  private readonly key: Buffer
+  private readonly key: KeyObject
 
   constructor(private readonly app: Application) {
     // A derived key, so URL signatures never share material with cookie encryption.
-    this.key = Buffer.from(hmacHex(parseAppKey(app.config.get<string>('app.key')), 'kiln:url-signing'), 'hex')
+    // A KeyObject, made once: every update address is signed and checked with it.
+    this.key = createSecretKey(Buffer.from(hmacHex(parseAppKey(app.config.get<string>('app.key')), 'kiln:url-signing'), 'hex'))
   }
 
   /** A signed browser-facing URL for a routed path. @example `signer.sign('/unsubscribe', { params: { user: 1 } })` */

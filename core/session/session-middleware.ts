@@ -1,5 +1,7 @@
+import type { KeyObject } from 'node:crypto'
 import type { Application } from '../application/application.ts'
 import { parseAppKey } from '../security/app-key.ts'
+import type { CookieCodec } from '../http/body/cookie-jar.ts'
 import type { Middleware } from '../http/pipeline/middleware.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
@@ -29,14 +31,26 @@ declare module '../http/pipeline/http-context.ts' {
  * ```
  */
 export const encryptCookies: Middleware = (ctx, next) => {
-  const encrypter = ctx.app.service('encrypter')
-  const exempt = new Set(ctx.app.config.get<string[]>('session.unencrypted_cookies', []))
-  ctx.cookies.codec = {
-    encode: (name, value) => encrypter.encrypt(value, `cookie:${name}`),
-    decode: (name, value) => encrypter.decrypt(value, `cookie:${name}`),
-    isExempt: (name) => exempt.has(name),
-  }
+  ctx.cookies.codec = cookieCodec(ctx.app)
   return next()
+}
+
+const CODECS = new WeakMap<Application, CookieCodec>()
+
+/** The app's cookie codec, made once: the encrypter and the exempt list do not change while it runs. */
+function cookieCodec(app: Application): CookieCodec {
+  let codec = CODECS.get(app)
+  if (!codec) {
+    const encrypter = app.service('encrypter')
+    const exempt = new Set(app.config.get<string[]>('session.unencrypted_cookies', []))
+    codec = {
+      encode: (name, value) => encrypter.encrypt(value, `cookie:${name}`),
+      decode: (name, value) => encrypter.decrypt(value, `cookie:${name}`),
+      isExempt: (name) => exempt.has(name),
+    }
+    CODECS.set(app, codec)
+  }
+  return codec
 }
 
 /**
@@ -79,10 +93,10 @@ export const startSession: Middleware = async (ctx, next) => {
   return response
 }
 
-const TOKEN_KEYS = new WeakMap<Application, Buffer[]>()
+const TOKEN_KEYS = new WeakMap<Application, KeyObject[]>()
 
 /** The app's CSRF token keys, from `APP_KEY` and the previous keys, worked out once. */
-function tokenKeys(app: Application): Buffer[] {
+function tokenKeys(app: Application): KeyObject[] {
   let keys = TOKEN_KEYS.get(app)
   if (!keys) {
     const appKeys = [app.config.get<string>('app.key'), ...app.config.get<string[]>('app.previous_keys', [])].map(parseAppKey)

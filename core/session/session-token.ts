@@ -1,18 +1,19 @@
-import { createHmac } from 'node:crypto'
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto'
 import { safeEqual } from '../security/safe-compare.ts'
 
 /**
  * The keys CSRF tokens are derived with, from `APP_KEY` then each previous
  * key: a key for this purpose only, so tokens never share key material with
- * cookie encryption or URL signatures.
+ * cookie encryption or URL signatures. They are `KeyObject`s, made once per
+ * app: a token is derived on every request that checks or sends one.
  *
  * @example
  * ```ts
  * const keys = csrfTokenKeys([parseAppKey(app.config.get('app.key'))])
  * ```
  */
-export function csrfTokenKeys(appKeys: Buffer[]): Buffer[] {
-  return appKeys.map((key) => createHmac('sha256', key).update('kiln:session:csrf').digest())
+export function csrfTokenKeys(appKeys: Buffer[]): KeyObject[] {
+  return appKeys.map((key) => createSecretKey(createHmac('sha256', key).update('kiln:session:csrf').digest()))
 }
 
 /**
@@ -26,7 +27,7 @@ export function csrfTokenKeys(appKeys: Buffer[]): Buffer[] {
  * derivedCsrfToken(keys[0], session.id)
  * ```
  */
-export function derivedCsrfToken(key: Buffer, id: string): string {
+export function derivedCsrfToken(key: Buffer | KeyObject, id: string): string {
   return createHmac('sha256', key).update(id).digest('hex').slice(0, 40)
 }
 
@@ -41,7 +42,7 @@ export function derivedCsrfToken(key: Buffer, id: string): string {
  * tokenMatches(given, session.token(), { id: session.id, previousKeys: keys.slice(1) })
  * ```
  */
-export function tokenMatches(given: unknown, expected: string, derivedFrom?: { id: string; previousKeys: Buffer[] }): boolean {
+export function tokenMatches(given: unknown, expected: string, derivedFrom?: { id: string; previousKeys: Array<Buffer | KeyObject> }): boolean {
   if (typeof given !== 'string' || given.length === 0) return false
   if (safeEqual(given, expected)) return true
   return derivedFrom !== undefined && derivedFrom.previousKeys.some((key) => safeEqual(given, derivedCsrfToken(key, derivedFrom.id)))

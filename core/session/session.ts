@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import type { Storage } from 'unstorage'
 import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
 import { randomId } from './random-id.ts'
@@ -50,7 +51,7 @@ export class Session {
     private sessionId: string,
     private readonly records: SessionRecords,
     readonly isNew: boolean,
-    private readonly tokenKeys: Buffer[],
+    private readonly tokenKeys: Array<Buffer | KeyObject>,
   ) {}
 
   /**
@@ -68,7 +69,12 @@ export class Session {
    * const session = await Session.load(store, ctx.cookies.get('kiln_session'), 120 * 60, { tokenKeys })
    * ```
    */
-  static async load(store: Storage, cookie: string | undefined, lifetimeSeconds: number, options: { tokenKeys?: Buffer[] } = {}): Promise<Session> {
+  static async load(
+    store: Storage,
+    cookie: string | undefined,
+    lifetimeSeconds: number,
+    options: { tokenKeys?: Array<Buffer | KeyObject> } = {},
+  ): Promise<Session> {
     const records = new SessionRecords(store, lifetimeSeconds)
     const keys = options.tokenKeys ?? []
     const named = parseSessionCookie(cookie)

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 
 /**
  * JSON with object keys sorted at every depth: the same data always gives
@@ -33,7 +33,12 @@ export function canonicalJson(value: unknown): string {
  * ```
  */
 export class Checksums {
-  constructor(private readonly key: Buffer | string) {}
+  private readonly key: KeyObject
+
+  constructor(key: Buffer | string) {
+    // Made once: a KeyObject is not copied into a new key on every sign and verify.
+    this.key = createSecretKey(typeof key === 'string' ? Buffer.from(key) : key)
+  }
 
   /** The checksum of a snapshot. @example `checksums.sign({ id, name }, { data, errors })` */
   sign(fingerprint: unknown, memo: Record<string, unknown>): string {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 import type { HttpContext } from '../../core/index.ts'
 
 /**
@@ -15,13 +15,28 @@ import type { HttpContext } from '../../core/index.ts'
  * ```
  */
 export class SessionBinding {
-  constructor(private readonly key: Buffer) {}
+  private readonly key: KeyObject
+  /**
+   * The last tag worked out for each session object: an update asks for it
+   * four times (the snapshot's check, the address's check, uploads, the new
+   * snapshot), and a login or logout mid-request changes the id, so the id is kept with it.
+   */
+  private readonly tags = new WeakMap<object, { id: string; tag: string }>()
+
+  constructor(key: Buffer) {
+    this.key = createSecretKey(key)
+  }
 
   /** The tag of the request's session; `'-'` when the request has none (such a tag never matches a session). */
   tag(ctx: Pick<HttpContext, 'session'> | undefined): string {
-    const id = ctx?.session?.id
+    const session = ctx?.session
+    const id = session?.id
     if (!id) return '-'
-    return createHmac('sha256', this.key).update(id).digest('base64url').slice(0, 22)
+    const known = this.tags.get(session)
+    if (known?.id === id) return known.tag
+    const tag = createHmac('sha256', this.key).update(id).digest('base64url').slice(0, 22)
+    this.tags.set(session, { id, tag })
+    return tag
   }
 
   /** True when `tag` was issued in this request's session (compared in constant time). */
