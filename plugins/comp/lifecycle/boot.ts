@@ -1,7 +1,7 @@
 import { metaOf } from '../class-meta.ts'
 import { publicProperties } from '../state.ts'
 import { coerce } from '../updates.ts'
-import type { ComponentContext } from './component-hook.ts'
+import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
 
 /**
  * Mount-time steps: parameters named like public properties are assigned
@@ -27,7 +27,8 @@ export async function bootComponent(c: ComponentContext, params: Record<string, 
     else self[key] = await coerce(self[key], value, key, { openUpload }, kinds.get(key)).catch(() => self[key])
   }
   await component.mount?.(params)
-  for (const hook of services.features) await hook.mounted?.(c)
+  const mounted = runFeatureHooks(services.features, 'mounted', c)
+  if (mounted) await mounted
   await component.booted?.()
 }
 

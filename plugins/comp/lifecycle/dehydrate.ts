@@ -1,6 +1,6 @@
 import type { ChildRecord, ServerMemo, Snapshot } from '../snapshot.ts'
 import { dehydrate } from '../state.ts'
-import type { ComponentContext } from './component-hook.ts'
+import { isPromiseLike, runFeatureHooks, type ComponentContext } from './component-hook.ts'
 
 /**
  * The snapshot that ends every trip: the component's `dehydrate()`, its
@@ -15,10 +15,12 @@ import type { ComponentContext } from './component-hook.ts'
  */
 export async function dehydrateComponent(c: ComponentContext, children: Record<string, ChildRecord>): Promise<Snapshot> {
   const { component, run, services } = c
-  await component.dehydrate?.()
+  const dehydrating = component.dehydrate?.()
+  if (isPromiseLike(dehydrating)) await dehydrating
   const { data, types } = dehydrate(component.state(), run.name)
   c.data = data
-  for (const hook of services.features) await hook.dehydrate?.(c)
+  const hooks = runFeatureHooks(services.features, 'dehydrate', c)
+  if (hooks) await hooks
   const memo: Omit<ServerMemo, 'checksum'> = {
     data,
     errors: run.errors,

@@ -3,7 +3,7 @@ import { withRootAttributes } from '../html-root.ts'
 import type { ComponentClass } from '../registry.ts'
 import { renderComponentView, type RenderScope } from '../render.ts'
 import { bootComponent } from './boot.ts'
-import { ComponentContext, type CompServices } from './component-hook.ts'
+import { ComponentContext, runFeatureHooks, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** Set on a request that rendered a component, for asset injection. */
@@ -39,7 +39,8 @@ export async function mountComponent(
   const component = services.instantiate(Class, run)
   const scope: RenderScope = { component, Class, id: run.id, ctx, previous: {}, children: {}, counter: 0 }
   const c: ComponentContext = new ComponentContext(services, component, Class, run, scope, undefined, { boot: (values) => bootComponent(c, values) })
-  for (const hook of services.features) await hook.mount?.(c, params)
+  const mounting = runFeatureHooks(services.features, 'mount', c, params)
+  if (mounting) await mounting
   let html: string
   if (c.placeholder !== undefined) html = c.placeholder
   else {

@@ -9,7 +9,7 @@ import { hydrate } from '../state.ts'
 import type { UpdatePayload } from '../update-payload.ts'
 import { applyUpdate } from '../updates.ts'
 import { bootComponent } from './boot.ts'
-import { ComponentContext, type ComponentHook, type CompServices } from './component-hook.ts'
+import { ComponentContext, isPromiseLike, runFeatureHooks, type ComponentHook, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** What `POST /comp/update` answers. */
@@ -71,15 +71,20 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
     {
       boot: (params) => bootComponent(c, params),
       update: async (path, value) => {
-        for (const hook of services.features) await hook.update?.(c, path, value)
+        const pending = runFeatureHooks(services.features, 'update', c, path, value)
+        if (pending) await pending
         await applyUpdate(component, path, value, context)
       },
     },
   )
-  for (const hook of services.features) await hook.hydrate?.(c, memo)
+  // Awaited only when something returned a promise: an await per absent or synchronous hook is a promise each.
+  const hydrating = runFeatureHooks(services.features, 'hydrate', c, memo)
+  if (hydrating) await hydrating
   if (!c.skipHydrate) {
-    await component.hydrate?.()
-    await component.booted?.()
+    const hydrated = component.hydrate?.()
+    if (isPromiseLike(hydrated)) await hydrated
+    const booted = component.booted?.()
+    if (isPromiseLike(booted)) await booted
   }
 
   const calls = callsOf(services.features)
@@ -97,7 +102,8 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
 
   let html: string | undefined
   let children = scope.previous
-  if (!payload.renderless && !run.skipRender && !c.skipRender && !(await renderedByFeature(c))) {
+  const byFeature = payload.renderless || run.skipRender || c.skipRender ? undefined : renderedByFeature(c)
+  if (byFeature !== undefined && !(isPromiseLike(byFeature) ? await byFeature : byFeature)) {
     // The single-root check ran at mount; re-running it on every update is for debug mode, where its error helps.
     const check = services.app.config.get<boolean>('app.debug', false)
     html = withRootAttributes(await renderComponentView(services.views, scope, name), name, { 'wire:id': run.id, 'wire:name': name }, { check }).html
@@ -142,8 +148,13 @@ function callsOf(features: readonly ComponentHook[]): Map<string, NonNullable<Co
   return calls
 }
 
-/** True when a feature's render hook rendered on its own (an island). */
-async function renderedByFeature(c: ComponentContext): Promise<boolean> {
-  for (const hook of c.services.features) if ((await hook.render?.(c)) === true) return true
+/** True when a feature's render hook rendered on its own (an island); a promise only when a hook returned one. */
+function renderedByFeature(c: ComponentContext, from = 0): boolean | Promise<boolean> {
+  const features = c.services.features
+  for (let i = from; i < features.length; i++) {
+    const result = features[i]!.render?.(c)
+    if (isPromiseLike(result)) return Promise.resolve(result).then((rendered) => rendered === true || renderedByFeature(c, i + 1))
+    if (result === true) return true
+  }
   return false
 }
