@@ -84,7 +84,7 @@ export interface AttemptResult {
  */
 export class RateLimiters {
   private readonly named = new Map<string, LimitDefinition>()
-  private readonly limiters = new Map<string, RateLimiterAbstract>()
+  private readonly limiters = new Map<string, Promise<RateLimiterAbstract>>()
   private redis?: Promise<Redis | undefined>
 
   constructor(private readonly app: Application) {}
@@ -147,16 +147,20 @@ export class RateLimiters {
     if (client) await client.quit().catch(() => client.disconnect())
   }
 
-  private async limiter(points: number, duration: number): Promise<RateLimiterAbstract> {
+  private limiter(points: number, duration: number): Promise<RateLimiterAbstract> {
     const id = `${points}/${duration}`
+    // The promise is kept, not the limiter: parallel first attempts must share one counter, and making it awaits
+    // (the library's import, the Redis client), so a limiter stored after those awaits would be one per request.
     let limiter = this.limiters.get(id)
     if (!limiter) {
-      const { RateLimiterMemory, RateLimiterRedis } = await rateLimiterFlexible()
-      const memory = new RateLimiterMemory({ points, duration, keyPrefix: 'kiln' })
-      const redis = await this.redisClient()
-      limiter = redis
-        ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: this.redisPrefix(), insuranceLimiter: memory, rejectIfRedisNotReady: true })
-        : memory
+      limiter = (async () => {
+        const { RateLimiterMemory, RateLimiterRedis } = await rateLimiterFlexible()
+        const memory = new RateLimiterMemory({ points, duration, keyPrefix: 'kiln' })
+        const redis = await this.redisClient()
+        return redis
+          ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: this.redisPrefix(), insuranceLimiter: memory, rejectIfRedisNotReady: true })
+          : memory
+      })()
       this.limiters.set(id, limiter)
     }
     return limiter
