@@ -21,8 +21,16 @@ const NO_BODY = new Set([101, 204, 205, 206, 304])
  * const response = await compressResponse(request, await h3.fetch(request), options, answered.get(request))
  * ```
  */
-export async function compressResponse(request: Request, response: Response, options: CompressionOptions, source?: Response): Promise<Response> {
+export function compressResponse(request: Request, response: Response, options: CompressionOptions, source?: Response): Response | Promise<Response> {
   if (!options.enabled || request.method === 'HEAD' || NO_BODY.has(response.status) || isUncompressed(response)) return response
+  // A body known whole and under the threshold (most JSON answers) goes out as it is, before any header is read and
+  // without a promise: on srvx's fast response, reading the headers builds a Headers object. A copy h3 made carries the app's body.
+  const small = bodyOf(response) ?? (source && source !== response ? bodyOf(source) : undefined)
+  if (small !== undefined && byteLength(small) < options.threshold) return response
+  return compressSized(request, response, options, source)
+}
+
+async function compressSized(request: Request, response: Response, options: CompressionOptions, source?: Response): Promise<Response> {
   const headers = response.headers
   if (headers.has('content-encoding') || !isCompressibleType(headers.get('content-type'))) return response
   if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(headers.get('cache-control') ?? '')) return response
