@@ -70,14 +70,24 @@ export class UrlSigner {
    * ```
    */
   hasValidSignature(ctx: HttpContext, options: { relative?: boolean } = {}): boolean {
-    const params = new URLSearchParams(ctx.request.url.search)
-    const signature = params.get('signature')
-    if (!signature || !/^[a-f0-9]{64}$/.test(signature) || params.getAll('signature').length !== 1) return false
-    params.delete('signature')
-    const expires = params.get('expires')
-    if (expires !== null && (!/^\d{1,12}$/.test(expires) || Number(expires) < Date.now() / 1000)) return false
+    // One pass over the query: the signature (exactly one), the first `expires`, and the rest to canonicalise.
+    let signature: string | undefined
+    let signatures = 0
+    let expires: string | undefined
+    const rest: Array<[string, string]> = []
+    for (const pair of new URLSearchParams(ctx.request.url.search)) {
+      if (pair[0] === 'signature') {
+        signature ??= pair[1]
+        signatures++
+        continue
+      }
+      if (pair[0] === 'expires') expires ??= pair[1]
+      rest.push(pair)
+    }
+    if (!signature || !/^[a-f0-9]{64}$/.test(signature) || signatures !== 1) return false
+    if (expires !== undefined && (!/^\d{1,12}$/.test(expires) || Number(expires) < Date.now() / 1000)) return false
     const path = ctx.request.path
-    const subject = options.relative ? `${path}${canonicalQuery(params)}` : `${ctx.request.url.origin}${this.app.urls.to(path)}${canonicalQuery(params)}`
+    const subject = options.relative ? `${path}${canonicalQuery(rest)}` : `${ctx.request.url.origin}${this.app.urls.to(path)}${canonicalQuery(rest)}`
     return safeEqual(hmacHex(this.key, subject), signature)
   }
 }
@@ -85,10 +95,18 @@ export class UrlSigner {
 /** Paths `new URL` would leave as they are: no query, dot segments, escapes or unusual characters. */
 const SIMPLE_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?$/
 
-function canonicalQuery(params: URLSearchParams): string {
-  const sorted = new URLSearchParams([...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-  const text = sorted.toString()
-  return text ? `?${text}` : ''
+/** Names and values that form encoding leaves as they are: such a pair is written without a URLSearchParams. */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/
+
+/** The query sorted by name (stably), form-encoded as URLSearchParams writes it, with its `?`; empty for none. */
+function canonicalQuery(params: Iterable<[string, string]>): string {
+  const sorted = [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  let text = ''
+  for (const [name, value] of sorted) {
+    text += text ? '&' : '?'
+    text += FORM_SAFE.test(name) && FORM_SAFE.test(value) ? `${name}=${value}` : new URLSearchParams([[name, value]]).toString()
+  }
+  return text
 }
 
 /**

@@ -12,12 +12,26 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`
-  const record = value as Record<string, unknown>
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort()
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      out += (i === 0 ? '' : ',') + (item === undefined ? 'null' : canonicalJson(item))
+    }
+    return `${out}]`
+  }
+  return canonicalRecord(value as Record<string, unknown>)
+}
+
+/** An object's canonical JSON, leaving out `skip`: built in one pass, without copying the object first. */
+function canonicalRecord(record: Record<string, unknown>, skip?: string): string {
+  let out = '{'
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key]
+    if (item === undefined || key === skip) continue
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`
+  }
+  return `${out}}`
 }
 
 /**
@@ -42,9 +56,9 @@ export class Checksums {
 
   /** The checksum of a snapshot. @example `checksums.sign({ id, name }, { data, errors })` */
   sign(fingerprint: unknown, memo: Record<string, unknown>): string {
-    const { checksum: _ignored, ...rest } = memo
+    // canonicalJson({ fingerprint, memo }) without the checksum, written straight out ("fingerprint" sorts before "memo").
     return createHmac('sha256', this.key)
-      .update(canonicalJson({ fingerprint, memo: rest }))
+      .update(`{"fingerprint":${canonicalJson(fingerprint)},"memo":${canonicalRecord(memo, 'checksum')}}`)
       .digest('hex')
   }
 
