@@ -2,7 +2,9 @@
  * P0: the kernel's cost. The same JSON from a Kiln `api` route (full
  * pipeline: router, global + api groups, context, response conversion) and
  * from a bare h3 app on srvx, both real listening servers in this process,
- * driven by a client process.
+ * driven by a client process. Then the same JSON from a route in the `web`
+ * group (encrypted cookies, the session, the CSRF check, the user) for a
+ * returning browser: it sends the session and XSRF cookies of its first visit.
  */
 import { H3 } from 'h3'
 import { serve } from 'srvx'
@@ -16,6 +18,9 @@ export async function kernelOverhead(): Promise<void> {
   app.router.group({ middleware: ['api'] }, () => {
     app.router.get('/bench', () => payload)
   })
+  app.router.group({ middleware: ['web'] }, () => {
+    app.router.get('/web-bench', () => payload)
+  })
   const kilnServer = await app.listen({ port: 0 })
 
   const bare = new H3().get('/bench', () => payload)
@@ -26,6 +31,15 @@ export async function kernelOverhead(): Promise<void> {
   try {
     const { kiln, baseline, ratio } = await compare(`${kilnServer.url}/bench`, `http://127.0.0.1:${bareUrl.port}/bench`)
     report('P0 kernel: JSON route, Kiln vs bare h3', kiln, baseline, ratio)
+
+    const first = await fetch(`${kilnServer.url}/web-bench`)
+    const cookie = first.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ')
+    if (!cookie.includes('XSRF-TOKEN=')) throw new Error('P0 web: the first visit got no session and XSRF cookies')
+    const web = await compare(`${kilnServer.url}/web-bench`, `http://127.0.0.1:${bareUrl.port}/bench`, { kilnHeaders: { cookie } })
+    report('P0 web group: the same JSON on a `web` route (cookies, session, CSRF), returning browser, vs bare h3', web.kiln, web.baseline, web.ratio, 0.65)
   } finally {
     await bareServer.close(true)
     await app.close()
