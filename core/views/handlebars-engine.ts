@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import Handlebars from 'handlebars'
-import { createHash } from 'node:crypto'
 import { KilnError } from '../support/errors.ts'
 import { asyncCapable, withAsyncHelpers } from './async-helpers.ts'
 import { loopEach } from './loop-data.ts'
@@ -72,13 +71,13 @@ export class HandlebarsEngine implements ViewEngine {
    */
   async renderInline(source: string, data: Record<string, unknown>): Promise<string> {
     this.loadPartials()
-    const key = createHash('sha256').update(source).digest('base64url')
-    let template = this.inline.get(key)
+    // Keyed by the source itself: a component's template is one string whose hash V8 works out once (a digest cost every render).
+    let template = this.inline.get(source)
     if (!template) {
       template = this.hbs.compile(this.preprocess(source, 'inline'), { strict: false })
       // Sources come from code, so they are few; the bound only guards against a template built from data.
       if (this.inline.size >= 1000) this.inline.clear()
-      this.inline.set(key, template)
+      this.inline.set(source, template)
     }
     return withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
   }
