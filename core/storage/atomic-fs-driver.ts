@@ -1,5 +1,6 @@
 import { KilnError } from '../support/errors.ts'
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { defineDriver, type Driver } from 'unstorage'
@@ -38,9 +39,15 @@ export const atomicFsDriver = defineDriver((options: { base: string }): Driver =
       throw error
     }
   }
+  // A missing key is the common read (a visitor whose session holds nothing is never stored): fs-lite's read of
+  // it rejects with ENOENT and catches that, some 60-75 µs of CPU against 2 for a stat that says "no such file".
+  const missing = (key: string) => !existsSync(path(key))
   return {
     ...lite,
     name: 'kiln-fs',
+    hasItem: (key, options) => (missing(key) ? false : lite.hasItem(key, options)),
+    getItem: (key, options) => (missing(key) ? null : lite.getItem(key, options)),
+    getItemRaw: (key, options) => (missing(key) ? null : lite.getItemRaw!(key, options)),
     setItem: (key, value) => write(key, value),
     setItemRaw: (key, value) => write(key, value as Uint8Array),
   }
