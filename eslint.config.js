@@ -10,7 +10,16 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', 'dist/**', 'tmp/**', '**/storage/**', 'plugins/comp/dist/**', 'packages/rt/dist/**', 'app-template/public/**', '**/*.d.ts'],
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      'tmp/**',
+      'app-template/storage/**',
+      'plugins/comp/dist/**',
+      'packages/rt/dist/**',
+      'app-template/public/**',
+      '**/*.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

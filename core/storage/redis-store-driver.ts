@@ -95,7 +95,9 @@ export function failFastRedisDriver(options: RedisStoreOptions): Driver & Atomic
     getItem: guard(inner.getItem),
     getItems: guard(inner.getItems),
     // Redis takes whole seconds only: 0.6 would be refused, so a TTL is rounded up.
-    setItem: guard((key: string, value: string, opts?: { ttl?: number }) => inner.setItem!(key, value, opts?.ttl ? { ...opts, ttl: wholeSeconds(opts.ttl) } : (opts ?? {}))),
+    setItem: guard((key: string, value: string, opts?: { ttl?: number }) =>
+      inner.setItem!(key, value, opts?.ttl ? { ...opts, ttl: wholeSeconds(opts.ttl) } : (opts ?? {})),
+    ),
     removeItem: guard(inner.removeItem),
     getKeys: guard(inner.getKeys),
     clear: guard(inner.clear),

@@ -1,5 +1,5 @@
 import type { TestFn } from 'ava'
-import { createApp, StorageManager } from '../../../core/index.ts'
+import { createApp } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 /** The contract every storage driver passes (unstorage's testDriver pattern): one suite per driver. */
