@@ -1,6 +1,16 @@
 import { z } from 'zod'
 
-const guardSchema = z.looseObject({ driver: z.string(), provider: z.string().optional() })
+/** A session guard's remember-me tokens: the table, the cookie, their lifetime in days, the database connection. */
+const rememberSchema = z.object({
+  table: z.string().min(1).default('remember_tokens'),
+  cookie: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .optional(),
+  days: z.number().int().positive().max(3650).default(400),
+  connection: z.string().optional(),
+})
+const guardSchema = z.looseObject({ driver: z.string(), provider: z.string().optional(), remember: rememberSchema.optional() })
 const providerSchema = z.looseObject({ driver: z.string() })
 
 /**

@@ -6,6 +6,7 @@ import { authConfigSchema } from './auth-config.ts'
 import { authenticate, guest, initializeAuth } from './auth-middleware.ts'
 import { AuthManager } from './auth-manager.ts'
 import { ModelUserProvider, type UserModelClass } from './model-user-provider.ts'
+import { RememberTokens } from './remember-tokens.ts'
 import { RequestAuth } from './request-auth.ts'
 import { SessionGuard } from './session-guard.ts'
 
@@ -50,10 +51,16 @@ export const authProvider = definePlugin({
       const resolve = () => (typeof model === 'function' && !('find' in model) ? (model as () => UserModelClass)() : (model as UserModelClass))
       return new ModelUserProvider(resolve)
     })
-    manager.guards.extend<{ provider?: string }>(
-      'session',
-      (app: Application, { name, config }) => new SessionGuard(name, () => providerFor(app, name, config.provider)),
-    )
+    manager.guards.extend<{ provider?: string; remember?: RememberConfig }>('session', (app: Application, { name, config }) => {
+      const remember = config.remember
+        ? new RememberTokens(() => app.service('db').kysely(config.remember!.connection), {
+            table: config.remember.table ?? 'remember_tokens',
+            cookie: config.remember.cookie ?? `remember_${name}`,
+            days: config.remember.days ?? 400,
+          })
+        : undefined
+      return new SessionGuard(name, () => providerFor(app, name, config.provider), remember)
+    })
   },
   boot(app) {
     app.middleware.alias('auth', authenticate)
@@ -61,6 +68,14 @@ export const authProvider = definePlugin({
     app.middleware.appendToGroup('web', initializeAuth)
   },
 })
+
+/** `guards.<name>.remember` in config/auth.ts. */
+interface RememberConfig {
+  table?: string
+  cookie?: string
+  days?: number
+  connection?: string
+}
 
 /**
  * The user provider a guard names, with a clear error when it is missing.

@@ -30,6 +30,13 @@ export function Authenticatable<TBase extends Constructor>(Base: TBase) {
       return this
     }
 
+    /** The stored password hash (remember-me tokens end when it changes). @example `user.getAuthPassword()` */
+    getAuthPassword(): string | undefined {
+      const column = (this.constructor as typeof AuthenticatableModel).passwordColumn
+      const hash = (this as Record<string, unknown>)[column]
+      return typeof hash === 'string' ? hash : undefined
+    }
+
     /** Checks a password in constant time. @example `await user.verifyPassword(input)` */
     async verifyPassword(plain: string): Promise<boolean> {
       const column = (this.constructor as typeof AuthenticatableModel).passwordColumn

@@ -19,6 +19,11 @@ export interface UserProvider<U extends AuthUser = AuthUser> {
   readonly model?: unknown
 }
 
+/** How `login` keeps the user: `remember` also sets a long-lived remember-me cookie (session guards with `remember` configured). */
+export interface LoginOptions {
+  remember?: boolean
+}
+
 /**
  * A guard driver: stateless, one per configured guard. `authenticate` finds
  * the request's user; session-like guards also log users in and out.
@@ -32,7 +37,7 @@ export interface UserProvider<U extends AuthUser = AuthUser> {
  */
 export interface Guard<U extends AuthUser = AuthUser> {
   authenticate(ctx: HttpContext): Promise<U | undefined>
-  login?(ctx: HttpContext, user: U): Promise<void>
+  login?(ctx: HttpContext, user: U, options?: LoginOptions): Promise<void>
   logout?(ctx: HttpContext): Promise<void>
   /** The provider this guard reads users from. */
   readonly provider?: UserProvider<U>

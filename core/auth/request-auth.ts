@@ -1,7 +1,7 @@
 import { KilnError } from '../support/errors.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
-import type { AuthUser } from './contracts.ts'
+import type { AuthUser, LoginOptions } from './contracts.ts'
 import { verifyNothing } from './password-hasher.ts'
 
 /**
@@ -47,17 +47,21 @@ export class RequestAuth {
 
   /**
    * Logs a user in on a session-capable guard (regenerating the session id).
+   * `{ remember: true }` also sets a remember-me cookie, when the guard has
+   * `remember` in config/auth.ts.
    *
    * @example
    * ```ts
    * await ctx.auth.login(user)
+   * await ctx.auth.login(user, { remember: true })
    * ```
    */
-  async login(user: AuthUser, guard?: string): Promise<void> {
+  async login(user: AuthUser, guardOrOptions?: string | (LoginOptions & { guard?: string })): Promise<void> {
+    const { guard, ...options } = typeof guardOrOptions === 'string' ? { guard: guardOrOptions } : (guardOrOptions ?? {})
     const name = guard ?? this.manager.defaultGuard()
     const driver = this.manager.guard(name)
     if (!driver.login) throw new KilnError(`The "${name}" guard cannot log users in.`, { code: 'E_GUARD_CANNOT_LOG_IN' })
-    await driver.login(this.ctx, user)
+    await driver.login(this.ctx, user, options)
     this.resolved.set(name, user)
     if (!this.guardName || this.guardName === name) this.ctx.request.setUser(user)
   }
@@ -78,12 +82,34 @@ export class RequestAuth {
    * @example
    * ```ts
    * const user = await ctx.auth.attempt({ email, password })
+   * const remembered = await ctx.auth.attempt({ email, password }, { remember: true })
    * ```
    */
-  async attempt<U extends AuthUser = AuthUser>(credentials: Record<string, unknown>, guard?: string): Promise<U | undefined> {
+  async attempt<U extends AuthUser = AuthUser>(
+    credentials: Record<string, unknown>,
+    guardOrOptions?: string | (LoginOptions & { guard?: string }),
+  ): Promise<U | undefined> {
+    const guard = typeof guardOrOptions === 'string' ? guardOrOptions : guardOrOptions?.guard
     const user = await this.validate<U>(credentials, guard)
-    if (user) await this.login(user, guard)
+    if (user) await this.login(user, guardOrOptions)
     return user
+  }
+
+  /**
+   * After a password change: every device remembered for the user on a
+   * session guard forgets them; this browser, if it was remembered, gets a
+   * new remember-me cookie.
+   *
+   * @example
+   * ```ts
+   * await user.setPassword(input)
+   * await user.save()
+   * await ctx.auth.forgetRememberedDevices(user)
+   * ```
+   */
+  async forgetRememberedDevices(user: AuthUser, guard?: string): Promise<void> {
+    const driver = this.manager.guard(guard) as { forgetRememberedDevices?(ctx: HttpContext, user: AuthUser): Promise<void> }
+    await driver.forgetRememberedDevices?.(this.ctx, user)
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { KilnError } from '../support/errors.ts'
-import type { AuthUser, Guard, UserProvider } from './contracts.ts'
+import type { AuthUser, Guard, LoginOptions, UserProvider } from './contracts.ts'
+import { parseRememberCookie, passwordFingerprint, type RememberTokens } from './remember-tokens.ts'
 
 /** The part of the session the session guard uses. */
 interface SessionLike {
@@ -17,10 +18,14 @@ interface SessionLike {
  * regenerates the session id and the CSRF token (no fixation); logging out
  * invalidates the session, so a copy of the old cookie is refused everywhere.
  *
+ * With `remember` configured, `login(user, { remember: true })` also sets a
+ * long-lived cookie (see RememberTokens); when the session has expired, the
+ * guard logs the user back in from it and rotates it. Logging out forgets it.
+ *
  * @example
  * ```ts
  * // config/auth.ts
- * guards: { web: { driver: 'session', provider: 'users' } }
+ * guards: { web: { driver: 'session', provider: 'users', remember: { table: 'remember_tokens' } } }
  * ```
  */
 export class SessionGuard implements Guard {
@@ -30,6 +35,8 @@ export class SessionGuard implements Guard {
     readonly name: string,
     // Resolved on first use, so an app without users configured can still serve web routes.
     private readonly resolveProvider: () => UserProvider,
+    /** Remember-me tokens, when the guard's config has `remember`. */
+    readonly remember?: RememberTokens,
   ) {
     this.key = `login_${name}`
   }
@@ -41,24 +48,97 @@ export class SessionGuard implements Guard {
   async authenticate(ctx: HttpContext): Promise<AuthUser | undefined> {
     const session = sessionOf(ctx, false)
     const id = session?.get(this.key)
-    if (id === undefined || id === null) return undefined
+    if (id === undefined || id === null) return session ? this.fromRememberCookie(ctx) : undefined
     return this.provider.retrieveById(id)
   }
 
-  async login(ctx: HttpContext, user: AuthUser): Promise<void> {
+  async login(ctx: HttpContext, user: AuthUser, options: LoginOptions = {}): Promise<void> {
     const session = sessionOf(ctx, true)!
     // A new id and a new CSRF token: neither a planted cookie nor a token read before login works after it.
     await session.regenerate()
     session.regenerateToken()
     session.put(this.key, user.getKey())
+    if (options.remember) await this.issueRememberCookie(ctx, user)
   }
 
   async logout(ctx: HttpContext): Promise<void> {
+    await this.forgetRememberCookie(ctx)
     const session = sessionOf(ctx, false)
     if (!session) return
     session.forget(this.key)
     await session.invalidate()
   }
+
+  /**
+   * Ends every remembered device of a user (after a password change); when
+   * this request's browser was remembered, it gets a fresh token.
+   *
+   * @example
+   * ```ts
+   * await (auth.guard('web') as SessionGuard).forgetRememberedDevices(ctx, user)
+   * ```
+   */
+  async forgetRememberedDevices(ctx: HttpContext, user: AuthUser): Promise<void> {
+    if (!this.remember) return
+    const remembered = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie)) !== undefined
+    await this.remember.forgetUser(user.getKey())
+    if (remembered) await this.issueRememberCookie(ctx, user)
+  }
+
+  /** The session has no user: a valid remember cookie logs its user in again, with a new token. */
+  private async fromRememberCookie(ctx: HttpContext): Promise<AuthUser | undefined> {
+    if (!this.remember) return undefined
+    const cookie = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie))
+    if (!cookie) return undefined
+    const found = await this.remember.lookup(cookie)
+    if (found.state === 'unknown') return undefined
+    if (found.state === 'mismatch') {
+      // A known selector with the wrong secret: an old, already rotated copy of the cookie. Someone else holds it; end them all.
+      await this.remember.forgetUser(found.userId)
+      ctx.cookies.delete(this.remember.options.cookie)
+      return undefined
+    }
+    if (found.state === 'expired') {
+      ctx.cookies.delete(this.remember.options.cookie)
+      return undefined
+    }
+    await this.remember.forgetSelector(cookie.selector)
+    const user = await this.provider.retrieveById(coerceKey(found.userId))
+    if (!user || (found.passwordFingerprint ?? null) !== passwordFingerprint(user)) {
+      ctx.cookies.delete(this.remember.options.cookie)
+      return undefined
+    }
+    await this.login(ctx, user, { remember: true })
+    return user
+  }
+
+  private async issueRememberCookie(ctx: HttpContext, user: AuthUser): Promise<void> {
+    if (!this.remember) {
+      throw new KilnError(`The "${this.name}" guard has no \`remember\` in config/auth.ts, so it cannot remember users.`, {
+        code: 'E_REMEMBER_NOT_CONFIGURED',
+      })
+    }
+    const { value, maxAge } = await this.remember.issue(user.getKey(), passwordFingerprint(user))
+    ctx.cookies.set(this.remember.options.cookie, value, { maxAge, httpOnly: true, sameSite: 'lax', secure: secureCookies(ctx) })
+  }
+
+  private async forgetRememberCookie(ctx: HttpContext): Promise<void> {
+    if (!this.remember) return
+    const cookie = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie))
+    if (cookie) await this.remember.forgetSelector(cookie.selector)
+    if (ctx.cookies.get(this.remember.options.cookie) !== undefined) ctx.cookies.delete(this.remember.options.cookie)
+  }
+}
+
+/** The session cookie's rule: `session.secure`, else whether APP_URL is https. */
+function secureCookies(ctx: HttpContext): boolean {
+  const config = ctx.app.config
+  return config.get<boolean | undefined>('session.secure') ?? config.get<string>('app.url', '').startsWith('https:')
+}
+
+/** A user key read back from the table's text column: numeric keys become numbers again. */
+function coerceKey(id: string): string | number {
+  return /^[1-9]\d{0,15}$/.test(id) ? Number(id) : id
 }
 
 function sessionOf(ctx: HttpContext, required: boolean): SessionLike | undefined {
