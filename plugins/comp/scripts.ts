@@ -7,6 +7,7 @@ import type { ComponentManager } from './component-manager.ts'
 import { cloakStyle } from './features/cloak/cloak-style.ts'
 import { escapeAttribute } from './html-root.ts'
 import { signedEndpoint } from './keys.ts'
+import { realtimeClientUrl } from './features/echo/realtime-client.ts'
 
 /** Set on a request whose page already has the scripts. */
 export const SCRIPTS_EMITTED = Symbol.for('kiln.comp.scripts-emitted')
@@ -85,6 +86,7 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext, 
     maxComponents: config.limits.max_components,
     maxPayloadBytes: config.limits.max_payload_bytes,
     progressBar: config.navigate.show_progress_bar && config.navigate.progress_bar_color,
+    rt: await realtimeClientUrl(app.assets),
   }
   const json = JSON.stringify(boot).replace(/</g, '\\u003c')
   const n = nonce ? ` nonce="${escapeAttribute(nonce)}"` : ''

@@ -80,6 +80,20 @@ export class StaticAssets {
   }
 
   /**
+   * Whether a file is mounted at this URL path with {@link file}: a plugin
+   * can offer what another one serves (the components' echo listeners load
+   * the realtime client only when the app serves it) without importing it.
+   *
+   * @example
+   * ```ts
+   * app.assets.has('/broadcasting/rt.js') // true with the websocket broadcaster active
+   * ```
+   */
+  has(urlPath: string): boolean {
+    return this.files.has(urlPath)
+  }
+
+  /**
    * Serves the files of a folder under a URL prefix. Paths that leave the
    * folder (`..`, encoded or not) are 404.
    *

@@ -58,6 +58,8 @@ export interface BootConfig {
   maxPayloadBytes?: number
   /** The colour of the `wire:navigate` progress bar, or false for none. */
   progressBar?: string | false
+  /** The realtime client (`@kiln/rt`) when the app serves it, loaded only for components with echo listeners. */
+  rt?: string
 }
 
 /** The page's Alpine (it exists once `alpine:init` has fired). */

@@ -1,6 +1,7 @@
 import morph from '@alpinejs/morph'
 import { alpine, type AlpineApi, type BootConfig } from './alpine.ts'
 import { CompComponent } from './component.ts'
+import { componentMoment } from './component-hooks.ts'
 import type { PageComponent } from './page-component.ts'
 import { readConfig } from './config.ts'
 import { initDirectives } from './directives/index.ts'
@@ -51,6 +52,7 @@ function start(Alpine: AlpineApi, el: HTMLElement, config: BootConfig): void {
   const component = new CompComponent(el, config)
   components.set(component.id, component)
   adopt(Alpine, component, el)
+  componentMoment('start', component)
   const lazy = component.memo.lazy
   if (lazy?.mode === 'lazy') {
     const observer = new IntersectionObserver((entries) => {
@@ -72,7 +74,9 @@ function adopt(Alpine: AlpineApi, component: PageComponent, el: HTMLElement): vo
   // Expressions inside the component see its state, as `count` and as `$wire.count`.
   Alpine.addScopeToNode(el, component.data)
   Alpine.onElRemoved(el, () => {
-    if (components.get(component.id) === component && component.el === el) components.delete(component.id)
+    if (components.get(component.id) !== component || component.el !== el) return
+    components.delete(component.id)
+    componentMoment('remove', component)
   })
 }
 
