@@ -29,7 +29,7 @@ export const databaseProvider = definePlugin({
     app.config.set('database.connections', deepMerge(defaults, app.config.get('database.connections', {})))
     if (!app.config.get('database.default')) app.config.set('database.default', app.env.get('DB_CONNECTION', 'sqlite'))
     const active = app.config.get<string>('database.default')
-    requireDriverPackages(`database.${app.config.get<string>(`database.connections.${active}.driver`, '')}`, `The database connection "${active}"`)
+    requireDriverPackages(`database.${app.config.get<string>(`database.connections.${active}.driver`, '')}`, `The database connection "${active}"`, app.root)
     const db = new DatabaseManager(app)
     app.instance(DatabaseManager, db, 'db')
     app.terminating(() => db.close())

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { Application } from '../application/application.ts'
 import { KilnError } from '../support/errors.ts'
+import { importOptionalPackage } from '../support/optional-package.ts'
 import type { Connection } from './connection.ts'
 import { loadKysely } from './kysely-module.ts'
 import { guardPool } from './pg-health.ts'
@@ -117,7 +118,10 @@ export async function pgsqlConnection(
 ): Promise<Connection> {
   const url = config.url ?? app.env.get('DATABASE_URL')
   if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`)
-  const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), loadKysely()])
+  const [pg, { Kysely, PostgresDialect }] = await Promise.all([
+    importOptionalPackage<typeof import('pg')>('pg', `The database connection "${name}"`, app.root),
+    loadKysely(),
+  ])
   if (config.schema && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.schema)) throw new KilnError(`Invalid schema name "${config.schema}".`)
   const pool = new pg.Pool({
     connectionString: url,

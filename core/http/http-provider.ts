@@ -59,7 +59,7 @@ export const httpProvider = definePlugin({
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
     if (log) middleware.prependToGroup('global', requestLog)
     const throttleStore = app.config.get<string>('http.throttle_store', 'memory')
-    requireDriverPackages(`storage.${app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')}`, `The throttle store "${throttleStore}"`)
+    requireDriverPackages(`storage.${app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')}`, `The throttle store "${throttleStore}"`, app.root)
     const limiters = app.instance(RateLimiters, new RateLimiters(app), 'limiters')
     app.terminating(() => limiters.close())
     middleware.alias('throttle', throttle, { validate: (params) => validateThrottleParams(params, limiters) })

@@ -25,7 +25,7 @@ export const queueProvider = definePlugin({
     app.config.set('queue.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('queue.connections', {}) })
     if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
     const active = app.config.get<string>('queue.default')
-    requireDriverPackages(`queue.${app.config.get<string>(`queue.connections.${active}.driver`, '')}`, `The queue connection "${active}"`)
+    requireDriverPackages(`queue.${app.config.get<string>(`queue.connections.${active}.driver`, '')}`, `The queue connection "${active}"`, app.root)
     const queue = new QueueManager(app)
     queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
     app.instance(QueueManager, queue, 'queue')

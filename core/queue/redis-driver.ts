@@ -1,4 +1,5 @@
 import type { Application } from '../application/application.ts'
+import { importOptionalPackage } from '../support/optional-package.ts'
 import type { JobPayload } from './payload.ts'
 import type { PushOptions, QueueDriver } from './queue-driver.ts'
 import { backoffFor, recordFailure, runJob, type FailedJob } from './run-job.ts'
@@ -50,7 +51,7 @@ export class RedisQueue implements QueueDriver {
    * ```
    */
   async work(queues: string[], options: { concurrency?: number } = {}): Promise<void> {
-    const { Worker } = await import('bullmq')
+    const { Worker } = await this.bullmq()
     for (const name of queues) {
       const worker = new Worker(
         name,
@@ -86,10 +87,15 @@ export class RedisQueue implements QueueDriver {
   private queue(name: string): Promise<BullQueue> {
     let queue = this.queues.get(name)
     if (!queue) {
-      queue = import('bullmq').then(({ Queue }) => new Queue(name, { connection: this.connectionOptions(), prefix: this.prefix() }))
+      queue = this.bullmq().then(({ Queue }) => new Queue(name, { connection: this.connectionOptions(), prefix: this.prefix() }))
       this.queues.set(name, queue)
     }
     return queue
+  }
+
+  /** bullmq, from the app's own node_modules (an optional package). */
+  private bullmq(): Promise<typeof import('bullmq')> {
+    return importOptionalPackage<typeof import('bullmq')>('bullmq', 'The redis queue connection', this.app.root)
   }
 
   private connectionOptions(): { url: string; maxRetriesPerRequest: null } {

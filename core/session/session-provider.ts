@@ -40,7 +40,7 @@ export const sessionProvider = definePlugin({
     if (!app.config.get('session.driver')) app.config.set('session.driver', app.env.get('SESSION_DRIVER', 'fs'))
     if (!app.config.get('session.cookie')) app.config.set('session.cookie', sessionCookieName(app))
     const store = app.config.get<string>('session.driver')
-    requireDriverPackages(`storage.${app.config.get<string>(`session.stores.${store}.driver`, '')}`, `The "${store}" session store`)
+    requireDriverPackages(`storage.${app.config.get<string>(`session.stores.${store}.driver`, '')}`, `The "${store}" session store`, app.root)
     const stores = createSessionStores(app)
     app.instance(Symbol.for('kiln.session.stores'), stores, 'session.stores')
     app.terminating(() => stores.purge())

@@ -1,9 +1,18 @@
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { KilnError } from './errors.ts'
+
 /**
  * Drivers whose client library is an optional peer dependency of Kiln
  * (`ioredis`, `bullmq`, `pg`, `pusher`): an app installs only the ones its
  * config selects. A provider checks at boot that the package of each selected
  * driver is installed, so a missing one stops the app at once with the
  * install command, not at the first request that needs it.
+ *
+ * Both the check and the loading resolve the package from the application's
+ * root, never from Kiln's own folder: an app that links Kiln from a clone
+ * (`file:`) would otherwise borrow the clone's development copies, work on
+ * the developer's machine and refuse to boot once deployed.
  */
 
 /**
@@ -15,31 +24,64 @@
  * // The redis session store needs the package "ioredis", which is not installed. Install it: npm install ioredis
  * ```
  */
-export class MissingPackageError extends Error {
+export class MissingPackageError extends KilnError {
   constructor(
     readonly packageName: string,
     feature: string,
   ) {
-    super(`${feature} needs the package "${packageName}", which is not installed. Install it: npm install ${packageName}`)
+    super(`${feature} needs the package "${packageName}", which is not installed.`, {
+      hint: `Install it: npm install ${packageName}`,
+      code: 'E_MISSING_PACKAGE',
+    })
     this.name = 'MissingPackageError'
   }
 }
 
+/** A `require` that resolves as a file at the app's root would (a missing package.json there is fine). */
+function appRequire(root: string): NodeJS.Require {
+  return createRequire(join(root, 'package.json'))
+}
+
+function isNotFound(error: unknown, packageName: string): boolean {
+  const { code, message } = error as { code?: string; message?: string }
+  // A package that is there but fails to load its own dependency must not read as "not installed".
+  return code === 'MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${packageName}'`)
+}
+
 /**
- * Throws {@link MissingPackageError} unless `packageName` resolves from
- * Kiln's own location (where the driver will import it). It resolves the
- * name without loading the package, so boot stays fast.
+ * Throws {@link MissingPackageError} unless `packageName` resolves from the
+ * application at `root` (where {@link importOptionalPackage} loads it from).
+ * It resolves the name without loading the package, so boot stays fast.
  *
  * @example
  * ```ts
- * if (config.driver === 'redis') requirePackage('ioredis', 'The redis session store')
+ * if (config.driver === 'redis') requirePackage('ioredis', 'The redis session store', app.root)
  * ```
  */
-export function requirePackage(packageName: string, feature: string): void {
+export function requirePackage(packageName: string, feature: string, root: string): void {
   try {
-    import.meta.resolve(packageName)
+    appRequire(root).resolve(packageName)
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new MissingPackageError(packageName, feature)
+    if (isNotFound(error, packageName)) throw new MissingPackageError(packageName, feature)
+    throw error
+  }
+}
+
+/**
+ * Loads an optional package from the application at `root`: its exports
+ * object (`module.exports`; every optional driver package ships CommonJS).
+ * Throws {@link MissingPackageError} when the app does not have it.
+ *
+ * @example
+ * ```ts
+ * const { Redis } = await importOptionalPackage<typeof import('ioredis')>('ioredis', 'The kv broadcast connection', app.root)
+ * ```
+ */
+export async function importOptionalPackage<T>(packageName: string, feature: string, root: string): Promise<T> {
+  try {
+    return appRequire(root)(packageName) as T
+  } catch (error) {
+    if (isNotFound(error, packageName)) throw new MissingPackageError(packageName, feature)
     throw error
   }
 }
@@ -62,13 +104,13 @@ export const DRIVER_PACKAGES: Readonly<Record<string, readonly string[]>> = {
 }
 
 /**
- * Checks every package a selected driver needs.
+ * Checks every package a selected driver needs, from the application at `root`.
  *
  * @example
  * ```ts
- * requireDriverPackages('queue.redis', 'The redis queue connection "default"')
+ * requireDriverPackages('queue.redis', 'The redis queue connection "default"', app.root)
  * ```
  */
-export function requireDriverPackages(driver: string, feature: string): void {
-  for (const name of DRIVER_PACKAGES[driver] ?? []) requirePackage(name, feature)
+export function requireDriverPackages(driver: string, feature: string, root: string): void {
+  for (const name of DRIVER_PACKAGES[driver] ?? []) requirePackage(name, feature, root)
 }

@@ -1,5 +1,5 @@
 import type Pusher from 'pusher'
-import type { Logger } from '../../core/index.ts'
+import { importOptionalPackage, type Logger } from '../../core/index.ts'
 import { checkHostedConfig } from './hosted-config.ts'
 import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
 
@@ -57,6 +57,8 @@ export class HostedBroadcaster extends SigningBroadcaster {
     override readonly config: HostedConfig,
     appKey: Buffer | AppKeys,
     private readonly logger?: Logger,
+    /** The app's root: the pusher SDK is loaded from its node_modules, not from Kiln's. */
+    private readonly root: string = process.cwd(),
   ) {
     super(name, config, appKey)
     checkHostedConfig(name, config)
@@ -91,7 +93,7 @@ export class HostedBroadcaster extends SigningBroadcaster {
    * ```
    */
   getInstance(): Promise<Pusher> {
-    this.client ??= import('pusher').then(({ default: PusherSdk }) => {
+    this.client ??= importOptionalPackage<typeof import('pusher')>('pusher', `The hosted broadcast connection "${this.name}"`, this.root).then((PusherSdk) => {
       const { app_id: appId, key, secret, cluster, host, port, scheme, useTLS, timeout } = this.config
       return new PusherSdk({
         appId: appId!,

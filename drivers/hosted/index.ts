@@ -23,13 +23,13 @@ export const DRIVER_NAME = 'hosted'
  */
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
-  create: (app, { name, config, appKey }) => new HostedBroadcaster(name, config as HostedConfig, appKey, app.logger),
+  create: (app, { name, config, appKey }) => new HostedBroadcaster(name, config as HostedConfig, appKey, app.logger, app.root),
   // The active connection is checked at boot, so missing PUSHER_* settings stop the app with their names instead of a 500 later.
   boot(app) {
     const active = app.config.get<string>('broadcasting.default')
     const config = app.config.get<{ driver?: string } | undefined>(`broadcasting.connections.${active}`)
     if (config?.driver !== DRIVER_NAME) return
-    requireDriverPackages('broadcasting.hosted', `The hosted broadcast connection "${active}"`)
+    requireDriverPackages('broadcasting.hosted', `The hosted broadcast connection "${active}"`, app.root)
     checkHostedConfig(active, config)
   },
 })

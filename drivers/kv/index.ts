@@ -23,11 +23,17 @@ export default defineBroadcastDriver({
   name: DRIVER_NAME,
   // Left out, the prefix is the app's name (`my_shop:`), as rt's scaling prefix is: the two must match.
   create: (app, { name, config, appKey }) =>
-    new KvBroadcaster(name, { ...(config as KvConfig), prefix: (config as KvConfig).prefix ?? `${appSlug(app.config.get('app.name'))}:` }, appKey, app.logger),
+    new KvBroadcaster(
+      name,
+      { ...(config as KvConfig), prefix: (config as KvConfig).prefix ?? `${appSlug(app.config.get('app.name'))}:` },
+      appKey,
+      app.logger,
+      app.root,
+    ),
   // ioredis is an optional package: an app whose active connection is kv must have it, and learns so at boot.
   boot(app) {
     const active = app.config.get<string>('broadcasting.default')
     if (app.config.get(`broadcasting.connections.${active}.driver`) === DRIVER_NAME)
-      requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`)
+      requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`, app.root)
   },
 })

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { Logger } from '../../core/index.ts'
+import { importOptionalPackage, type Logger } from '../../core/index.ts'
 import {
   encryptPayload,
   ENCRYPTED_PREFIX,
@@ -69,6 +69,8 @@ export class KvBroadcaster extends SigningBroadcaster {
     override readonly config: KvConfig,
     appKey: Buffer | AppKeys,
     private readonly logger: Logger,
+    /** The app's root: ioredis is loaded from its node_modules, not from Kiln's. */
+    private readonly root: string = process.cwd(),
   ) {
     super(name, config, appKey)
     this.prefix = config.prefix ?? 'kiln:'
@@ -103,6 +105,11 @@ export class KvBroadcaster extends SigningBroadcaster {
     }
   }
 
+  /** ioredis, from the app's own node_modules (an optional package). */
+  private ioredis(): Promise<typeof import('ioredis')> {
+    return importOptionalPackage<typeof import('ioredis')>('ioredis', `The kv broadcast connection "${this.name}"`, this.root)
+  }
+
   /**
    * The ioredis client, created and connected on first use (ioredis loads
    * only then).
@@ -114,7 +121,7 @@ export class KvBroadcaster extends SigningBroadcaster {
    * ```
    */
   getInstance(): Promise<Redis> {
-    this.client ??= import('ioredis').then(({ Redis: IORedis }) => {
+    this.client ??= this.ioredis().then(({ Redis: IORedis }) => {
       const client = new IORedis(this.url(), {
         // Fail fast while Redis is down so the queued job fails and retries, instead of parking commands.
         enableOfflineQueue: false,

@@ -47,7 +47,7 @@ async function mount(app: Application): Promise<void> {
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
   if (driver !== 'websocket' && driver !== 'rt') return
   if (app.config.get(`broadcasting.connections.${name}.scaling.enabled`))
-    requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`)
+    requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
   const broadcaster = manager.connection(name) as WebsocketBroadcaster
   const { server } = broadcaster
   broadcaster.mounted = true

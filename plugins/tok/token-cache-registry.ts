@@ -31,7 +31,7 @@ export function tokenCache(app: Application): TokenCache | undefined {
 export async function startTokenCache(app: Application): Promise<void> {
   const config = app.config.get<TokConfig>('tok').cache
   if (!config.enabled) return
-  if (config.redis) requirePackage('ioredis', 'The token cache shared across processes (tok.cache.redis)')
+  if (config.redis) requirePackage('ioredis', 'The token cache shared across processes (tok.cache.redis)', app.root)
   const cache = new TokenCache(config.max)
   const sync = await syncTokenCache(app, cache, { redis: config.redis, timeoutMs: config.redis_timeout_ms })
   caches.set(app, cache)

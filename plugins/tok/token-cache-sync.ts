@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import {
   appSlug,
   failFastRedisOptions,
+  importOptionalPackage,
   maybeCurrentApp,
   onAnyModelEvent,
   onAnyQueryWrite,
@@ -40,7 +41,7 @@ export async function syncTokenCache(app: Application, cache: TokenCache, option
   const closers: Array<() => Promise<unknown>> = []
 
   if (options.redis) {
-    const { Redis: RedisClient } = await import('ioredis')
+    const { Redis: RedisClient } = await importOptionalPackage<typeof import('ioredis')>('ioredis', 'The token cache shared across processes', app.root)
     const target = redisTarget(options.redis)
     const publisher = new RedisClient(options.redis, { ...failFastRedisOptions(options), lazyConnect: true })
     const subscriber = new RedisClient(options.redis, { ...failFastRedisOptions(options), lazyConnect: true })

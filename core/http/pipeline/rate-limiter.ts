@@ -3,6 +3,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Application } from '../../application/application.ts'
 import { currentApp } from '../../application/current-app.ts'
 import { KilnError } from '../../support/errors.ts'
+import { importOptionalPackage } from '../../support/optional-package.ts'
 import { failFastRedisOptions, redisReady, redisTarget, watchRedis } from '../../support/redis-health.ts'
 import type { HttpContext } from './http-context.ts'
 
@@ -173,7 +174,7 @@ export class RateLimiters {
       if (store?.driver !== 'redis') return undefined
       const url = store.url ?? this.app.env.get('REDIS_URL', 'redis://127.0.0.1:6379')
       // Imported only by apps whose limits live in Redis.
-      const { Redis: RedisClient } = await import('ioredis')
+      const { Redis: RedisClient } = await importOptionalPackage<typeof import('ioredis')>('ioredis', `The throttle store "${storeName}"`, this.app.root)
       const timeoutMs = store.timeout_ms ?? 1000
       const client = new RedisClient(url, failFastRedisOptions({ timeoutMs }))
       const health = watchRedis(client, this.app.logger, { limiter: storeName, redis: redisTarget(url) })
