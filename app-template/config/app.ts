@@ -6,6 +6,7 @@ import kvDriver from 'kiln-framework/drivers/kv'
 import logDriver from 'kiln-framework/drivers/log'
 import nullDriver from 'kiln-framework/drivers/null'
 import websocketDriver from 'kiln-framework/drivers/websocket'
+import { mail } from 'kiln-framework/mail'
 import { tok } from 'kiln-framework/tok'
 
 /**
@@ -19,5 +20,5 @@ export default defineConfig(({ env }) => ({
   key: env.get('APP_KEY'),
   url: env.get('APP_URL', 'http://127.0.0.1:3000'),
   base_path: env.get('APP_BASE_PATH', ''),
-  plugins: [tok(), comp(), broadcasting(), logDriver, nullDriver, websocketDriver, kvDriver, hostedDriver],
+  plugins: [tok(), comp(), mail(), broadcasting(), logDriver, nullDriver, websocketDriver, kvDriver, hostedDriver],
 }))

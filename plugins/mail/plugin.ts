@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url'
+import { definePlugin, registerJob, type Plugin } from '../../core/index.ts'
+import { LogTransport } from './log-transport.ts'
+import { mailConfigSchema } from './mail-config.ts'
+import { MailManager } from './mail-manager.ts'
+import { makeMailCommand } from './make-mail-command.ts'
+import { SendQueuedMail } from './send-queued-mail.ts'
+import { SmtpTransport } from './smtp-transport.ts'
+
+declare module '../../core/index.ts' {
+  interface KilnServices {
+    mail: MailManager
+  }
+}
+
+const CONFIG_STUB = fileURLToPath(new URL('./stubs/mail.ts', import.meta.url))
+
+/**
+ * The mail plugin: mailables, the `log` transport (the default: mail is
+ * written to the log) and `smtp` (nodemailer), queued sending, the fake,
+ * and `kiln make:mail`.
+ *
+ * @example
+ * ```ts
+ * // config/app.ts
+ * plugins: [mail()]
+ * // anywhere in the app
+ * await Mail.to(user).send(new Welcome(user))
+ * ```
+ */
+export function mail(): Plugin {
+  return definePlugin({
+    name: 'mail',
+    config: { file: 'mail', schema: mailConfigSchema },
+    register(app) {
+      if (!app.config.get('mail.default')) app.config.set('mail.default', app.env.get('MAIL_MAILER', 'log'))
+      const defaults = { log: { driver: 'log' }, smtp: { driver: 'smtp' } }
+      app.config.set('mail.mailers', { ...defaults, ...app.config.get<Record<string, unknown>>('mail.mailers', {}) })
+      const manager = new MailManager(app)
+      manager.extend('log', (app) => new LogTransport(app.logger))
+      manager.extend('smtp', (_app, { name, config }) => new SmtpTransport(name, config))
+      app.instance(MailManager, manager, 'mail')
+      app.terminating(() => manager.transports.purge())
+      // Workers in other processes find the job by name.
+      registerJob(SendQueuedMail)
+      app.service('publisher').publishes('mail-config', [{ from: CONFIG_STUB, to: 'config/mail.ts' }])
+    },
+    boot(app) {
+      app.service('mail').assertMailer()
+      app.commands.register(makeMailCommand)
+    },
+  })
+}
