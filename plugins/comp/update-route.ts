@@ -1,4 +1,4 @@
-import type { HandlerFunction } from '../../core/index.ts'
+import { renderError, type HandlerFunction } from '../../core/index.ts'
 import { isBatch, runBatch } from './features/bundling/batch-update.ts'
 import type { CompServices } from './lifecycle/component-hook.ts'
 import { streamedUpdate } from './features/stream/stream-response.ts'
@@ -19,6 +19,9 @@ export { EXPIRED_CODE } from './update-checks.ts'
  * with code `E_COMP_EXPIRED`, which the browser answers with a reload), and
  * the update itself. A body `{ components: [...] }` bundles several
  * components' updates (`features/bundling`), each checked the same way.
+ * A failure answers as any request's would (JSON `{ message }` for a 4xx,
+ * logged 500), except that in debug mode a 500 is the debug page, which the
+ * browser shows in its error dialog.
  *
  * @example
  * ```ts
@@ -28,11 +31,15 @@ export { EXPIRED_CODE } from './update-checks.ts'
 export function updateHandler(services: CompServices): HandlerFunction {
   const schema = updatePayloadSchema(services.config.limits)
   return async (ctx) => {
-    const body = ctx.request.body()
-    if (isBatch(body)) return streamedUpdate(ctx, services.config.stream.max_kb, () => runBatch(services, ctx, body))
-    const payload = schema.parse(body)
-    await checkEntry(services, ctx, payload)
-    // An action that calls this.stream() turns the answer into a stream (features/stream).
-    return streamedUpdate(ctx, services.config.stream.max_kb, () => updateComponent(services, payload, ctx))
+    try {
+      const body = ctx.request.body()
+      if (isBatch(body)) return await streamedUpdate(ctx, services.config.stream.max_kb, () => runBatch(services, ctx, body))
+      const payload = schema.parse(body)
+      await checkEntry(services, ctx, payload)
+      // An action that calls this.stream() turns the answer into a stream (features/stream).
+      return await streamedUpdate(ctx, services.config.stream.max_kb, () => updateComponent(services, payload, ctx))
+    } catch (error) {
+      return renderError(error, ctx, { debugPage: true })
+    }
   }
 }

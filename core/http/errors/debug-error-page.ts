@@ -1,5 +1,6 @@
 import type { HttpContext } from '../pipeline/http-context.ts'
 import { errorPage } from './error-page.ts'
+import { markKilnFrames } from './kiln-frames.ts'
 
 /** Headers whose values never appear on an error page: credentials, sessions, tokens. */
 const SECRET_HEADER = /authorization|cookie|token|secret|signature|password|api-key/i
@@ -43,23 +44,25 @@ function queuedCspNonce(ctx: HttpContext): string | undefined {
 let youch: Promise<typeof import('youch')> | undefined
 
 /**
- * The debug error page (`APP_DEBUG=true`, a 500 for a browser): the error
- * with its cause, the stack with source lines around each frame, the request
- * (method, URL, redacted headers) and the matched route, rendered by youch.
- * youch is imported on the first such error, so production never loads it.
- * The body streams once the page is rendered; if rendering fails, the plain
- * page with the stack is sent instead.
+ * The debug error page's HTML: the error with its cause, the stack with
+ * source lines around each frame (the application's own frames marked "In
+ * App", Kiln's never), the request (method, URL, redacted headers) and the
+ * matched route, rendered by youch. youch is imported on the first such
+ * error, so production never loads it. If rendering fails, the plain page
+ * with the stack. Everything is read from the context before the first
+ * `await`, as rendering may finish after the request's scope has moved on.
+ * A component's failed update shows this page in the browser's error dialog.
  *
  * @example
  * ```ts
- * return debugErrorPage(error, ctx, 500, {})
+ * const html = await renderDebugPage(error, ctx, 500)
  * ```
  */
-export function debugErrorPage(error: Error, ctx: HttpContext, status: number, headers: Record<string, string>): Response {
-  // Read everything from the context now: rendering finishes after the request's scope has moved on.
+export function renderDebugPage(error: Error, ctx: HttpContext, status: number): Promise<string> {
   const request = redactedRequest(ctx)
   const cspNonce = queuedCspNonce(ctx)
   const route = ctx.route
+  const appRoot = ctx.app.root
   const routeRows = route
     ? [
         { key: 'route', value: `${route.methods.filter((m) => m !== 'HEAD').join('|')} ${route.path}` },
@@ -69,14 +72,27 @@ export function debugErrorPage(error: Error, ctx: HttpContext, status: number, h
     : []
   const render = async () => {
     const { Youch } = await (youch ??= import('youch'))
-    const page = new Youch()
+    const page = new Youch().useTransformer(markKilnFrames(appRoot))
     if (routeRows.length) page.metadata.group('Request', { route: routeRows })
     return page.toHTML(error, { title: `${status} Server Error`, request, ...(cspNonce ? { cspNonce } : {}) })
   }
+  return render().catch(() => errorPage(status, error.message, error.stack))
+}
+
+/**
+ * The debug error page (`APP_DEBUG=true`, a 500 for a browser) as a
+ * response (`renderDebugPage`); the body streams once the page is rendered.
+ *
+ * @example
+ * ```ts
+ * return debugErrorPage(error, ctx, 500, {})
+ * ```
+ */
+export function debugErrorPage(error: Error, ctx: HttpContext, status: number, headers: Record<string, string>): Response {
+  const html = renderDebugPage(error, ctx, status)
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const html = await render().catch(() => errorPage(status, error.message, error.stack))
-      controller.enqueue(new TextEncoder().encode(html))
+      controller.enqueue(new TextEncoder().encode(await html))
       controller.close()
     },
   })

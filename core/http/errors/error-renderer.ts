@@ -52,20 +52,28 @@ export function describeError(error: unknown): ErrorDescription {
   return { status: 500, message: defaultMessage(500), headers: {}, body: {} }
 }
 
+/** How `renderError` answers. */
+export interface RenderErrorOptions {
+  /** In debug mode, a 500 renders the debug page (HTML) even for a JSON client; 4xx errors stay JSON for them. */
+  debugPage?: boolean
+}
+
 /**
  * Renders an error for this request: JSON `{ message, ... }` for API routes and
  * JSON clients, a small HTML page for browser navigations. A 500 is logged.
  * In debug mode (`APP_DEBUG=true`) a 500 shows its cause: JSON gets the
  * error's own message, `exception` and `stack`; browsers get the debug page
  * (stack with source lines, the request with secrets redacted). Without
- * debug, a 500 says only "Server error.".
+ * debug, a 500 says only "Server error.". With `{ debugPage: true }` a 500
+ * in debug mode gets the debug page even when the client asked for JSON: a
+ * component's update does, and its browser shows the page in a dialog.
  *
  * @example
  * ```ts
  * return renderError(error, ctx)
  * ```
  */
-export function renderError(error: unknown, ctx: HttpContext): Response {
+export function renderError(error: unknown, ctx: HttpContext, options: RenderErrorOptions = {}): Response {
   const description = describeError(error)
   const { status, message, headers, body } = description
   // A service outage (ServiceUnavailableError) is logged once by whatever watches that service, not once per request.
@@ -76,7 +84,7 @@ export function renderError(error: unknown, ctx: HttpContext): Response {
     else console.error('Unhandled error while serving', ctx.request.method, ctx.request.path, error)
   }
   if (status >= 500 && ctx.app.debug && error instanceof Error) {
-    if (!wantsJson(ctx)) return debugErrorPage(error, ctx, status, headers)
+    if (options.debugPage || !wantsJson(ctx)) return debugErrorPage(error, ctx, status, headers)
     return json({ message: error.message, ...body, exception: error.name, stack: error.stack?.split('\n').map((l) => l.trim()) ?? [] }, status, headers)
   }
   if (wantsJson(ctx)) return json({ message, ...body }, status, headers)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpException, type HttpContext } from '../../../../core/index.ts'
+import { HttpException, renderDebugPage, type HttpContext } from '../../../../core/index.ts'
 import type { CompConfig } from '../../comp-config.ts'
 import { signedEndpoint } from '../../keys.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
@@ -8,9 +8,13 @@ import { checkEntry } from '../../update-checks.ts'
 import { propsMoved } from '../props/props-hook.ts'
 import { updatePayloadSchema, type UpdatePayload } from '../../update-payload.ts'
 
-/** One entry's failure, in place of its answer: the status and message a request of its own would have got. */
+/**
+ * One entry's failure, in place of its answer: the status and message a
+ * request of its own would have got; for a crash in debug mode, also the
+ * debug page (`page`, HTML) the browser shows in its error dialog.
+ */
 export interface EntryError {
-  error: { status: number; message: string; errors?: Record<string, string[]> }
+  error: { status: number; message: string; errors?: Record<string, string[]>; page?: string }
 }
 
 /** What a bundled `POST /comp/update` answers: the entries' answers in the order they came, and one fresh address. */
@@ -107,7 +111,7 @@ async function hear(
   return attempt(ctx, () => updateComponent(services, { ...listener, updates: [], calls, island: null }, ctx))
 }
 
-/** One entry's answer, or its failure as the status and message it would have had alone; a crash is logged. */
+/** One entry's answer, or its failure as the status and message it would have had alone; a crash is logged (and in debug mode comes with its debug page). */
 async function attempt(ctx: HttpContext, work: () => Promise<UpdateResponse>): Promise<UpdateResponse | EntryError> {
   try {
     return await work()
@@ -121,6 +125,7 @@ async function attempt(ctx: HttpContext, work: () => Promise<UpdateResponse>): P
     const logger = ctx.app.hasService('logger') ? ctx.app.service('logger') : undefined
     if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a bundled component update')
     else console.error('Unhandled error in a bundled component update', error)
-    return { error: { status: 500, message: ctx.app.debug && error instanceof Error ? error.message : 'Server error.' } }
+    if (!ctx.app.debug || !(error instanceof Error)) return { error: { status: 500, message: 'Server error.' } }
+    return { error: { status: 500, message: error.message, page: await renderDebugPage(error, ctx, 500) } }
   }
 }

@@ -1,4 +1,4 @@
-import { HttpException, KilnError, type HttpContext } from '../../../../core/index.ts'
+import { HttpException, KilnError, renderDebugPage, type HttpContext } from '../../../../core/index.ts'
 import type { ComponentRun } from '../../component-run.ts'
 
 /** The request header by which the browser says it reads a streamed answer. */
@@ -90,18 +90,23 @@ export async function streamedUpdate(ctx: HttpContext, maxKb: number, work: () =
   if (!(await Promise.race([done.then(() => false), sink.started]))) return done
   done.then(
     (response) => sink.end({ response }),
-    (error: unknown) => sink.end({ error: describe(ctx, error) }),
+    async (error: unknown) => sink.end({ error: await describe(ctx, error) }),
   )
   return new Response(sink.body, {
     headers: { 'content-type': STREAM_TYPE, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
   })
 }
 
-/** An error after the stream began, as the status and JSON body the browser would have got; a 500 is logged and says nothing more. */
-function describe(ctx: HttpContext, error: unknown): { status: number; message: string } {
+/**
+ * An error after the stream began, as the status and JSON body the browser
+ * would have got; a 500 is logged and says nothing more, except in debug
+ * mode: its message and the debug page (`page`), shown in the error dialog.
+ */
+async function describe(ctx: HttpContext, error: unknown): Promise<{ status: number; message: string; page?: string }> {
   if (error instanceof HttpException) return { status: error.status, message: error.message }
   const logger = ctx.app.hasService('logger') ? ctx.app.service('logger') : undefined
   if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a streamed component update')
   else console.error('Unhandled error in a streamed component update', error)
-  return { status: 500, message: ctx.app.debug && error instanceof Error ? error.message : 'Server error.' }
+  if (!ctx.app.debug || !(error instanceof Error)) return { status: 500, message: 'Server error.' }
+  return { status: 500, message: error.message, page: await renderDebugPage(error, ctx, 500) }
 }

@@ -33,10 +33,10 @@ export async function readAnswer(response: Response, config: BootConfig): Promis
     buffer = lines.pop()!
     for (const line of done ? [...lines, buffer] : lines) {
       if (!line.trim()) continue
-      const message = JSON.parse(line) as { stream?: Chunk; response?: unknown; error?: { status: number; message: string } }
+      const message = JSON.parse(line) as { stream?: Chunk; response?: unknown; error?: { status: number; message: string; page?: string } }
       if (message.stream) show(message.stream)
       else if (message.response) return message.response
-      else if (message.error) return fail(config, message.error.status, JSON.stringify({ message: message.error.message }))
+      else if (message.error) return fail(config, message.error.status, JSON.stringify(message.error))
     }
   }
   return fail(config, 0, 'The streamed answer ended before the update did.')
