@@ -5,7 +5,8 @@ import { User } from '../app/models/user.ts'
 export default defineConfig({
   defaults: { guard: 'web' },
   guards: {
-    web: { driver: 'session', provider: 'users' },
+    // "Remember me" on the login form: tokens in the remember_tokens table, a cookie that lasts 400 days.
+    web: { driver: 'session', provider: 'users', remember: { table: 'remember_tokens', days: 400 } },
     tok: { driver: 'tok', provider: 'users' },
   },
   providers: {

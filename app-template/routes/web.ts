@@ -6,11 +6,18 @@ import Counter from '../app/components/counter.ts'
 import TodoList from '../app/components/todo-list.ts'
 import TokenManager from '../app/components/token-manager.ts'
 import Profile from '../app/components/profile.ts'
+import Register from '../app/components/register.ts'
 import { AvatarController } from '../app/controllers/avatar-controller.ts'
+import ForgotPassword from '../app/components/forgot-password.ts'
+import ResetPassword from '../app/components/reset-password.ts'
+import VerifyEmailNotice from '../app/components/verify-email-notice.ts'
+import { EmailVerificationController } from '../app/controllers/email-verification-controller.ts'
+import { ensureEmailIsVerified } from '../app/middleware/ensure-email-is-verified.ts'
 
 /** Browser routes: the `web` middleware group (encrypted cookies, session, CSRF). */
-export default defineRoutes((Route) => {
+export default defineRoutes((Route, app) => {
   RateLimiter.for('credentials', credentials)
+  app.middleware.alias('verified', ensureEmailIsVerified)
 
   Route.get('/', () => view('home')).name('home')
   Route.get('/login', () => view('login', { title: 'Log in' }))
@@ -19,10 +26,19 @@ export default defineRoutes((Route) => {
   Route.post('/login', [SessionController, 'store']).middleware(['throttle:credentials']).name('login.store')
   Route.post('/logout', [SessionController, 'destroy']).middleware(['auth']).name('logout')
 
+  // Password reset by email and email verification (app/auth/): the links come by mail (config/mail.ts).
+  Route.comp('/forgot-password', ForgotPassword).middleware(['guest']).name('password.request')
+  Route.comp('/reset-password/{token}', ResetPassword).middleware(['guest']).name('password.reset')
+  Route.comp('/verify-email', VerifyEmailNotice).middleware(['auth']).name('verification.notice')
+  Route.get('/verify-email/{id}/{hash}', [EmailVerificationController, 'verify'])
+    .middleware(['signed:relative', 'throttle:6,1'])
+    .name('verification.verify')
+  Route.comp('/register', Register).middleware(['guest']).name('register')
+
   // Components: full pages served by Route.comp (the layout is layouts/app).
   Route.comp('/counter', Counter).name('counter')
-  Route.comp('/todos', TodoList).middleware(['auth']).name('todos')
-  Route.comp('/tokens', TokenManager).middleware(['auth']).name('tokens')
+  Route.comp('/todos', TodoList).middleware(['auth', 'verified']).name('todos')
+  Route.comp('/tokens', TokenManager).middleware(['auth', 'verified']).name('tokens')
   Route.comp('/profile', Profile).middleware(['auth']).name('profile')
   Route.get('/profile/avatar', [AvatarController, 'show']).middleware(['auth']).name('profile.avatar')
 

@@ -98,7 +98,8 @@ export class RequestAuth {
   /**
    * After a password change: every device remembered for the user on a
    * session guard forgets them; this browser, if it was remembered, gets a
-   * new remember-me cookie.
+   * new remember-me cookie (`{ keepThisDevice: false }` ends it too, before
+   * deleting an account).
    *
    * @example
    * ```ts
@@ -107,9 +108,11 @@ export class RequestAuth {
    * await ctx.auth.forgetRememberedDevices(user)
    * ```
    */
-  async forgetRememberedDevices(user: AuthUser, guard?: string): Promise<void> {
-    const driver = this.manager.guard(guard) as { forgetRememberedDevices?(ctx: HttpContext, user: AuthUser): Promise<void> }
-    await driver.forgetRememberedDevices?.(this.ctx, user)
+  async forgetRememberedDevices(user: AuthUser, options: { guard?: string; keepThisDevice?: boolean } = {}): Promise<void> {
+    const driver = this.manager.guard(options.guard) as {
+      forgetRememberedDevices?(ctx: HttpContext, user: AuthUser, keepThisDevice: boolean): Promise<void>
+    }
+    await driver.forgetRememberedDevices?.(this.ctx, user, options.keepThisDevice ?? true)
   }
 
   /**

@@ -78,11 +78,12 @@ export class SessionGuard implements Guard {
    * await (auth.guard('web') as SessionGuard).forgetRememberedDevices(ctx, user)
    * ```
    */
-  async forgetRememberedDevices(ctx: HttpContext, user: AuthUser): Promise<void> {
+  async forgetRememberedDevices(ctx: HttpContext, user: AuthUser, keepThisDevice = true): Promise<void> {
     if (!this.remember) return
     const remembered = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie)) !== undefined
     await this.remember.forgetUser(user.getKey())
-    if (remembered) await this.issueRememberCookie(ctx, user)
+    if (remembered && keepThisDevice) await this.issueRememberCookie(ctx, user)
+    else if (remembered) ctx.cookies.delete(this.remember.options.cookie)
   }
 
   /** The session has no user: a valid remember cookie logs its user in again, with a new token. */

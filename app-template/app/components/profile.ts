@@ -1,43 +1,111 @@
 import { HttpException, Storage, view } from 'kiln-framework'
 import { Component, upload, uploadRule, type TemporaryUploadedFile } from 'kiln-framework/comp'
 import { z } from 'zod'
-import type { User } from '../models/user.ts'
+import { PersonalAccessToken } from 'kiln-framework/tok'
+import { User } from '../models/user.ts'
 
 /** What an avatar may be: a raster image by its content (never SVG, which can carry script), up to 2 MB. */
 const AVATAR = { maxKb: 2048, mimes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] }
 
+const details = z.object({
+  name: z.string().trim().min(1, 'The name field is required.').max(255, 'The name may not be longer than 255 characters.'),
+  email: z.string().trim().toLowerCase().pipe(z.email('The email must be a valid email address.').max(255, 'The email may not be longer than 255 characters.')),
+})
+const newPassword = z.object({
+  current_password: z.string().min(1, 'The current password field is required.'),
+  password: z.string().min(8, 'The password must be at least 8 characters.').max(1000, 'The password may not be longer than 1000 characters.'),
+})
+
 /**
- * The signed-in user's profile: choose an avatar, see it (through the
- * upload's `temporaryUrl()`, shown only to this session) before saving,
- * and save it into the app's storage. `/profile/avatar` serves it.
+ * The signed-in user's profile, as Breeze gives it: name and email, a new
+ * password (the current one required), an avatar (previewed through the
+ * upload's `temporaryUrl()`, shown only to this session, before it is
+ * saved; `/profile/avatar` serves it), and deleting the account (the
+ * password required). Passwords never stay in the page: the actions that
+ * read them clear them.
  */
 export default class Profile extends Component {
   static title = 'Profile'
   static rules = z.object({ photo: uploadRule(AVATAR) })
 
+  name = ''
+  email = ''
+  current_password = ''
+  password = ''
+  password_confirmation = ''
+  delete_password = ''
   @upload(AVATAR) photo: TemporaryUploadedFile | null = null
-  /** True right after a save: the next action forgets it. */
-  saved = false
+  /** What the last action saved ('details', 'password', 'avatar'): the next action forgets it. */
+  saved = ''
+
+  mount() {
+    this.fill({ name: this.#user().name, email: this.#user().email })
+  }
 
   hydrate() {
-    this.saved = false
+    this.saved = ''
+  }
+
+  async updateDetails() {
+    const { name, email } = this.validate(details)
+    const user = this.#user()
+    if (email !== user.email.toLowerCase() && (await User.emailTaken(email, user.id))) {
+      return this.addError('email', 'The email has already been taken.')
+    }
+    user.name = name
+    user.email = email
+    await user.save()
+    this.fill({ name, email })
+    this.saved = 'details'
+  }
+
+  async updatePassword() {
+    try {
+      const { current_password, password } = this.validate(newPassword)
+      const user = this.#user()
+      if (!(await user.verifyPassword(current_password))) return this.addError('current_password', 'The password is incorrect.')
+      if (password !== this.password_confirmation) return this.addError('password', 'The password confirmation does not match.')
+      await user.setPassword(password)
+      await user.save()
+      // Other browsers that were remembered must log in again; this one stays logged in.
+      await this.ctx.auth.forgetRememberedDevices(user)
+      this.saved = 'password'
+    } finally {
+      // Saved, refused or failed: typed passwords do not go back to the browser in the snapshot.
+      this.reset('current_password', 'password', 'password_confirmation')
+    }
   }
 
   async save() {
-    const { photo } = this.validate()
+    const { photo } = this.validate(Profile.rules)
     const user = this.#user()
     const previous = user.avatar
     user.avatar = await photo.store('avatars')
     await user.save()
     if (previous) await Storage.store().removeItem(previous.replaceAll('/', ':'))
     this.reset('photo')
-    this.saved = true
+    this.saved = 'avatar'
+  }
+
+  async deleteAccount() {
+    const user = this.#user()
+    const confirmed = await user.verifyPassword(this.delete_password)
+    this.reset('delete_password')
+    if (!confirmed) return this.addError('delete_password', 'The password is incorrect.')
+    await this.ctx.auth.logout()
+    await this.ctx.auth.forgetRememberedDevices(user, { keepThisDevice: false })
+    // One by one, so each token also leaves the verified-token cache at once.
+    for (const token of (await user.tokens().get()) as PersonalAccessToken[]) await token.delete()
+    if (user.avatar) await Storage.store().removeItem(user.avatar.replaceAll('/', ':'))
+    await user.delete()
+    this.redirect('/')
   }
 
   render() {
-    const { name, email, avatar } = this.#user()
+    // After deleteAccount there is no user any more: the page is on its way home.
+    const avatar = this.ctx.request.user<User>()?.avatar
     // The file name changes with each save, so the browser never shows a cached old picture.
-    return view('components/profile', { name, email, version: avatar ? avatar.split('/').pop() : null })
+    return view('components/profile', { version: avatar ? avatar.split('/').pop() : null })
   }
 
   /** Private for real (`#`): TypeScript's `private` is erased, and the browser could call it. */

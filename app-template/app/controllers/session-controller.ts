@@ -7,7 +7,8 @@ const credentials = z.object({
 })
 
 /**
- * Logs users in and out with the session guard. JSON clients get JSON (200,
+ * Logs users in and out with the session guard ("remember me" keeps them
+ * logged in for 400 days, see config/auth.ts). JSON clients get JSON (200,
  * or 422 with `errors.email`); a plain HTML form is redirected, with the
  * errors flashed to the session when the login fails.
  */
@@ -15,7 +16,9 @@ export class SessionController {
   async store(ctx: HttpContext) {
     const { request, auth, app } = ctx
     const parsed = credentials.safeParse({ email: request.input('email'), password: request.input('password') })
-    const user = parsed.success ? await auth.attempt(parsed.data) : undefined
+    // "Remember me": a checkbox in the form, `remember: true` in JSON.
+    const remember = [true, 'true', 'on', '1'].includes(request.input('remember') as never)
+    const user = parsed.success ? await auth.attempt(parsed.data, { remember }) : undefined
     if (user) return request.expectsJson() ? { user } : redirect(app.urls.to('/'))
 
     const errors: Record<string, string[]> = parsed.success

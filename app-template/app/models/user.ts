@@ -1,4 +1,5 @@
-import { Authenticatable, Model } from 'kiln-framework'
+import { Authenticatable, currentApp, Model } from 'kiln-framework'
+import { sql } from 'kysely'
 import { HasApiTokens } from 'kiln-framework/tok'
 
 /**
@@ -17,4 +18,23 @@ export class User extends HasApiTokens(Authenticatable(Model)) {
   declare password: string
   /** The storage key of the avatar chosen on /profile (see app/components/profile.ts), or null. */
   declare avatar: string | null
+
+  /**
+   * Whether another account has this email, in any letter case (registration
+   * and the profile store emails in lower case; older rows may not be).
+   *
+   * @example
+   * ```ts
+   * if (await User.emailTaken('ada@example.com')) ...
+   * ```
+   */
+  static async emailTaken(email: string, exceptId?: number): Promise<boolean> {
+    const db = await currentApp().service('db').kysely()
+    let query = db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId)
+    return (await query.executeTakeFirst()) !== undefined
+  }
 }
