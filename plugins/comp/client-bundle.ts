@@ -57,5 +57,8 @@ function staleAgainst(builtAt: number): boolean {
         return info.isDirectory() ? newest(path) : /\.(ts|js)$/.test(entry) ? info.mtimeMs : 0
       }),
     )
-  return existsSync(SOURCES) && Math.max(...sourceFolders().map(newest)) > builtAt
+  // features/client.ts lists the features' browser halves: adding or removing one there changes the bundle too.
+  const registry = fileURLToPath(new URL('./features/client.ts', import.meta.url))
+  const listed = existsSync(registry) ? statSync(registry).mtimeMs : 0
+  return existsSync(SOURCES) && Math.max(listed, ...sourceFolders().map(newest)) > builtAt
 }
