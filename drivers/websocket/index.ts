@@ -40,6 +40,9 @@ function pusherRefusal(key: string) {
 /** A file of the committed browser build of `@kiln/rt`. */
 const clientFile = (file: string) => fileURLToPath(new URL(`../../packages/rt/dist/${file}`, import.meta.url))
 
+/** The heading `kiln route:list` gives the Pusher-compatible routes. */
+const PUSHER_SECTION = 'Broadcasting (Pusher-compatible API for pusher-js and Laravel Echo clients)'
+
 /** Mounts the server on the app's own HTTP server when the active connection uses it. */
 async function mount(app: Application): Promise<void> {
   const manager = app.service('broadcast')
@@ -57,9 +60,12 @@ async function mount(app: Application): Promise<void> {
   // Beside rt.js, which imports it only for encrypted channels.
   app.assets.file('/broadcasting/rt-sealed.js', clientFile('rt-sealed.js'))
   if (server.config.pusher_compatible) {
-    app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
-    const [secret, ...previousSecrets] = broadcaster.verificationSecrets()
-    registerPusherHttpApi(app.router, { appId: server.config.app_id, key: broadcaster.key, secret: secret!, previousSecrets, hub: server })
+    // `kiln route:list` shows them apart, under what they are for: the app did not write them.
+    app.router.group({ section: PUSHER_SECTION }, () => {
+      app.router.websocket('/app/{key}', server.hooks(pusherProtocol, pusherRefusal(broadcaster.key)))
+      const [secret, ...previousSecrets] = broadcaster.verificationSecrets()
+      registerPusherHttpApi(app.router, { appId: server.config.app_id, key: broadcaster.key, secret: secret!, previousSecrets, hub: server })
+    })
   }
 }
 

@@ -23,6 +23,8 @@ export class RouteDefinition {
   private ownMiddleware: MiddlewareRef[] = []
   private excluded = new Set<string>()
   routeName?: string
+  /** What its group's routes are for (`Route.group({ section })`): `kiln route:list` lists it under that heading. */
+  section?: string
   /** This route's own request body limit in bytes (`http.body_limit` otherwise). */
   maxBodyBytes?: number
   /** @internal cached pipeline, reset when middleware changes. */

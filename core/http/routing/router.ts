@@ -10,12 +10,19 @@ export interface GroupOptions {
   middleware?: MiddlewareRef[]
   /** Prefix for route names inside the group: `admin.`. */
   as?: string
+  /**
+   * What the group's routes are for, as a heading: `kiln route:list` lists
+   * them under it, apart from the app's own routes. The innermost wins.
+   */
+  section?: string
 }
 
 /** A websocket route: crossws hooks on a path. */
 export interface WebSocketRoute {
   path: string
   hooks: Partial<Hooks>
+  /** The heading of its group (`GroupOptions.section`). */
+  section?: string
 }
 
 type Listener = (route: RouteDefinition) => void
@@ -160,7 +167,8 @@ export class Router {
    * ```
    */
   websocket(path: string, hooks: Partial<Hooks>): WebSocketRoute {
-    const route = { path: this.prefixed(path), hooks }
+    const section = this.section()
+    const route: WebSocketRoute = { path: this.prefixed(path), hooks, ...(section ? { section } : {}) }
     this.sockets.push(route)
     return route
   }
@@ -225,9 +233,15 @@ export class Router {
     const middleware = [...(this.defaultGroup ? [this.defaultGroup] : []), ...this.stack.flatMap((g) => g.middleware ?? [])]
     const namePrefix = this.stack.map((g) => g.as ?? '').join('')
     const route = new RouteDefinition(methods, this.prefixed(path), handler, middleware, (r) => this.named.set(r.routeName!, r), namePrefix)
+    route.section = this.section()
     this.list.push(route)
     for (const fn of this.listeners) fn(route)
     return route
+  }
+
+  /** The heading of the innermost group that has one. */
+  private section(): string | undefined {
+    return this.stack.findLast((g) => g.section)?.section
   }
 
   private prefixed(path: string): string {
