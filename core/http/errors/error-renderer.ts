@@ -4,6 +4,7 @@ import { ZodError } from 'zod'
 import { ServiceUnavailableError } from '../../support/redis-health.ts'
 import { debugErrorPage } from './debug-error-page.ts'
 import { errorPage } from './error-page.ts'
+import { appErrorResponse, appErrorView } from './app-error-view.ts'
 import { defaultMessage, HttpException } from './http-exception.ts'
 import type { HttpContext } from '../pipeline/http-context.ts'
 import { json } from '../responses/to-response.ts'
@@ -60,7 +61,9 @@ export interface RenderErrorOptions {
 
 /**
  * Renders an error for this request: JSON `{ message, ... }` for API routes and
- * JSON clients, a small HTML page for browser navigations. A 500 is logged.
+ * JSON clients, a small HTML page for browser navigations (the app's own
+ * view `errors/<status>` or `errors/4xx`/`errors/5xx` when it has one). A
+ * 500 is logged.
  * In debug mode (`APP_DEBUG=true`) a 500 shows its cause: JSON gets the
  * error's own message, `exception` and `stack`; browsers get the debug page
  * (stack with source lines, the request with secrets redacted). Without
@@ -88,6 +91,9 @@ export function renderError(error: unknown, ctx: HttpContext, options: RenderErr
     return json({ message: error.message, ...body, exception: error.name, stack: error.stack?.split('\n').map((l) => l.trim()) ?? [] }, status, headers)
   }
   if (wantsJson(ctx)) return json({ message, ...body }, status, headers)
+  // The app's own page (resources/views/errors/404.hbs, 5xx.hbs...), in its layout, when it has one.
+  const view = appErrorView(ctx, status)
+  if (view) return appErrorResponse(ctx, view, status, message, headers)
   const page = errorPage(status, message)
   return knownBody(new FastResponse(page, { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } }), page)
 }
