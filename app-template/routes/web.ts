@@ -30,9 +30,7 @@ export default defineRoutes((Route, app) => {
   Route.comp('/forgot-password', ForgotPassword).middleware(['guest']).name('password.request')
   Route.comp('/reset-password/{token}', ResetPassword).middleware(['guest']).name('password.reset')
   Route.comp('/verify-email', VerifyEmailNotice).middleware(['auth']).name('verification.notice')
-  Route.get('/verify-email/{id}/{hash}', [EmailVerificationController, 'verify'])
-    .middleware(['signed:relative', 'throttle:6,1'])
-    .name('verification.verify')
+  Route.get('/verify-email/{id}/{hash}', [EmailVerificationController, 'verify']).middleware(['signed:relative', 'throttle:6,1']).name('verification.verify')
   Route.comp('/register', Register).middleware(['guest']).name('register')
 
   // Components: full pages served by Route.comp (the layout is layouts/app).
