@@ -6,8 +6,10 @@
  * requests carry 64 users' tokens in turn, as a real API's clients would:
  * without and with the verified-token cache (`tok.cache`), on SQLite, then
  * on PostgreSQL (`DATABASE_URL`, its own schema; skipped when it does not
- * answer). Goals: 0.7 without the cache and 0.85 with it on SQLite; 0.7 on
- * PostgreSQL (a network hop per request).
+ * answer). The issue judges it on the server's CPU per request, token over
+ * unauthenticated: ≤ 1.5× without the cache, ≤ 1.3× with it (on a 2-core
+ * machine the socket-level ratio mostly measures the load generator's
+ * wake-ups). The req/s ratio is printed too, with its older goals.
  */
 import { fileURLToPath } from 'node:url'
 import { Migrator, runWithApp, type Application } from '../core/index.ts'
@@ -20,8 +22,8 @@ const CACHE = { tok: { cache: { enabled: true } } }
 const TOKENS = 64
 
 export async function tokenAuth(): Promise<void> {
-  await tokenAuthOn('sqlite', 'no cache', 0.7)
-  await tokenAuthOn('sqlite', 'cache', 0.85, CACHE)
+  await tokenAuthOn('sqlite', 'no cache', 0.7, 1.5)
+  await tokenAuthOn('sqlite', 'cache', 0.85, 1.3, CACHE)
   // Its own schema, so the bench never touches a database's other tables.
   const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
   const { default: pg } = await import('pg')
@@ -36,11 +38,11 @@ export async function tokenAuth(): Promise<void> {
     await client.end().catch(() => {})
   }
   const database = { database: { connections: { pgsql: { url, schema: 'kiln_bench' } } } }
-  await tokenAuthOn('pgsql', 'no cache', 0.7, database)
-  await tokenAuthOn('pgsql', 'cache', 0.85, { ...database, ...CACHE })
+  await tokenAuthOn('pgsql', 'no cache', 0.7, 1.5, database)
+  await tokenAuthOn('pgsql', 'cache', 0.85, 1.3, { ...database, ...CACHE })
 }
 
-async function tokenAuthOn(connection: 'sqlite' | 'pgsql', label: string, goal: number, config: Record<string, unknown> = {}): Promise<void> {
+async function tokenAuthOn(connection: 'sqlite' | 'pgsql', label: string, goal: number, cpuGoal: number, config: Record<string, unknown> = {}): Promise<void> {
   const root = fileURLToPath(new URL('../app-template/', import.meta.url))
   const app = await createTestApp({ root, env: { DB_CONNECTION: connection }, config: { ...config, logging: { level: 'silent' } } })
   await migrated(app, connection)
@@ -59,6 +61,8 @@ async function tokenAuthOn(connection: 'sqlite' | 'pgsql', label: string, goal: 
       baselineHeaderSets: headerSets,
     })
     report(`P1 tok (${connection}, ${label}): GET /user with a Bearer token vs the same JSON unauthenticated`, kiln, baseline, ratio, goal)
+    const cpu = kiln.cpuMicrosPerRequest / baseline.cpuMicrosPerRequest
+    console.log(`  server CPU per request, token over unauthenticated: ${cpu.toFixed(2)}× (goal ≤ ${cpuGoal}×: ${cpu <= cpuGoal ? 'met' : 'NOT met'})`)
   } finally {
     await app.close()
   }
