@@ -98,6 +98,7 @@ export const GENERATE: string[][] = [
   ['make:middleware', 'EnsureAdmin'],
   ['make:job', 'ProcessPodcast'],
   ['make:event', 'PodcastProcessed'],
+  ['make:event', 'InvoicePaid', '--broadcast'],
   ['make:listener', 'NotifySubscribers', '--event=PodcastProcessed'],
   // The starter's OrderShipped takes an order: no test is written for its listener.
   ['make:listener', 'AuditShipment', '--event=OrderShipped'],
@@ -118,6 +119,7 @@ export const GENERATED_TESTS = [
   'tests/models/blog-post.test.ts',
   'tests/middleware/ensure-admin.test.ts',
   'tests/jobs/process-podcast.test.ts',
+  'tests/events/invoice-paid.test.ts',
   'tests/listeners/notify-subscribers.test.ts',
   'tests/listeners/welcome-user.test.ts',
   'tests/commands/send-report.test.ts',
