@@ -28,14 +28,44 @@ export class MissingTableError extends KilnError {
   }
 }
 
+/**
+ * A write left a NOT NULL column empty: the message names the column
+ * (`users.email may not be null.`), so the missing field is found without
+ * reading the driver's text. The driver's error is the `cause`. Validate
+ * input before writing it: this is a 500 like any other failed query.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await User.create({ name: 'Ada' })
+ * } catch (error) {
+ *   if (error instanceof NotNullViolationError) console.error(`${error.table}.${error.column} is required`)
+ * }
+ * ```
+ */
+export class NotNullViolationError extends KilnError {
+  constructor(
+    readonly table: string,
+    readonly column: string,
+    cause: unknown,
+  ) {
+    super(`${table}.${column} may not be null.`, { hint: 'Give it a value (or a default in its migration).', cause, code: 'E_NOT_NULL' })
+    this.name = 'NotNullViolationError'
+  }
+}
+
+// SQLite: "NOT NULL constraint failed: users.email". PostgreSQL: SQLSTATE 23502, with the table and column as fields.
+const SQLITE_NOT_NULL = /^NOT NULL constraint failed: (?:\w+\.)?([^.\s]+)\.([^.\s]+)$/
+
 // SQLite: "no such table: users" (or "main.users"). PostgreSQL: SQLSTATE 42P01 undefined_table, 'relation "users" does not exist'.
 const SQLITE_MISSING = /^no such table: (?:\w+\.)?(.+)$/
 const PG_MISSING = /^relation "(?:[^"]+\.)?([^"]+)" does not exist$/
 
 /**
  * The clearer error a driver's error stands for, or the error itself: a
- * missing table (SQLite or PostgreSQL) becomes a {@link MissingTableError};
- * anything else is returned unchanged.
+ * missing table (SQLite or PostgreSQL) becomes a {@link MissingTableError},
+ * an empty NOT NULL column a {@link NotNullViolationError}; anything else is
+ * returned unchanged.
  *
  * @example
  * ```ts
@@ -43,10 +73,21 @@ const PG_MISSING = /^relation "(?:[^"]+\.)?([^"]+)" does not exist$/
  * ```
  */
 export function translateQueryError(error: unknown): unknown {
-  if (!(error instanceof Error) || error instanceof MissingTableError) return error
+  if (!(error instanceof Error) || error instanceof KilnError) return error
   const code = (error as { code?: unknown }).code
+  const notNull = notNullColumn(error, code)
+  if (notNull) return new NotNullViolationError(notNull[0], notNull[1], error)
   const table = code === '42P01' ? (PG_MISSING.exec(error.message)?.[1] ?? 'unknown') : SQLITE_MISSING.exec(error.message)?.[1]
   return table === undefined ? error : new MissingTableError(table, error)
+}
+
+function notNullColumn(error: Error, code: unknown): [string, string] | undefined {
+  if (code === '23502') {
+    const { table, column } = error as { table?: string; column?: string }
+    return column ? [table ?? 'unknown', column] : undefined
+  }
+  const match = SQLITE_NOT_NULL.exec(error.message)
+  return match ? [match[1]!, match[2]!] : undefined
 }
 
 /**

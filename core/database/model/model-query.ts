@@ -240,7 +240,17 @@ export class ModelQuery<M extends Model> {
 
   /** Creates a model with the relation's keys set. @example `await user.posts().create({ title: 'Hi' })` */
   async create(attributes: Record<string, unknown> = {}): Promise<M> {
-    return this.model.create({ ...attributes, ...this.defaults })
+    // The relation's keys are set by the relation, not mass-assigned: they need not be fillable.
+    const model = new this.model(attributes).forceFill(this.defaults)
+    await model.save()
+    return model
+  }
+
+  /** Creates a model with the relation's keys set, whatever `fillable` says. @example `await user.posts().forceCreate({ pinned: true })` */
+  async forceCreate(attributes: Record<string, unknown> = {}): Promise<M> {
+    const model = new this.model().forceFill({ ...attributes, ...this.defaults })
+    await model.save()
+    return model
   }
 
   private async written(kind: 'update' | 'delete', values: Record<string, unknown> = {}): Promise<void> {

@@ -7,8 +7,9 @@ import { column } from './identifiers.ts'
 import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
 import { ModelQuery } from './model-query.ts'
 import { findByKey } from './find-by-key.ts'
+import { FactoryBuilder } from '../factory/factory.ts'
 import { ATTRIBUTE_HANDLER, dbValues, defaultCast, sameValue, snake, syncOriginal } from './model-attributes.ts'
-import { ModelNotFoundError } from './model-errors.ts'
+import { MassAssignmentError, ModelNotFoundError } from './model-errors.ts'
 
 /**
  * What a model's key column holds, so `find` can refuse keys that cannot be
@@ -24,7 +25,7 @@ export type KeyType = 'number' | 'bigint' | 'uuid' | 'string'
 /** A model class: the statics that queries use. */
 export type ModelClass<M extends Model = Model> = (new (attributes?: Record<string, unknown>) => M) & typeof Model
 
-export { ModelNotFoundError } from './model-errors.ts'
+export { MassAssignmentError, ModelNotFoundError } from './model-errors.ts'
 
 const registry = new Map<string, typeof Model>()
 
@@ -75,8 +76,17 @@ export class Model {
   static softDeletes = false
   static casts: Record<string, Cast> = {}
   static hidden: string[] = []
-  /** Attributes `create`/`fill` accept; empty means every attribute but the key. */
+  /**
+   * Attributes `create`/`fill` accept (mass assignment). Every other one is
+   * refused with a `MassAssignmentError` naming it, unless `guarded` allows it.
+   */
   static fillable: string[] = []
+  /**
+   * Attributes `create`/`fill` refuse. `['*']` (the default) refuses every
+   * attribute `fillable` does not name; a list refuses those names only (when
+   * `fillable` is empty); `[]` accepts everything.
+   */
+  static guarded: string[] = ['*']
   /** The database connection (default: the app's default). */
   static connection?: string
   /** The name stored in `*_type` columns of polymorphic relations (default: the class name). */
@@ -140,11 +150,43 @@ export class Model {
     return new ModelQuery<M>(this)
   }
 
-  /** Creates and saves a model. @example `await Post.create({ title: 'Hi' })` */
+  /** Creates and saves a model, through `fill`'s mass-assignment rules. @example `await Post.create({ title: 'Hi' })` */
   static async create<M extends Model>(this: ModelClass<M>, attributes: Record<string, unknown> = {}): Promise<M> {
     const model = new this(attributes)
     await model.save()
     return model
+  }
+
+  /** Creates and saves a model with any attributes, `fillable` or not (seeders, factories). @example `await User.forceCreate({ is_admin: true })` */
+  static async forceCreate<M extends Model>(this: ModelClass<M>, attributes: Record<string, unknown> = {}): Promise<M> {
+    const model = new this().forceFill(attributes)
+    await model.save()
+    return model
+  }
+
+  /** True when `create`/`fill` accept the attribute (see `fillable` and `guarded`). @example `Post.isFillable('title')` */
+  static isFillable(key: string): boolean {
+    if (FORBIDDEN_KEYS.has(key)) return false
+    if (this.fillable.includes(key)) return true
+    if (this.guarded.includes('*') || this.guarded.includes(key)) return false
+    return this.fillable.length === 0
+  }
+
+  /**
+   * The model's factory (`database/factories/<model>-factory.ts`, made by
+   * `kiln make:factory`): `count`, states, relations, then `make()` or `create()`.
+   *
+   * @example
+   * ```ts
+   * const users = await User.factory().count(3).create()
+   * const draft = await Post.factory().state('draft').for(users[0]).create({ title: 'Hello' })
+   * ```
+   */
+  static factory<M extends Model>(this: ModelClass<M>): FactoryBuilder<M>
+  static factory<M extends Model>(this: ModelClass<M>, count: number): FactoryBuilder<M, M[]>
+  static factory<M extends Model>(this: ModelClass<M>, count?: number): FactoryBuilder<M> | FactoryBuilder<M, M[]> {
+    const builder = new FactoryBuilder<M>(this)
+    return count === undefined ? builder : builder.count(count)
   }
 
   /** Finds by primary key. @example `await Post.find(1)` */
@@ -201,13 +243,28 @@ export class Model {
     return this
   }
 
-  /** Mass-assigns the fillable attributes; others are ignored. @example `post.fill(request.only(['title', 'body']))` */
+  /**
+   * Mass-assigns attributes. Any that `fillable`/`guarded` refuse stop it
+   * before one is set, with a `MassAssignmentError` naming them: a silently
+   * dropped field hides a bug, and a guarded one (`is_admin`) is an attack.
+   *
+   * @example
+   * ```ts
+   * post.fill(request.only(['title', 'body']))
+   * ```
+   */
   fill(attributes: Record<string, unknown>): this {
-    const { fillable, primaryKey } = this.modelClass
-    for (const [key, value] of Object.entries(attributes)) {
-      if (FORBIDDEN_KEYS.has(key)) continue
-      if (fillable.length > 0 ? fillable.includes(key) : key !== primaryKey) this.setAttribute(key, value)
-    }
+    const Class = this.modelClass
+    const entries = Object.entries(attributes)
+    const refused = entries.filter(([key]) => !Class.isFillable(key)).map(([key]) => key)
+    if (refused.length > 0) throw new MassAssignmentError(Class.name, refused)
+    for (const [key, value] of entries) this.setAttribute(key, value)
+    return this
+  }
+
+  /** Sets attributes whatever `fillable` says (code that chose them itself, never request input). @example `user.forceFill({ is_admin: true })` */
+  forceFill(attributes: Record<string, unknown>): this {
+    for (const [key, value] of Object.entries(attributes)) this.setAttribute(key, value)
     return this
   }
 

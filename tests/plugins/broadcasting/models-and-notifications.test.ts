@@ -18,6 +18,7 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 class Article extends BroadcastsEvents(Model) {
   static table = 'articles'
   static softDeletes = true
+  static fillable = ['title']
   declare id: number
   declare title: string
   broadcastOn(event: BroadcastableModelEvent) {
@@ -26,6 +27,7 @@ class Article extends BroadcastsEvents(Model) {
 }
 class LiveArticle extends BroadcastsEvents(Model) {
   static table = 'articles'
+  static fillable = ['title']
   static broadcastsNow = true
   broadcastOn() {
     return ['live']
@@ -39,6 +41,7 @@ class LiveArticle extends BroadcastsEvents(Model) {
 }
 class CommittedArticle extends BroadcastsEventsAfterCommit(Model) {
   static table = 'articles'
+  static fillable = ['title']
   broadcastOn() {
     return ['committed']
   }

@@ -7,6 +7,7 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 
 class Account extends Model {
   static table = 'accounts'
+  static fillable = ['name', 'password', 'remember_token']
   static hidden = ['password', 'remember_token']
 }
 

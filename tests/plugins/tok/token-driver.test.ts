@@ -9,6 +9,7 @@ import { connectionFor } from '../../core/database/database-suite.ts'
 
 class Member extends Model {
   static table = 'members'
+  static fillable = ['name', 'api_token']
   static hidden = ['api_token']
   declare id: number
   declare name: string
