@@ -26,6 +26,7 @@ export default class ForgotPassword extends Component {
     const attempt = await RateLimiter.attempt('password-reset', limit)
     if (!attempt.allowed) return this.addError('email', `Too many requests. Try again in ${attempt.retryAfter} seconds.`)
     const { email } = this.validate()
+    this.email = email
     await sendPasswordResetLink(email)
     this.sent = true
   }

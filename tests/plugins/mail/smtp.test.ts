@@ -4,7 +4,7 @@ import test from 'ava'
 import { runWithApp } from '../../../core/index.ts'
 import { Mail, type Mailable } from '../../../plugins/mail/index.ts'
 import { mailApp } from './mail-app.ts'
-import { mimePart, startSmtpServer } from './smtp-server.ts'
+import { mimePart, startSmtpServer } from '../../fixtures/smtp-server.ts'
 
 type WelcomeClass = new (name: string, link: string) => Mailable
 const welcome = async (root: string) => ((await import(pathToFileURL(join(root, 'app/mail/welcome.ts')).href)) as { Welcome: WelcomeClass }).Welcome
