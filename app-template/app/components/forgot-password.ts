@@ -36,7 +36,7 @@ export default class ForgotPassword extends Component {
       <h1>Forgot your password?</h1>
       <p class="muted">Give the email address of your account and we will mail you a link to choose a new password.</p>
       {{#if sent}}
-        <p class="status" data-test="sent">If an account exists for {{email}}, a password reset link is on its way. It works for an hour.</p>
+        <p class="notice" data-test="sent">If an account exists for {{email}}, a password reset link is on its way. It works for an hour.</p>
       {{/if}}
       <form wire:submit="send" class="stack" novalidate>
         <label for="email">Email</label>

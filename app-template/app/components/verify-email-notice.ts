@@ -47,7 +47,7 @@ export default class VerifyEmailNotice extends Component {
       {{else}}
         <p>Thanks for signing up! Before you go on, please open the link we just mailed to <strong>{{email}}</strong>.</p>
         <p class="muted">No mail? Check your spam folder, or have it sent again.</p>
-        {{#if sent}}<p class="status" data-test="sent">A new verification link has been sent to your email address.</p>{{/if}}
+        {{#if sent}}<p class="notice" data-test="sent">A new verification link has been sent to your email address.</p>{{/if}}
         {{#if notice}}<p class="error" data-test="notice">{{notice}}</p>{{/if}}
         <button type="button" wire:click="resend" data-test="resend">Resend verification email</button>
       {{/if}}
