@@ -54,7 +54,7 @@ test('kiln new --install outside the clone: npm installs it, its own kiln migrat
   const seeded = await run('npx', ['kiln', 'db:seed'], { cwd: root })
   t.is(seeded.code, 0, seeded.stderr)
 
-  const server = await start('npx', ['kiln', 'serve', '--port=0'], { cwd: root }, /serving my-app on (http:\/\/\S+?)\/?$/m)
+  const server = await start('npx', ['kiln', 'serve', '--port=0'], { cwd: root }, /Serving my-app on (http:\/\/\S+?)\/?$/m)
   t.teardown(() => server.stop())
   const url = server.match[1]!
 

@@ -1,11 +1,13 @@
 import { defineCommand } from '../define-command.ts'
+import { explainListenError, servingLine } from '../serve-messages.ts'
 import { waitForShutdownSignal } from '../shutdown-signal.ts'
 
 /**
  * `kiln serve --port 3000 --host 127.0.0.1`: serves the app (HTTP and
  * websocket routes) until SIGINT/SIGTERM, then stops accepting, lets
  * in-flight requests finish and closes the app. A promise rejection that
- * nothing handles is logged, not fatal.
+ * nothing handles is logged, not fatal. A port in use exits 1 with a
+ * message that suggests `--port`.
  */
 export const serveCommand = defineCommand({
   name: 'serve',
@@ -26,9 +28,12 @@ export const serveCommand = defineCommand({
         { err: reason instanceof Error ? { message: reason.message, stack: reason.stack } : String(reason) },
         'A promise was rejected and nothing awaited it; the server keeps serving',
       )
+    // A taken port is a sentence with the way out (--port), exit code 1, no stack.
+    const server = await app.listen({ port, host }).catch((error: unknown) => {
+      throw explainListenError(error, { port, host, command: 'kiln serve' })
+    })
     process.on('unhandledRejection', onRejection)
-    const server = await app.listen({ port, host })
-    info(`Kiln is serving ${app.config.get('app.name')} on ${server.url}${app.urls.basePath || '/'}`)
+    info(servingLine(app.config.get<string>('app.name'), `${server.url}${app.urls.basePath || '/'}`))
     await waitForShutdownSignal()
     info('Shutting down...')
     await app.close()
