@@ -1,7 +1,7 @@
 import { defineConfig } from 'kiln-framework'
 import { currentRequestHost } from 'kiln-framework/tok'
 
-/** Token auth: stateful SPA domains, the session guards asked first, token lifetime. */
+/** Token auth: stateful SPA domains, the session guards asked first, token lifetime, the abilities a token may carry. */
 export default defineConfig(({ env }) => ({
   // Left out, the defaults are localhost, localhost:3000, 127.0.0.1, 127.0.0.1:8000, ::1 and APP_URL's host.
   stateful: [
@@ -16,6 +16,12 @@ export default defineConfig(({ env }) => ({
   guard: ['web'],
   expiration: env.number('TOK_EXPIRATION') ?? null,
   token_prefix: env.get('TOK_TOKEN_PREFIX', ''),
+  // What a token made on the /tokens page may do, with the label shown next to each (checked by the tok plugin).
+  abilities: {
+    'orders:read': 'Read your orders',
+    'orders:write': 'Place and change orders',
+    '*': 'Everything, now and later',
+  },
   // Verified tokens kept in memory for `ttl` seconds, dropped at once on revoke; TOK_CACHE_REDIS shares that between processes.
   cache: { enabled: env.boolean('TOK_CACHE', false), ttl: 10, redis: env.get('TOK_CACHE_REDIS') },
 }))

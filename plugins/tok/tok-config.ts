@@ -11,6 +11,7 @@ import { z } from 'zod'
  *   guard: ['web'],
  *   expiration: 60 * 24 * 30,
  *   token_prefix: 'kiln_',
+ *   abilities: { 'orders:read': 'Read your orders', 'orders:write': 'Place and change orders' },
  * })
  * ```
  */
@@ -52,6 +53,22 @@ export const tokConfigSchema = z.object({
       }),
     )
     .prefault({}),
+  /**
+   * The abilities a user may give a token from the app's pages, each with
+   * the label people read (`{ 'orders:read': 'Read your orders' }`), in the
+   * order they are shown. Names are what `tokenCan()` and `abilities:`
+   * middleware check: letters, digits and `_ - . :`, or `*` for all.
+   */
+  abilities: z
+    .record(
+      z
+        .string()
+        .regex(/^(\*|[A-Za-z0-9_.:-]+)$/, 'an ability is letters, digits and "_ - . :", or "*"')
+        .max(100, 'at most 100 characters')
+        .refine((name) => name !== '__proto__' && name !== 'constructor' && name !== 'prototype', 'this name is reserved'),
+      z.string().trim().min(1, 'give each ability a label').max(200, 'a label has at most 200 characters'),
+    )
+    .default({}),
 })
 
 /** The parsed `config/tok.ts`. */

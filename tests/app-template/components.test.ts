@@ -127,7 +127,7 @@ test('/tokens: a user creates a token with abilities (shown once, usable on the 
   t.is((await api.json('GET', '/user', undefined, { authorization: `Bearer ${plain}` })).status, 200)
   await tokens.refresh().assertSet('created', '').assertDontSeeHtml('data-test="plain-token"') // shown once
   // An ability outside the list is refused.
-  await tokens.set('abilities', ['root']).call('create').assertHasErrors('abilities.0')
+  await tokens.set('abilities', ['root']).call('create').assertHasErrors({ abilities: 'Pick abilities from the list.' })
   const id = Number(plain.split('|')[0])
   await tokens.call('revoke', id).assertStatus(200).assertSeeHtml('data-test="no-tokens"')
   t.is(await runWithApp(app, () => PersonalAccessToken.find(id)), undefined)
