@@ -1,5 +1,7 @@
 import { HttpException } from 'kiln-framework'
-import { Component, html, WithPagination } from 'kiln-framework/comp'
+import { broadcast } from 'kiln-framework/broadcasting'
+import { Component, html, locked, on, WithPagination } from 'kiln-framework/comp'
+import { TodosChanged } from '../events/todos-changed.ts'
 import { TodoForm } from '../forms/todo-form.ts'
 import { Todo } from '../models/todo.ts'
 import type { User } from '../models/user.ts'
@@ -7,7 +9,10 @@ import type { User } from '../models/user.ts'
 /**
  * The signed-in user's to-dos: add one (through a form object, checked as it
  * is sent), tick it off, delete it, filter by state (kept in the URL), five
- * to a page. A single-file component: the class and its template.
+ * to a page. A change is broadcast on the user's private channel, and the
+ * list open in the user's other tabs hears it (an echo listener) and
+ * reloads: with BROADCAST_CONNECTION=rt. A single-file component: the class
+ * and its template.
  */
 export default class TodoList extends WithPagination(Component) {
   static title = 'To-dos'
@@ -15,23 +20,36 @@ export default class TodoList extends WithPagination(Component) {
 
   form = new TodoForm()
   filter: 'all' | 'open' | 'done' = 'all'
+  /** Names the channel the echo listener below subscribes to; locked, and the channel is authorised anyway. */
+  @locked() userId = 0
+
+  mount() {
+    this.userId = this.#userId()
+  }
 
   async add() {
     const { title } = this.form.validate()
     await Todo.create({ user_id: this.#userId(), title, done: false })
     this.form.reset()
     this.resetPage()
+    await this.#changed()
   }
 
   async toggle(id: number) {
     const todo = await this.#todo(id)
     todo.done = !todo.done
     await todo.save()
+    await this.#changed()
   }
 
   async remove(id: number) {
     await (await this.#todo(id)).delete()
+    await this.#changed()
   }
+
+  /** Another tab of this user changed the to-dos: render again (with() reads them afresh). */
+  @on('echo-private:app.models.User.{userId},TodosChanged')
+  refresh() {}
 
   /** Filtering starts from the first page. */
   updatedFilter() {
@@ -82,6 +100,11 @@ export default class TodoList extends WithPagination(Component) {
     const user = this.ctx.request.user<User>()
     if (!user) throw new HttpException(401, 'Unauthenticated.')
     return user.id
+  }
+
+  /** Tells the user's other tabs; not this one, whose requests name its socket (toOthers). */
+  async #changed() {
+    await broadcast(new TodosChanged(this.#userId())).toOthers()
   }
 
   /** One of this user's to-dos: an id from the browser is never trusted to be theirs. */

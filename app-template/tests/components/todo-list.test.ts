@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import test, { type ExecutionContext } from 'ava'
 import { runWithApp } from 'kiln-framework'
+import { Broadcast, flushBroadcasts } from 'kiln-framework/broadcasting'
 import { testComponent } from 'kiln-framework/comp'
 import { createTestApp, refreshDatabase, TestClient } from 'kiln-framework/testing'
 import TodoList from '../../app/components/todo-list.ts'
@@ -73,4 +74,20 @@ test("someone else's to-do cannot be ticked off or deleted, whatever id the brow
     testComponent(client, TodoList).assertDontSee('Not yours').call('toggle', hers.id).assertStatus(404).call('remove', hers.id).assertStatus(404),
   )
   t.false((await runWithApp(app, () => Todo.find(hers.id)))!.done)
+})
+
+test("each change is broadcast on the user's private channel, which the list listens to", async (t) => {
+  const { app, client, user } = await signedIn(t)
+  const fake = runWithApp(app, () => Broadcast.fake())
+  t.teardown(() => runWithApp(app, () => Broadcast.restore()))
+  await t.notThrowsAsync(
+    testComponent(client, TodoList)
+      .set('form.title', 'Buy milk')
+      .call('add')
+      .assertSee('Buy milk')
+      // What another tab's broadcast does: the list renders again, reading the to-dos afresh.
+      .dispatch(`echo-private:app.models.User.${user.id},TodosChanged`, { userId: user.id }),
+  )
+  await runWithApp(app, () => flushBroadcasts())
+  t.notThrows(() => fake.assertBroadcastOn('TodosChanged', `private-app.models.User.${user.id}`))
 })
