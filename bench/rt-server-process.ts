@@ -9,6 +9,7 @@
  * IPC out first: `{type:'ready', url}`.
  */
 import type { AddressInfo } from 'node:net'
+import { writeHeapSnapshot } from 'node:v8'
 import type { Server as NodeServer } from 'node:http'
 import nodeAdapter from 'crossws/adapters/node'
 import { serve } from 'srvx'
@@ -35,6 +36,11 @@ async function kiln() {
             key: 'bench',
             secret: 'bench-secret',
             activity_timeout: 120,
+            // Every bench socket comes from 127.0.0.1: the per-process and per-address caps would refuse most of them.
+            // The per-socket subscribe rate stays at its default, as an app runs it.
+            max_connections: null,
+            max_connections_per_address: null,
+            subscribe_rate_per_address: null,
             scaling: { enabled: scaling, url: process.env.REDIS_URL, prefix: process.env.RT_PREFIX ?? 'kiln-bench:' },
           },
         },
@@ -50,13 +56,24 @@ async function kiln() {
   }
 }
 
+/**
+ * The least a crossws app that does the same job needs: a socket names its
+ * channel in a frame (`{event:'subscribe', data:{channel}}`), joins that
+ * topic and is told so. Kiln's sockets subscribe with a frame as well, and
+ * a socket that received a frame keeps more in `ws` than one that never did.
+ */
 async function raw() {
   let sockets = 0
   const adapter = nodeAdapter({
     hooks: {
-      open: (peer) => {
+      open: () => {
         sockets++
-        peer.subscribe('bench')
+      },
+      message: (peer, message) => {
+        const frame = message.json<{ event?: string; data?: { channel?: unknown } }>()
+        if (frame.event !== 'subscribe' || typeof frame.data?.channel !== 'string') return
+        peer.subscribe(frame.data.channel)
+        peer.send('{"event":"subscribed"}')
       },
       close: () => {
         sockets--
@@ -75,11 +92,19 @@ async function raw() {
 }
 
 const server = mode === 'raw' ? await raw() : await kiln()
-process.on('message', async (message: { type: string; payload?: Record<string, unknown> }) => {
+process.on('message', async (message: { type: string; payload?: Record<string, unknown>; path?: string }) => {
   if (message.type === 'rss') {
     gc?.()
     gc?.()
-    process.send!({ type: 'rss', rss: process.memoryUsage.rss(), sockets: server.sockets() })
+    const { rss, heapUsed, external } = process.memoryUsage()
+    process.send!({ type: 'rss', rss, heapUsed, external, sockets: server.sockets() })
+  } else if (message.type === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    process.send!({ type: 'cpu', micros: user + system })
+  } else if (message.type === 'snapshot') {
+    // A heap snapshot for profiling (`node --inspect`-free): where it was written.
+    gc?.()
+    process.send!({ type: 'snapshot', path: writeHeapSnapshot(message.path) })
   } else if (message.type === 'broadcast') {
     await server.broadcast(message.payload!)
     process.send!({ type: 'sent' })

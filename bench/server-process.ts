@@ -6,7 +6,10 @@ const script = fileURLToPath(new URL('./rt-server-process.ts', import.meta.url))
 /** A forked realtime server (bench/rt-server-process.ts). */
 export interface ServerProcess {
   url: string
-  rss(): Promise<{ rss: number; sockets: number }>
+  /** After a full GC: resident set, V8 heap in use, memory outside the heap (bytes), and sockets held. */
+  rss(): Promise<{ rss: number; heapUsed: number; external: number; sockets: number }>
+  /** CPU time (user + system) the process has used, in µs. */
+  cpu(): Promise<number>
   broadcast(payload: Record<string, unknown>): Promise<void>
   exit(): void
 }
@@ -42,6 +45,7 @@ export function serverProcess(mode: 'kiln' | 'raw', env: Record<string, string> 
       resolve({
         url: message.url,
         rss: () => ask({ type: 'rss' }, 'rss'),
+        cpu: async () => (await ask<{ micros: number }>({ type: 'cpu' }, 'cpu')).micros,
         broadcast: async (payload) => {
           await ask({ type: 'broadcast', payload }, 'sent')
         },

@@ -1,7 +1,8 @@
 /**
  * The socket side of the realtime benches, run as a separate process
- * (`fork`): opens COUNT websockets to URL, subscribes them to `bench` when
- * MODE is `rt` (the native protocol) and reports over IPC. Latency is the
+ * (`fork`): opens COUNT websockets to URL, subscribes each to `bench` with a
+ * frame (MODE `rt`: the native protocol; `raw`: the bare crossws server's
+ * `{event:'subscribe'}`, answered `{event:'subscribed'}`) and reports over IPC. Latency is the
  * wall clock at receipt minus the `sent` stamp in the payload; both processes
  * read the same clock (performance.timeOrigin + now).
  *
@@ -18,15 +19,16 @@ const received = new Map<number, number>()
 let latencies: number[] = []
 const sockets: WebSocket[] = []
 const EDGES = [5, 10, 20, 30, 40, 50, 75, 100, Infinity]
+const SUBSCRIBE = '{"event":"subscribe","data":{"channel":"bench"}}'
 
 function open(): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false })
     sockets.push(socket)
-    let subscribed = mode !== 'rt'
+    let subscribed = false
     socket.on('error', reject)
     socket.on('open', () => {
-      if (subscribed) resolve()
+      if (mode === 'raw') socket.send(SUBSCRIBE)
     })
     socket.on('message', (data) => {
       const text = String(data)
@@ -42,8 +44,8 @@ function open(): Promise<void> {
         }
         return
       }
-      if (!subscribed && text.includes('svc:connection_established')) socket.send('{"event":"subscribe","data":{"channel":"bench"}}')
-      else if (!subscribed && text.includes('svc:subscription_succeeded')) {
+      if (!subscribed && text.includes('svc:connection_established')) socket.send(SUBSCRIBE)
+      else if (!subscribed && (text.includes('svc:subscription_succeeded') || text === '{"event":"subscribed"}')) {
         subscribed = true
         resolve()
       }
