@@ -1,4 +1,6 @@
 import { User } from '../../app/models/user.ts'
+// The factory registers itself with User when loaded: `User.factory()` then uses it.
+import '../factories/user-factory.ts'
 
 /** The users `kiln db:seed` creates, their emails verified; every one logs in with the password `password`. */
 export const SEEDED_USERS = [
@@ -8,17 +10,13 @@ export const SEEDED_USERS = [
 ] as const
 
 /**
- * `kiln db:seed`: the demo users above, each with the password `password`.
- * Running it again adds only the ones that are missing.
+ * `kiln db:seed`: the demo users above, made by their factory
+ * (database/factories/user-factory.ts: verified, with the password
+ * `password`). Running it again adds only the ones that are missing.
  */
 export default async function seed(): Promise<void> {
   for (const attributes of SEEDED_USERS) {
     if (await User.query().where('email', '=', attributes.email).first()) continue
-    const user = new User()
-    user.fill(attributes)
-    // Seeded accounts count as verified: the demo's `verified` pages open for them at once.
-    user.forceFill({ email_verified_at: new Date() })
-    await user.setPassword('password')
-    await user.save()
+    await User.factory().create(attributes)
   }
 }

@@ -36,6 +36,7 @@ export const coreCommands: CoreCommand[] = [
     'make:controller',
     'make:model',
     'make:migration',
+    'make:factory',
     'make:middleware',
     'make:job',
     'make:event',

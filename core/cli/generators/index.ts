@@ -3,6 +3,7 @@ import { makeBroadcasterCommand } from './make-broadcaster.ts'
 import { makeCommandCommand } from './make-command.ts'
 import { makeControllerCommand } from './make-controller.ts'
 import { makeEventCommand } from './make-event.ts'
+import { makeFactoryCommand } from './make-factory.ts'
 import { makeGuardCommand } from './make-guard.ts'
 import { makeJobCommand } from './make-job.ts'
 import { makeListenerCommand } from './make-listener.ts'
@@ -25,6 +26,7 @@ export const generatorCommands: CommandDefinition[] = [
   makeControllerCommand,
   makeModelCommand,
   makeMigrationCommand,
+  makeFactoryCommand,
   makeMiddlewareCommand,
   makeJobCommand,
   makeEventCommand,

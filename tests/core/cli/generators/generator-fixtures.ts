@@ -93,6 +93,7 @@ export const GENERATE: string[][] = [
   ['make:controller', 'Post', '--resource'],
   ['make:controller', 'Admin/Dashboard'],
   ['make:model', 'BlogPost', '-m'],
+  ['make:factory', 'BlogPost'],
   ['make:migration', 'add_slug_to_blog_posts'],
   ['make:migration', 'backfill_slugs'],
   ['make:middleware', 'EnsureAdmin'],
