@@ -5,6 +5,7 @@ import { localEnv, setEnvVariable } from '../local-env.ts'
 import { CommandError, defineCommand } from '../define-command.ts'
 import { appPackageJson, scanAppImports, SOURCE_CONDITION, type FrameworkManifest } from '../new/app-package.ts'
 import { askYesNo, canAsk } from '../new/ask.ts'
+import { initRepository } from '../new/git-init.ts'
 import { installApp } from '../new/install-app.ts'
 
 const KILN_ROOT = kilnPackageRoot()
@@ -22,7 +23,8 @@ const LOCAL_URL = 'http://127.0.0.1:3000'
  * `database/database.sqlite`, the `log` broadcaster, `APP_NAME` from the
  * folder), and, with `--install` (or a "yes" on a terminal), `npm install`,
  * migrations and the seeded users. Without a terminal it installs nothing
- * unless told to.
+ * unless told to. Last, unless `--no-git`, a git repository with a first
+ * commit (`new/git-init.ts`), as Laravel's installer makes.
  *
  * @example
  * ```sh
@@ -34,10 +36,11 @@ export const newCommand = defineCommand({
   description: 'Create a new application from the starter template',
   needsApp: false,
   args: [{ name: 'dir', description: 'Folder to create (its name is the app name)', required: true }],
-  examples: ['kiln new ../my-app', 'kiln new ../my-app --install', 'kiln new ../my-app --no-install'],
+  examples: ['kiln new ../my-app', 'kiln new ../my-app --install', 'kiln new ../my-app --no-install', 'kiln new ../my-app --no-git'],
   flags: {
     install: { type: 'boolean', description: 'Run npm install, then migrate and seed (asked on a terminal when neither flag is given; default yes)' },
     'no-install': { type: 'boolean', description: 'Only create the files' },
+    git: { type: 'boolean', description: 'Create a git repository with a first commit (the default; --no-git skips it)' },
     template: { type: 'string', description: 'Template folder (default: the bundled app-template)' },
   },
   async run({ args, cwd, flags, info }) {
@@ -85,6 +88,8 @@ export const newCommand = defineCommand({
 
     const install = await wantsInstall(flags)
     if (install) await installApp(target, shown, info)
+    // After the install, so the first commit holds package-lock.json too.
+    if (flags.git !== false) await initRepository(target, info)
     info(nextSteps({ cwd, target, installed: install, bundledTemplate: template === TEMPLATE }))
     return 0
   },
