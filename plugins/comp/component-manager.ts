@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import Handlebars from 'handlebars'
-import { HttpException, type Application, type HttpContext, type ViewManager } from '../../core/index.ts'
+import { HttpException, KilnError, type Application, type HttpContext, type ViewManager } from '../../core/index.ts'
 import type { Checksums } from './checksum.ts'
 import { attachRun, type Component, type ComponentRun } from './component.ts'
 import type { CompConfig } from './comp-config.ts'
@@ -30,6 +30,9 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
  * ```
  */
 export class ComponentManager implements CompServices {
+  #features: readonly ComponentHook[] | undefined
+  #loading: Promise<void> | undefined
+
   constructor(
     readonly app: Application,
     readonly registry: ComponentRegistry,
@@ -38,9 +41,39 @@ export class ComponentManager implements CompServices {
     readonly uploads: UploadStore,
     /** Ties snapshots and addresses to the session they were issued in. */
     readonly binding: SessionBinding,
-    /** Every feature's hooks, in the order they run. */
-    readonly features: readonly ComponentHook[],
+    /** Loads every feature's hooks, in the order they run: on the first mount or update, not at boot. */
+    private readonly loadFeatures: () => Promise<readonly ComponentHook[]>,
   ) {}
+
+  /** Every feature's hooks, in the order they run; loaded by `ready()`, which every mount and update waits for. */
+  get features(): readonly ComponentHook[] {
+    if (this.#features) return this.#features
+    throw new KilnError('The component features are used before they loaded.', { code: 'E_COMP_FEATURES_NOT_READY', hint: 'Await manager.ready() first.' })
+  }
+
+  /**
+   * Undefined once the features' hooks are loaded; until then the promise
+   * of their loading (the first mount or update of the process waits for
+   * it, later ones make no promise).
+   *
+   * @example
+   * ```ts
+   * const pending = manager.ready()
+   * if (pending) await pending
+   * ```
+   */
+  ready(): Promise<void> | undefined {
+    if (this.#features) return undefined
+    return (this.#loading ??= this.loadFeatures().then(
+      (features) => {
+        this.#features = features
+      },
+      (error: unknown) => {
+        this.#loading = undefined
+        throw error
+      },
+    ))
+  }
 
   get views(): ViewManager {
     return this.app.views
@@ -79,6 +112,8 @@ export class ComponentManager implements CompServices {
    * ```
    */
   mount(target: string | ComponentClass, params: Record<string, unknown> = {}, options: { ctx?: HttpContext } = {}): Promise<Mounted> {
+    const pending = this.ready()
+    if (pending) return pending.then(() => mountComponent(this, target, params, options.ctx))
     return mountComponent(this, target, params, options.ctx)
   }
 

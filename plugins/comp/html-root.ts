@@ -1,5 +1,18 @@
-import { Parser } from 'htmlparser2'
+import { createRequire } from 'node:module'
+import type { Parser as HtmlParser } from 'htmlparser2'
 import { KilnError } from '../../core/index.ts'
+
+let parserClass: typeof HtmlParser | undefined
+
+/**
+ * htmlparser2's `Parser`, loaded on the first full root check (a mount):
+ * an app boots and serves pages without components without its 25 modules
+ * (issue 25, P6). Loaded with `require`, which Node 20.19+ allows for ES
+ * modules, so the check stays synchronous.
+ */
+function loadParser(): typeof HtmlParser {
+  return (parserClass ??= (createRequire(import.meta.url)('htmlparser2') as typeof import('htmlparser2')).Parser)
+}
 
 /** Where the one root element of a component's HTML starts. */
 export interface RootElement {
@@ -25,7 +38,7 @@ export function rootElement(html: string, component: string): RootElement {
   let roots = 0
   let first: number | undefined
   let stray: string | undefined
-  const parser = new Parser(
+  const parser = new (loadParser())(
     {
       onopentag() {
         if (depth === 0) {

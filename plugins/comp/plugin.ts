@@ -15,7 +15,7 @@ import { SessionBinding } from './session-binding.ts'
 import { REACTIVE, reactiveFile } from './scripts.ts'
 import { clientBundle } from './client-bundle.ts'
 import { updateHandler } from './update-route.ts'
-import { COMPONENT_FEATURES } from './features/index.ts'
+import { loadComponentFeatures } from './features/index.ts'
 import { uploadHandler } from './features/uploads/upload-handler.ts'
 import { previewHandler } from './features/uploads/preview-handler.ts'
 import { UploadStore } from './features/uploads/upload-store.ts'
@@ -63,7 +63,7 @@ export function comp(): Plugin {
         checksums,
         uploads,
         new SessionBinding(hmacKey(appKey, 'comp:session')),
-        COMPONENT_FEATURES,
+        loadComponentFeatures,
       )
       app.instance(ComponentManager, manager, 'comp')
       registerViewHelpers(app, manager)

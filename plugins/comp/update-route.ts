@@ -32,6 +32,9 @@ export function updateHandler(services: CompServices): HandlerFunction {
   const schema = updatePayloadSchema(services.config.limits)
   return async (ctx) => {
     try {
+      // The features' hooks load on the process's first mount or update, not at boot.
+      const pending = services.ready()
+      if (pending) await pending
       const body = ctx.request.body()
       if (isBatch(body)) return await streamedUpdate(ctx, services.config.stream.max_kb, () => runBatch(services, ctx, body))
       const payload = schema.parse(body)

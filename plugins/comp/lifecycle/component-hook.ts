@@ -144,8 +144,10 @@ export interface CompServices {
   /** Ties snapshots and addresses to the session they were issued in. */
   readonly binding: SessionBinding
   readonly uploads: UploadStore
-  /** Every feature's hooks, in the order they run (`features/index.ts`). */
+  /** Every feature's hooks, in the order they run (`features/index.ts`); usable once `ready()` has settled. */
   readonly features: readonly ComponentHook[]
+  /** Undefined once the features' hooks are loaded, else the promise of their loading (they load on first use). */
+  ready(): Promise<void> | undefined
   /** A class and its name, from either (404 for an unknown name). */
   resolve(target: string | ComponentClass): { Class: ComponentClass; name: string }
   /** A fresh instance, through the container, with its run attached. */

@@ -1,5 +1,8 @@
-import { Parser } from 'htmlparser2'
+import { createRequire } from 'node:module'
+import type { Parser as HtmlParser } from 'htmlparser2'
 import type { Snapshot } from '../snapshot.ts'
+
+let parserClass: typeof HtmlParser | undefined
 
 /**
  * The components rendered in a page or a mount's HTML: each root's
@@ -55,7 +58,10 @@ function outerHtml(html: string, start: number): string {
   const rest = html.slice(start)
   let depth = 0
   let end = rest.length
-  const parser = new Parser(
+  // Required on first use (Node 20.19+ requires ES modules): the plugin's barrel exports the test helpers, so a
+  // static import would load htmlparser2 into every app at boot.
+  parserClass ??= (createRequire(import.meta.url)('htmlparser2') as typeof import('htmlparser2')).Parser
+  const parser = new parserClass(
     {
       onopentag() {
         depth++

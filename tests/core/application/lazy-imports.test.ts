@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { coreCommands } from '../../../core/cli/commands/index.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const RECORD = fileURLToPath(new URL('../../fixtures/record-modules.mjs', import.meta.url))
@@ -15,6 +16,16 @@ const ON_FIRST_USE = ['kysely', 'youch', 'chokidar', 'pino-pretty', 'rate-limite
 
 /** The packages under node_modules that a Node process running `script` (ESM, from the repository root) loaded. */
 async function packagesLoaded(script: string, env: Record<string, string> = {}): Promise<Set<string>> {
+  const packages = new Set<string>()
+  for (const url of await modulesLoaded(script, env)) {
+    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]
+    if (name) packages.add(name)
+  }
+  return packages
+}
+
+/** The URLs of every module that a Node process running `script` (ESM, from the repository root) loaded. */
+async function modulesLoaded(script: string, env: Record<string, string> = {}): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'kiln-lazy-'))
   const log = join(dir, 'modules.log')
   try {
@@ -28,12 +39,7 @@ async function packagesLoaded(script: string, env: Record<string, string> = {}):
         (error, _stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve()),
       ),
     )
-    const packages = new Set<string>()
-    for (const url of readFileSync(log, 'utf8').split('\n')) {
-      const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]
-      if (name) packages.add(name)
-    }
-    return packages
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -61,6 +67,51 @@ await app.close()`,
   t.deepEqual(
     ON_FIRST_USE.filter((name) => loaded.has(name)),
     [],
+  )
+})
+
+/** A booted app with the components plugin alone, answering `path` in a child process: the modules it loaded. */
+function compAppLoads(path: string): Promise<string[]> {
+  const root = tempApp({
+    'config/app.ts': `import { defineConfig } from 'kiln-framework'\nimport { comp } from 'kiln-framework/comp'\nexport default defineConfig(() => ({ name: 'lazy', plugins: [comp()] }))\n`,
+    'app/components/counter.ts': `import { Component, html } from 'kiln-framework/comp'\nexport default class Counter extends Component {\n  count = 3\n  static template = html\`<p>{{count}}</p>\`\n}\n`,
+    'routes/web.ts': `import { currentApp, defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => {\n  Route.get('/', () => 'home')\n  Route.get('/counter', async () => (await currentApp().service('comp').mount('counter')).html)\n})\n`,
+  })
+  return modulesLoaded(
+    `const { createApp } = await import('kiln-framework')
+const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', LOG_LEVEL: 'error' } })
+const res = await app.request(${JSON.stringify(path)})
+const text = await res.text()
+if (res.status !== 200) throw new Error('GET ${path} answered ' + res.status + ' ' + text)
+console.log(text)
+await app.close()`,
+  ).finally(() => rmSync(root, { recursive: true, force: true }))
+}
+
+/**
+ * The component features' hook modules, and htmlparser2 (the single-root check), among `urls`. Not the props
+ * feature's: it also holds `propsMoved`, which the bundled update imports (one module, with nothing of its own).
+ */
+const compOnFirstUse = (urls: string[]) =>
+  urls
+    .filter((url) => /\/plugins\/comp\/features\/(?!props\/)[^/]+\/[^/]+-hook\.ts$|\/node_modules\/htmlparser2\//.test(url))
+    .map((url) => url.replace(/.*\/(plugins|node_modules)\//, ''))
+
+test('the components plugin boots and serves a page without components without loading the features or the HTML parser', async (t) => {
+  const loaded = await compAppLoads('/')
+  t.true(
+    loaded.some((url) => url.endsWith('/plugins/comp/plugin.ts')),
+    'the recording works: the plugin loaded',
+  )
+  t.deepEqual(compOnFirstUse(loaded), [])
+})
+
+test('the first mount loads the features and the HTML parser', async (t) => {
+  const loaded = compOnFirstUse(await compAppLoads('/counter'))
+  t.true(loaded.includes('comp/features/validation/validation-hook.ts'), loaded.join(', '))
+  t.true(
+    loaded.some((name) => name.startsWith('htmlparser2/')),
+    loaded.join(', '),
   )
 })
 
