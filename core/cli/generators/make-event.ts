@@ -46,7 +46,7 @@ export const makeEventCommand = defineGenerator({
     if (!channelName) return [`Listen to it with: kiln make:listener SomeListener --event=${className}`]
     return [
       `Authorise its channel in routes/channels.ts: Broadcast.channel('${channelName}.{id}', (user, id) => ...)`,
-      `Hear it in a component with: @on('echo-private:${channelName}.{id},${className}')`,
+      `Hear it in a component with: @on('echo-private:${channelName}.{recordId},${className}') ({recordId}: the component's property holding the id)`,
     ]
   },
 })
