@@ -1,0 +1,47 @@
+import test from 'ava'
+import { starterApp } from '../fixtures/starter-app.ts'
+import { launchChromium } from '../fixtures/browser.ts'
+
+test('the starter in Chromium: a visitor registers through the page (errors shown as they type), lands home logged in, and no console error', async (t) => {
+  const app = await starterApp(t, 'sqlite', { BROADCAST_CONNECTION: 'log' })
+  const server = await app.listen({ port: 0 })
+  const browser = await launchChromium()
+  t.teardown(() => browser.close())
+  const page = await (await browser.newContext()).newPage()
+  const errors: string[] = []
+  page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
+
+  await page.goto(`${server.url}/login`)
+  await Promise.all([page.waitForURL(`${server.url}/register`), page.click('main a[href="/register"]')])
+  await page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+
+  // Checked when a field is left.
+  await page.fill('[data-test=email]', 'not an email')
+  await page.click('[data-test=name]')
+  await page.waitForSelector('[data-test=email-error]')
+  t.is(await page.textContent('[data-test=email-error]'), 'The email must be a valid email address.')
+
+  // An email that has an account already, and a confirmation that differs.
+  await page.fill('[data-test=name]', 'Ada Lovelace')
+  await page.fill('[data-test=email]', 'test@example.com')
+  await page.fill('[data-test=password]', 'analytical engine')
+  await page.fill('[data-test=password-confirmation]', 'analytical engine')
+  await page.click('[data-test=register]')
+  await page.waitForFunction(() => document.querySelector('[data-test=email-error]')?.textContent === 'The email has already been taken.')
+  t.is(await page.inputValue('[data-test=password]'), '', 'the password is not kept in the page')
+
+  await page.fill('[data-test=email]', 'ada@example.com')
+  await page.fill('[data-test=password]', 'analytical engine')
+  await page.fill('[data-test=password-confirmation]', 'analytical engin')
+  await page.click('[data-test=register]')
+  await page.waitForFunction(() => document.querySelector('[data-test=password-error]')?.textContent === 'The password confirmation does not match.')
+
+  await page.fill('[data-test=password]', 'analytical engine')
+  await page.fill('[data-test=password-confirmation]', 'analytical engine')
+  await Promise.all([page.waitForURL(`${server.url}/`), page.click('[data-test=register]')])
+  await page.waitForSelector('[data-test=greeting]')
+  t.is(await page.textContent('[data-test=greeting]'), 'Welcome back, Ada Lovelace.')
+  t.is(await page.textContent('[data-test=who]'), 'Ada Lovelace')
+  t.deepEqual(errors, [])
+})
