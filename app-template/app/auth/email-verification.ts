@@ -8,9 +8,6 @@ import { mailLink } from './mail-links.ts'
 /** How long a verification link works. */
 export const VERIFICATION_MINUTES = 60
 
-/** A user as verification reads it: `email_verified_at` is null until the link was opened. */
-type Verifiable = User & { email_verified_at?: Date | string | null }
-
 /**
  * True once the user opened the link of a verification mail.
  *
@@ -20,7 +17,7 @@ type Verifiable = User & { email_verified_at?: Date | string | null }
  * ```
  */
 export function hasVerifiedEmail(user: User): boolean {
-  return Boolean((user as Verifiable).email_verified_at)
+  return Boolean(user.email_verified_at)
 }
 
 /**

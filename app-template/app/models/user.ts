@@ -18,6 +18,8 @@ export class User extends HasApiTokens(Authenticatable(Model)) {
   declare password: string
   /** The storage key of the avatar chosen on /profile (see app/components/profile.ts), or null. */
   declare avatar: string | null
+  /** When the user opened the link of the verification mail (app/auth/email-verification.ts); null until then. */
+  declare email_verified_at: Date | string | null
 
   /**
    * Whether another account has this email, in any letter case (registration
