@@ -13,7 +13,7 @@ declare module '../../core/index.ts' {
   }
 }
 
-const CONFIG_STUB = fileURLToPath(new URL('./stubs/mail.ts', import.meta.url))
+const CONFIG_STUB = fileURLToPath(new URL('./stubs/config.ts.stub', import.meta.url))
 
 /**
  * The mail plugin: mailables, the `log` transport (the default: mail is

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import test from 'ava'
 import { REPO, kiln, run, starterCopy } from '../../core/cli/generators/generator-fixtures.ts'
+import { tempApp } from '../../fixtures/temp-app.ts'
 
 // The starter app, as `kiln new` writes it: the generated files must work there as written.
 const root = starterCopy()
@@ -57,4 +58,14 @@ test.serial('the generated mailable and test type-check, and the test passes as 
   writeFileSync(join(root, 'resources/views/emails/billing/invoice-paid.hbs'), '<p>Something else</p>')
   const broken = await run(process.execPath, [join(REPO, 'node_modules/ava/entrypoints/cli.mjs'), '--config', config], REPO)
   t.is(broken.code, 1, broken.stdout)
+})
+
+test('vendor:publish --tag=mail-config writes config/mail.ts: the starter’s own', async (t) => {
+  const app = tempApp({
+    'config/app.ts':
+      "import { defineConfig } from 'kiln-framework'\nimport { mail } from 'kiln-framework/mail'\nexport default defineConfig({ plugins: [mail()] })\n",
+  })
+  const published = await kiln(['vendor:publish', '--tag=mail-config'], app)
+  t.is(published.code, 0, published.stderr)
+  t.is(readFileSync(join(app, 'config/mail.ts'), 'utf8'), readFileSync(join(REPO, 'app-template/config/mail.ts'), 'utf8'))
 })
