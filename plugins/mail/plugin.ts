@@ -46,7 +46,13 @@ export function mail(): Plugin {
       app.service('publisher').publishes('mail-config', [{ from: CONFIG_STUB, to: 'config/mail.ts' }])
     },
     boot(app) {
-      app.service('mail').assertMailer()
+      const manager = app.service('mail')
+      manager.assertMailer()
+      const mailer = manager.transports.defaultConnection()
+      if (app.environment === 'production' && app.config.get(`mail.mailers.${mailer}.driver`) === 'log') {
+        // The log then holds every password reset link: said once, at boot.
+        app.logger.warn(`Mail is written to the log (mailer "${mailer}"), not sent: set MAIL_MAILER to a real mailer (config/mail.ts).`)
+      }
       app.commands.register(makeMailCommand)
     },
   })

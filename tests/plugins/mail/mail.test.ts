@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import test from 'ava'
@@ -178,4 +178,21 @@ test('htmlToText: blocks, line breaks, lists, entities, links with their address
     'Hi Ada & co,\nline two\n\nReset (https://x.test/r?a=1&b=2)\n\nhttps://x.test\n\ntop',
   )
   t.is(htmlToText('<script>alert(1)</script><table><tr><td>a</td><td>b</td></tr></table>'), 'a b')
+})
+
+test('in production, a default mailer that only logs is said once at boot, as a warning', async (t) => {
+  const production = await mailApp(
+    t,
+    {
+      'config/app.ts': MAIL_APP_FILES['config/app.ts']!.replace(
+        "env: 'test'",
+        "env: 'production', key: 'base64:" + Buffer.alloc(32, 7).toString('base64') + "'",
+      ),
+    },
+    { APP_ENV: 'production' },
+  )
+  const log = readFileSync(join(production.root, 'storage/logs/kiln.log'), 'utf8')
+  t.regex(log, /"level":40,.*Mail is written to the log \(mailer \\"log\\"\), not sent: set MAIL_MAILER to a real mailer/)
+  const quiet = join((await mailApp(t)).root, 'storage/logs/kiln.log')
+  t.false(existsSync(quiet) && readFileSync(quiet, 'utf8').includes('Mail is written to the log'), 'not outside production')
 })
