@@ -4,7 +4,9 @@ import { TestClient } from '../../core/testing/index.ts'
 import { ComponentTest } from '../../plugins/comp/index.ts'
 import { PersonalAccessToken } from '../../plugins/tok/index.ts'
 import { Todo } from '../../app-template/app/models/todo.ts'
+import { Mail } from '../../plugins/mail/index.ts'
 import { User } from '../../app-template/app/models/user.ts'
+import { VerifyEmail } from '../../app-template/app/mail/verify-email.ts'
 import { starterApp } from '../fixtures/starter-app.ts'
 
 async function loggedIn(t: ExecutionContext, remember = false) {
@@ -17,8 +19,9 @@ async function loggedIn(t: ExecutionContext, remember = false) {
 
 const userByEmail = (app: Parameters<typeof runWithApp>[0], email: string) => runWithApp(app, () => User.query().where('email', '=', email).first())
 
-test('the profile starts with the name and email; updating them validates, refuses an email taken by someone else, and saves', async (t) => {
+test('the profile starts with the name and email; updating them validates, refuses an email taken by someone else, and saves; a new address must be verified again', async (t) => {
   const { app, client } = await loggedIn(t)
+  const mail = runWithApp(app, () => Mail.fake())
   const profile = ComponentTest.visit(client, '/profile', 'profile')
   await profile.assertSet('name', 'Test User').assertSet('email', 'test@example.com')
   await profile.set('name', ' ').set('email', 'nope').call('updateDetails').assertHasErrors({
@@ -27,14 +30,20 @@ test('the profile starts with the name and email; updating them validates, refus
   })
   await profile.set('name', 'Ada').set('email', 'Maria@example.com').call('updateDetails').assertHasErrors({ email: 'The email has already been taken.' })
   t.is((await userByEmail(app, 'test@example.com'))!.name, 'Test User', 'nothing saved')
+  await profile.set('name', 'Ada').set('email', 'test@example.com').call('updateDetails').assertHasNoErrors().assertSet('saved', 'details')
+  t.truthy((await userByEmail(app, 'test@example.com'))!.email_verified_at, 'the same address stays verified')
+  mail.assertNothingSent()
   await profile
     .set('email', ' Ada@Example.com ')
     .call('updateDetails')
     .assertHasNoErrors()
-    .assertSet('saved', 'details')
+    .assertSet('saved', 'details-email')
     .assertSet('email', 'ada@example.com')
-    .assertSee('Saved.')
-  t.is((await userByEmail(app, 'ada@example.com'))!.name, 'Ada')
+    .assertSee('We mailed a link to your new address')
+  const updated = (await userByEmail(app, 'ada@example.com'))!
+  t.is(updated.name, 'Ada')
+  t.is(updated.email_verified_at, null, 'the new address is not verified yet')
+  mail.assertSent(VerifyEmail, (sent) => sent.hasTo('ada@example.com'))
   // The same email in another case is still one's own.
   await profile.set('email', 'ADA@example.com').call('updateDetails').assertHasNoErrors()
   t.is((await userByEmail(app, 'ada@example.com'))!.name, 'Ada')

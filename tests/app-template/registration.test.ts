@@ -2,7 +2,9 @@ import test from 'ava'
 import { runWithApp } from '../../core/index.ts'
 import { TestClient } from '../../core/testing/index.ts'
 import { ComponentTest, type PendingComponentTest } from '../../plugins/comp/index.ts'
+import { Mail } from '../../plugins/mail/index.ts'
 import { User } from '../../app-template/app/models/user.ts'
+import { VerifyEmail } from '../../app-template/app/mail/verify-email.ts'
 import { starterApp } from '../fixtures/starter-app.ts'
 
 const fill = (page: PendingComponentTest, fields: Record<string, string>) => {
@@ -23,8 +25,9 @@ test('GET /register shows the form to guests; a logged-in user is sent home', as
   t.is((await client.get('/register', { accept: 'text/html' })).status, 302)
 })
 
-test('registering creates the user with a hashed password, logs them in and sends them home', async (t) => {
+test('registering creates the user with a hashed password, logs them in, mails them a verification link and shows the notice', async (t) => {
   const app = await starterApp(t, 'sqlite')
+  const mail = runWithApp(app, () => Mail.fake())
   const client = new TestClient(app)
   await fill(ComponentTest.visit(client, '/register', 'register'), {
     name: '  Ada Lovelace ',
@@ -34,19 +37,25 @@ test('registering creates the user with a hashed password, logs them in and send
   })
     .call('register')
     .assertHasNoErrors()
-    .assertRedirect('/')
+    .assertRedirect('/verify-email')
     .assertSet('password', '')
   const user = await runWithApp(app, () => User.query().where('email', '=', 'ada@example.com').first())
   t.truthy(user, 'stored trimmed and in lower case')
   t.is(user!.name, 'Ada Lovelace')
   t.not(user!.password, 'analytical engine')
   t.true(await user!.verifyPassword('analytical engine'))
+  t.is(user!.email_verified_at, null, 'not verified yet')
+  mail.assertSent(VerifyEmail, (sent) => sent.hasTo('ada@example.com'))
+  t.is(mail.sent(VerifyEmail).length, 1)
   const home = await client.get('/', { accept: 'text/html' })
   t.regex(await home.text(), /Welcome back, Ada Lovelace\./)
+  const notice = await client.get('/verify-email', { accept: 'text/html' })
+  t.regex(await notice.text(), /please open the link we just mailed to <strong>ada@example\.com<\/strong>/)
 })
 
 test('clear errors: required fields, a bad email, a short password, a confirmation that differs, an email already taken (any case); passwords never stay in the state', async (t) => {
   const app = await starterApp(t, 'sqlite')
+  const mail = runWithApp(app, () => Mail.fake())
   const client = new TestClient(app)
   const page = ComponentTest.visit(client, '/register', 'register')
   await page.call('register').assertHasErrors({
@@ -67,6 +76,7 @@ test('clear errors: required fields, a bad email, a short password, a confirmati
     .assertDontSee('long enough')
     .assertNoRedirect()
   t.is(await runWithApp(app, () => User.query().count()), 3, 'no user was added')
+  mail.assertNothingSent()
   t.is((await client.json('GET', '/user')).status, 401, 'and nobody is logged in')
 })
 

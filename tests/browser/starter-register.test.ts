@@ -2,7 +2,7 @@ import test from 'ava'
 import { starterApp } from '../fixtures/starter-app.ts'
 import { launchChromium } from '../fixtures/browser.ts'
 
-test('the starter in Chromium: a visitor registers through the page (errors shown as they type), lands home logged in, and no console error', async (t) => {
+test('the starter in Chromium: a visitor registers through the page (errors shown as they type), is logged in and asked to verify the address, and no console error', async (t) => {
   const app = await starterApp(t, 'sqlite', { BROADCAST_CONNECTION: 'log' })
   const server = await app.listen({ port: 0 })
   const browser = await launchChromium()
@@ -39,9 +39,9 @@ test('the starter in Chromium: a visitor registers through the page (errors show
 
   await page.fill('[data-test=password]', 'analytical engine')
   await page.fill('[data-test=password-confirmation]', 'analytical engine')
-  await Promise.all([page.waitForURL(`${server.url}/`), page.click('[data-test=register]')])
-  await page.waitForSelector('[data-test=greeting]')
-  t.is(await page.textContent('[data-test=greeting]'), 'Welcome back, Ada Lovelace.')
+  await Promise.all([page.waitForURL(`${server.url}/verify-email`), page.click('[data-test=register]')])
+  // Logged in, and asked to open the link mailed to the new address.
   t.is(await page.textContent('[data-test=who]'), 'Ada Lovelace')
+  t.regex((await page.textContent('main'))!, /please open the link we just mailed to ada@example\.com/)
   t.deepEqual(errors, [])
 })

@@ -2,6 +2,7 @@ import { HttpException, Storage, view } from 'kiln-framework'
 import { Component, upload, uploadRule, type TemporaryUploadedFile } from 'kiln-framework/comp'
 import { z } from 'zod'
 import { PersonalAccessToken } from 'kiln-framework/tok'
+import { sendEmailVerification } from '../auth/email-verification.ts'
 import { User } from '../models/user.ts'
 
 /** What an avatar may be: a raster image by its content (never SVG, which can carry script), up to 2 MB. */
@@ -17,7 +18,8 @@ const newPassword = z.object({
 })
 
 /**
- * The signed-in user's profile, as Breeze gives it: name and email, a new
+ * The signed-in user's profile, as Breeze gives it: name and email (a new
+ * address must be verified again: the link is mailed to it), a new
  * password (the current one required), an avatar (previewed through the
  * upload's `temporaryUrl()`, shown only to this session, before it is
  * saved; `/profile/avatar` serves it), and deleting the account (the
@@ -35,7 +37,7 @@ export default class Profile extends Component {
   password_confirmation = ''
   delete_password = ''
   @upload(AVATAR) photo: TemporaryUploadedFile | null = null
-  /** What the last action saved ('details', 'password', 'avatar'): the next action forgets it. */
+  /** What the last action saved ('details', 'details-email', 'password', 'avatar'): the next action forgets it. */
   saved = ''
 
   mount() {
@@ -52,11 +54,15 @@ export default class Profile extends Component {
     if (email !== user.email.toLowerCase() && (await User.emailTaken(email, user.id))) {
       return this.addError('email', 'The email has already been taken.')
     }
+    const changed = email !== user.email.toLowerCase()
     user.name = name
     user.email = email
+    // A new address is not verified until its owner opens the link mailed to it.
+    if (changed) user.email_verified_at = null
     await user.save()
+    if (changed) await this.#sendVerification(user)
     this.fill({ name, email })
-    this.saved = 'details'
+    this.saved = changed ? 'details-email' : 'details'
   }
 
   async updatePassword() {
@@ -99,6 +105,15 @@ export default class Profile extends Component {
     if (user.avatar) await Storage.store().removeItem(user.avatar.replaceAll('/', ':'))
     await user.delete()
     this.redirect('/')
+  }
+
+  /** The address changed either way: a mail that fails is logged, and "Resend" on /verify-email tries again. */
+  async #sendVerification(user: User): Promise<void> {
+    try {
+      await sendEmailVerification(user)
+    } catch (error) {
+      this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The verification mail could not be sent')
+    }
   }
 
   render() {

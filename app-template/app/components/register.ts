@@ -1,6 +1,7 @@
 import { Limit, RateLimiter } from 'kiln-framework'
 import { Component, html, validate } from 'kiln-framework/comp'
 import { z } from 'zod'
+import { sendEmailVerification } from '../auth/email-verification.ts'
 import { User } from '../models/user.ts'
 
 /** Registrations from one address: as many a minute as login attempts for one email (app/limiters.ts). */
@@ -9,8 +10,9 @@ const ATTEMPTS_PER_MINUTE = 5
 /**
  * `/register`: name, email, password and its confirmation. Each field is
  * checked as it is left; the email must not belong to an account yet; the
- * new user is logged in and sent home. Passwords never stay in the page:
- * they are cleared after every attempt.
+ * new user is logged in, mailed a verification link, and sent to the
+ * "verify your email" notice. Passwords never stay in the page: they are
+ * cleared after every attempt.
  */
 export default class Register extends Component {
   static title = 'Register'
@@ -49,7 +51,8 @@ export default class Register extends Component {
         throw error
       }
       await this.ctx.auth.login(user)
-      this.redirect('/')
+      await this.#sendVerification(user)
+      this.redirect('/verify-email')
     } finally {
       this.reset('password', 'password_confirmation')
     }
@@ -75,4 +78,13 @@ export default class Register extends Component {
       <p class="muted">Already registered? <a href="{{url "/login"}}">Log in</a></p>
     </section>
   `
+
+  /** The account exists and is logged in either way: a mail that fails is logged, and "Resend" on the notice tries again. */
+  async #sendVerification(user: User): Promise<void> {
+    try {
+      await sendEmailVerification(user)
+    } catch (error) {
+      this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The verification mail could not be sent')
+    }
+  }
 }
