@@ -164,3 +164,32 @@ test('a logged-in user is sent away from /forgot-password and the reset form', a
   t.is((await client.get('/forgot-password', { accept: 'text/html' })).status, 302)
   t.is((await client.get('/reset-password/abc', { accept: 'text/html' })).status, 302)
 })
+
+test('on PostgreSQL: the link resets once, an expired token is refused, and the reset verifies the email', async (t) => {
+  const app = await starterApp(t, 'pgsql')
+  const fake = runWithApp(app, () => Mail.fake())
+  const db = () => runWithApp(app, () => app.service('db').kysely())
+  await (await db()).updateTable('users').set({ email_verified_at: null }).where('email', '=', 'test@example.com').execute()
+  await requestLink(app, 'test@example.com')
+  const link = mailedLink(fake)
+  const reset = (path: string, password: string) =>
+    ComponentTest.visit(new TestClient(app), path, 'reset-password').set('password', password).set('password_confirmation', password).call('save')
+  await (await reset(link, 'postgres secret')).assertHasNoErrors().assertRedirect('/')
+  t.is(await logIn(app, 'postgres secret'), 200)
+  t.truthy(
+    (await (await db()).selectFrom('users').select('email_verified_at').where('email', '=', 'test@example.com').executeTakeFirstOrThrow()).email_verified_at,
+  )
+  await (await reset(link, 'another secret')).assertHasErrors({ password: 'not valid any more' })
+
+  // A new link, made to look an hour and a minute old.
+  await (await db()).deleteFrom('password_reset_tokens').execute()
+  await requestLink(app, 'test@example.com')
+  await (
+    await db()
+  )
+    .updateTable('password_reset_tokens')
+    .set({ created_at: new Date(Date.now() - 61 * 60_000) })
+    .execute()
+  await (await reset(mailedLink(fake), 'third secret')).assertHasErrors({ password: 'not valid any more' })
+  t.is(await logIn(app, 'postgres secret'), 200)
+})
