@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Application } from '../application/application.ts'
 import { CommandError, defineCommand } from '../cli/define-command.ts'
+import { connectionSettings, createDatabase, isMissingDatabase, postgresTarget } from './create-database.ts'
 import { Migrator } from './migrator.ts'
 
 const connectionFlag = { connection: { type: 'string' as const, description: 'The database connection (default: config/database.ts default)' } }
@@ -29,9 +31,44 @@ export const migrateCommand = defineCommand({
         'Refusing to run "migrate --seed" in production (seeding writes rows into the database): APP_ENV is production. Add --force to run it anyway.',
       )
     }
-    const ran = await new Migrator(ctx.app, ctx.flags.connection as string | undefined).migrate().catch(failed)
+    const connection = ctx.flags.connection as string | undefined
+    const migrate = () => new Migrator(ctx.app, connection).migrate()
+    const ran = await migrate().catch(async (error: unknown) => {
+      if (!isMissingDatabase(error)) return failed(error)
+      // As Laravel does: offer to create it at a terminal; elsewhere say how, and fail.
+      const { name, server } = missingDatabase(ctx.app, connection)
+      // Loaded only here: every process registers this command, few ever ask.
+      const { askYesNo, canAsk } = await import('../cli/new/ask.ts')
+      if (!canAsk()) throw new CommandError(`The database "${name}" does not exist on ${server}. Create it with: kiln db:create`)
+      if (!(await askYesNo(`The database "${name}" does not exist on ${server}. Create it now?`, true)))
+        throw new CommandError(`Not migrated: the database "${name}" does not exist. Create it with: kiln db:create`)
+      await createDatabase(ctx.app, connection).catch(failed)
+      ctx.info(`Created database "${name}".`)
+      return migrate().catch(failed)
+    })
     ctx.info(ran.length ? ran.map((n) => `Migrated: ${n}`).join('\n') : 'Nothing to migrate.')
     if (ctx.flags.seed) await dbSeedCommand.run(ctx)
+  },
+})
+
+/** The missing PostgreSQL database of a connection, by name, and its server. */
+function missingDatabase(app: Application, connection: string | undefined): { name: string; server: string } {
+  const { config } = connectionSettings(app, connection)
+  const { database, server } = postgresTarget(config.url ?? app.env.get('DATABASE_URL', ''))
+  return { name: database, server }
+}
+
+/** `kiln db:create`: creates the connection's database (PostgreSQL through its server's `postgres` database; SQLite's file). */
+export const dbCreateCommand = defineCommand({
+  name: 'db:create',
+  description: "Create the connection's database (PostgreSQL, or SQLite's file)",
+  flags: connectionFlag,
+  examples: ['kiln db:create', 'kiln db:create --connection=pgsql'],
+  async run({ app, flags, info }) {
+    const { name, dialect, created } = await createDatabase(app, flags.connection as string | undefined).catch(failed)
+    if (name === ':memory:') info('An in-memory SQLite database needs no creating.')
+    else if (dialect === 'sqlite') info(created ? `Created ${name}.` : `${name} already exists.`)
+    else info(created ? `Created database "${name}".` : `The database "${name}" already exists.`)
   },
 })
 
@@ -124,6 +161,7 @@ export const dbWipeCommand = defineCommand({
 
 /** Every database command. */
 export const databaseCommands = [
+  dbCreateCommand,
   migrateCommand,
   migrateRollbackCommand,
   migrateStatusCommand,

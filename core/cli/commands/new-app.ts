@@ -1,5 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, isAbsolute, join, parse, relative, resolve } from 'node:path'
+import { parseEnv } from 'node:util'
+import { appSlug } from '../../support/app-slug.ts'
 import { kilnPackageRoot } from '../../support/package-root.ts'
 import { localEnv, setEnvVariable } from '../local-env.ts'
 import { CommandError, defineCommand } from '../define-command.ts'
@@ -118,6 +120,13 @@ function writeEnvFiles(target: string, folder: string): void {
   example = setEnvVariable(example, 'APP_NAME', folder)
   // `log` is the default broadcaster of a new app: broadcasts show in the log until a socket server is chosen.
   example = setEnvVariable(example, 'BROADCAST_CONNECTION', 'log')
+  // PostgreSQL's database is named after the app, as Laravel's installer does (`kiln db:create` makes it).
+  const url = parseEnv(example).DATABASE_URL
+  if (url && URL.canParse(url)) {
+    const named = new URL(url)
+    named.pathname = `/${appSlug(folder)}`
+    example = setEnvVariable(example, 'DATABASE_URL', named.toString())
+  }
   writeFileSync(examplePath, example)
   writeFileSync(
     join(target, '.env'),
