@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
-import type { Server as NodeServer } from 'node:http'
+import type { IncomingMessage, Server as NodeServer } from 'node:http'
+import type { Duplex } from 'node:stream'
 import nodeAdapter from 'crossws/adapters/node'
 import type { Hooks } from 'crossws'
 import { addRoute, createRouter, findRoute } from 'rou3'
@@ -25,18 +26,26 @@ export interface RunningServer {
   close(timeoutMs?: number): Promise<void>
 }
 
+/** What a Node HTTP server needs to serve an app: its requests, its websocket upgrades, and the websockets adapter. */
+export interface ServerHandlers {
+  fetch(request: Request): Promise<Response>
+  /** For the Node server's `upgrade` event: a websocket route's upgrade, else a 404 and the socket closed. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void
+  websockets: ReturnType<typeof nodeAdapter>
+}
+
 /**
- * Serves the app on a real port with srvx, and its websocket routes through a
- * crossws node adapter that Kiln creates itself (so the server can publish).
+ * The request and upgrade handlers {@link listen} puts on its server, for a
+ * server Kiln does not create itself (`kiln dev` keeps one server and swaps
+ * the app behind it when the code changes).
  *
  * @example
  * ```ts
- * const server = await listen(app, { port: 3000 })
- * console.log(server.url)
- * await server.close()
+ * const { fetch, upgrade } = serverHandlers(app)
+ * nodeServer.on('upgrade', upgrade)
  * ```
  */
-export async function listen(app: Application, options: ListenOptions = {}): Promise<RunningServer> {
+export function serverHandlers(app: Application): ServerHandlers {
   const kernel = app.service('http')
   const router = app.service('router')
   const urls = app.service('url')
@@ -51,9 +60,35 @@ export async function listen(app: Application, options: ListenOptions = {}): Pro
       return findRoute(sockets, '', path)?.data ?? {}
     },
   })
-
-  const server = serve({
+  return {
     fetch: (request) => kernel.fetch(request),
+    upgrade(req, socket, head) {
+      const path = urls.strip(new URL(req.url ?? '/', 'http://localhost').pathname)
+      if (!findRoute(sockets, '', path)) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+        return
+      }
+      websockets.handleUpgrade(req, socket, head).catch(() => socket.destroy())
+    },
+    websockets,
+  }
+}
+
+/**
+ * Serves the app on a real port with srvx, and its websocket routes through a
+ * crossws node adapter that Kiln creates itself (so the server can publish).
+ *
+ * @example
+ * ```ts
+ * const server = await listen(app, { port: 3000 })
+ * console.log(server.url)
+ * await server.close()
+ * ```
+ */
+export async function listen(app: Application, options: ListenOptions = {}): Promise<RunningServer> {
+  const { fetch, upgrade, websockets } = serverHandlers(app)
+  const server = serve({
+    fetch,
     port: options.port ?? 0,
     hostname: options.host ?? '127.0.0.1',
     silent: true,
@@ -61,14 +96,7 @@ export async function listen(app: Application, options: ListenOptions = {}): Pro
   })
   await server.ready()
   const node = server.node!.server as NodeServer
-  node.on('upgrade', (req, socket, head) => {
-    const path = urls.strip(new URL(req.url ?? '/', 'http://localhost').pathname)
-    if (!findRoute(sockets, '', path)) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
-    }
-    websockets.handleUpgrade(req, socket, head).catch(() => socket.destroy())
-  })
+  node.on('upgrade', upgrade)
   const port = (node.address() as AddressInfo).port
   const host = options.host ?? '127.0.0.1'
   let closing: Promise<void> | undefined

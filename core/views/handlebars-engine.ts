@@ -96,6 +96,26 @@ export class HandlebarsEngine implements ViewEngine {
     return file === undefined ? undefined : this.preprocess(readFileSync(file, 'utf8'), name).replace(LAYOUT_DIRECTIVE, '')
   }
 
+  /**
+   * Drops what was compiled from one view file (its template, and its
+   * partial, read again from disk), so the next render sees the file as it
+   * is now. `kiln dev` calls it when a view changes; other files are ignored.
+   *
+   * @example
+   * ```ts
+   * engine.forget('/srv/app/resources/views/home.hbs')
+   * ```
+   */
+  forget(file: string): void {
+    const rel = relative(this.root, file)
+    if (rel.startsWith('..') || !rel.endsWith('.hbs')) return
+    const name = rel.replace(/\\/g, '/').replace(/\.hbs$/, '')
+    this.compiled.delete(name)
+    if (!this.partialsLoaded) return
+    if (existsSync(file)) this.hbs.registerPartial(name, this.preprocess(readFileSync(file, 'utf8'), name).replace(LAYOUT_DIRECTIVE, ''))
+    else this.hbs.unregisterPartial(name)
+  }
+
   private compile(name: string): { template: Handlebars.TemplateDelegate; layout?: string } {
     const cached = this.options.cache ? this.compiled.get(name) : undefined
     if (cached) return cached

@@ -8,6 +8,8 @@ export interface ViewEngine {
   renderInline?(source: string, data: Record<string, unknown>): Promise<string>
   /** A view's template source after the preprocessors (no layout line), when the engine has one: for rendering a part of a view. */
   source?(name: string): string | undefined
+  /** Drops what the engine compiled from this file (a view that changed on disk), when it caches. */
+  forget?(file: string): void
 }
 
 /** A source transform run before compiling (`@compScripts` → `{{{compScripts}}}`). */

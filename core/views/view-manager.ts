@@ -110,6 +110,19 @@ export class ViewManager {
     return this.engine().source?.(name)
   }
 
+  /**
+   * Tells every engine in use that a view file changed on disk, so each
+   * drops what it compiled from it (`kiln dev` does this on every save).
+   *
+   * @example
+   * ```ts
+   * views.forget('/srv/app/resources/views/home.hbs')
+   * ```
+   */
+  forget(file: string): void {
+    for (const engine of this.engines.resolved().values()) engine.forget?.(file)
+  }
+
   private async viewData(data: Record<string, unknown>, ctx?: HttpContext): Promise<Record<string, unknown>> {
     if (!ctx && this.composers.length === 0) return { ...this.shared, ...data }
     const composed: Record<string, unknown> = {}

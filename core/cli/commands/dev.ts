@@ -1,26 +1,28 @@
-import { createServer } from 'node:net'
-import { existsSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { kilnPackageRoot } from '../../support/package-root.ts'
+import { join, relative, sep } from 'node:path'
 import pc from 'picocolors'
-import { defineCommand } from '../define-command.ts'
+import { Env } from '../../config/env.ts'
+import { kilnPackageRoot } from '../../support/package-root.ts'
+import { changeKind, describeFiles } from '../../dev/changes.ts'
+import { CommandError, defineCommand } from '../define-command.ts'
 import { DevSupervisor, isWatched } from '../dev-supervisor.ts'
 import { waitForShutdownSignal } from '../shutdown-signal.ts'
 
 const BIN = join(kilnPackageRoot(), 'bin/kiln.js')
-/** Editors save in bursts (write, rename, touch): one restart for a burst. */
-const DEBOUNCE_MS = 100
+/** Editors save in bursts (write, rename, touch): one reload for a burst, gathered this long. */
+const DEBOUNCE_MS = 30
 /** How long a server may take to finish its requests and close before it is killed. */
 const GRACE_MS = 5000
 
 /**
- * `kiln dev`: runs `kiln serve` in a child process and restarts it when the
- * app's code or settings change (`app/`, `config/`, `routes/`, `resources/`,
- * `database/`, `.env`). Each server binds the same port once the previous
- * one has exited. A server that fails to boot (a syntax error) prints its
- * error and stays down until the next change; Ctrl-C stops everything.
+ * `kiln dev`: serves the application and follows its files. A view's
+ * change is picked up in place, a change to code (`app/`, `config/`,
+ * `routes/`, `database/`) re-imports the application in the same process,
+ * and `.env`, `package.json` or `tsconfig.json` start a new server process;
+ * the port stays open throughout (connections wait, none is refused), and
+ * open pages reload by themselves. A syntax error shows in the browser and
+ * in the terminal until the file is fixed; Ctrl-C stops everything.
  *
- * It needs no booted app itself, so it keeps running while the app is broken.
+ * It boots no app itself, so it keeps running while the app is broken.
  *
  * @example
  * ```ts
@@ -29,48 +31,58 @@ const GRACE_MS = 5000
  */
 export const devCommand = defineCommand({
   name: 'dev',
-  description: 'Serve the application and restart it when its files change',
+  description: 'Serve the application, reloading it and its open pages when its files change',
   flags: {
-    port: { type: 'number', description: 'Port to listen on (PORT, else 3000; 0 picks a free one and keeps it)', short: 'p' },
+    port: { type: 'number', description: 'Port to listen on (PORT, else 3000; 0 picks a free one)', short: 'p' },
     host: { type: 'string', description: 'Address to bind (HOST, else 127.0.0.1)' },
   },
   needsApp: false,
   longRunning: true,
-  examples: ['kiln dev', 'kiln dev --port=8080', 'kiln dev -p 0   # a free port, kept across restarts'],
+  examples: ['kiln dev', 'kiln dev --port=8080', 'kiln dev -p 0   # any free port'],
   async run({ root, cwd, flags, info, warn }) {
-    const host = flags.host as string | undefined
-    // Port 0 would give every restart a new port: pick one free port now and keep it.
-    const port = flags.port === 0 ? await freePort(host ?? '127.0.0.1') : (flags.port as number | undefined)
-    // --verbose: a boot error is shown whole (a syntax error's file and line come after its first line).
-    const args = [BIN, 'serve', '--verbose', ...(port !== undefined ? [`--port=${port}`] : []), ...(host ? [`--host=${host}`] : [])]
+    // The server process this command starts runs this command again, with KILN_DEV_HOST set and an IPC channel.
+    if (process.env.KILN_DEV_HOST === '1' && process.send) {
+      const { runDevHost } = await import('../../dev/dev-host.ts')
+      return runDevHost({ root, url: process.env.KILN_DEV_URL ?? '', info, warn, stopped: hostStopped(), graceMs: GRACE_MS })
+    }
+
+    const env = Env.load(root)
+    const host = (flags.host as string | undefined) ?? env.get('HOST', '127.0.0.1')
+    const wanted = (flags.port as number | undefined) ?? env.number('PORT', 3000)
     const label = pc.dim('[kiln dev]')
     let closing = false
+    const serverEnv: NodeJS.ProcessEnv = { ...process.env, KILN_ROOT: root }
 
-    const server = new DevSupervisor({
+    const servers = new DevSupervisor({
       command: process.execPath,
-      args,
+      args: [BIN, 'dev'],
       cwd,
-      env: { ...process.env, KILN_ROOT: root },
+      env: serverEnv,
       graceMs: GRACE_MS,
-      onUnexpectedExit(code, signal) {
+      onUnexpectedExit(code, signal, restarting) {
         if (closing) return
-        warn(`${label} The server stopped (${signal ?? `exit code ${code}`}). Kiln restarts it on the next change.`)
+        const how = signal ?? `exit code ${code}`
+        warn(`${label} The server stopped (${how}). ${restarting ? 'Kiln starts it again.' : 'Kiln starts it again on the next change.'}`)
       },
     })
+    const port = await servers.listen(wanted, host).catch((error: NodeJS.ErrnoException) => error)
+    if (port instanceof Error) {
+      if (port.code === 'EADDRINUSE') throw new CommandError(`Port ${wanted} is in use on ${host}: stop what uses it, or pick another with --port.`)
+      throw port
+    }
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    serverEnv.KILN_DEV_URL = url
 
     let changed = new Set<string>()
     let timer: NodeJS.Timeout | undefined
-    // Restarts run one after another: a change during a restart schedules the next one.
-    let restarting: Promise<void> = Promise.resolve()
-    const restart = () => {
+    const flush = () => {
       const files = [...changed]
       changed = new Set()
-      restarting = restarting.then(async () => {
-        if (closing) return
-        info(`${label} ${describe(root, files)} changed, restarting`)
-        await server.stop()
-        if (!closing) server.start()
-      })
+      if (closing) return
+      if (files.some((file) => changeKind(file) === 'restart')) {
+        info(`${label} ${describeFiles(root, files)} changed, restarting the server`)
+        servers.restart()
+      } else servers.changed(files)
     }
 
     // No `atomic`: it holds a deletion back to see whether the file returns, which splits an editor's save (temporary
@@ -81,39 +93,25 @@ export const devCommand = defineCommand({
     watcher.on('all', (event, path) => {
       // A new empty folder changes nothing the server loads; the files in a removed one report themselves.
       if (event === 'addDir' || event === 'unlinkDir') return
-      changed.add(relative(root, path))
+      changed.add(relative(root, path).split(sep).join('/'))
       clearTimeout(timer)
-      timer = setTimeout(restart, DEBOUNCE_MS)
+      timer = setTimeout(flush, DEBOUNCE_MS)
     })
     watcher.on('error', (error) => warn(`${label} Watching files failed: ${(error as Error).message}`))
     await new Promise<void>((resolve) => watcher.once('ready', resolve))
 
-    info(`${label} Watching app/, config/, routes/, resources/, database/ and .env`)
-    server.start()
+    info(`${label} Listening on ${url}, watching app/, config/, routes/, resources/, database/ and .env`)
+    servers.start()
     await waitForShutdownSignal()
     closing = true
     clearTimeout(timer)
     await watcher.close()
-    await restarting
-    await server.stop()
+    await servers.stop()
     return 0
   },
 })
 
-function describe(root: string, files: string[]): string {
-  // An editor's temporary files are gone by now: name the files that were saved (or deleted, if nothing remains).
-  const remaining = files.filter((file) => existsSync(join(root, file)))
-  const [first, ...rest] = (remaining.length > 0 ? remaining : files).sort()
-  return rest.length === 0 ? first! : `${first} and ${rest.length} other file${rest.length > 1 ? 's' : ''}`
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
+/** The server process stops on SIGINT/SIGTERM, or when `kiln dev` is gone (its IPC channel closes). */
+function hostStopped(): Promise<unknown> {
+  return Promise.race([waitForShutdownSignal(), new Promise((resolve) => process.once('disconnect', resolve))])
 }

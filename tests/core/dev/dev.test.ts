@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -8,8 +8,9 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/kiln.js', import.meta.url))
 
+// Each answer names the process that served it, so a test tells a reload in place from a restart.
 const routes = (answer: string) =>
-  `import { defineRoutes } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => '${answer}') })\n`
+  `import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => {\n  Route.get('/', () => \`${answer}@\${process.pid}\`)\n  Route.get('/page', () => view('page'))\n})\n`
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -37,51 +38,88 @@ function startDev(t: ExecutionContext, root: string, port: number) {
 
 /** Polls until `check` holds (the test's own timeout bounds the wait). */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50))
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 25))
 }
 
-async function answer(port: number): Promise<string | undefined> {
+/** Asks for a path all along, on fresh connections, and keeps every failure to connect. */
+function pollConnections(port: number) {
+  const refused: string[] = []
+  let running = true
+  const done = (async () => {
+    while (running) {
+      try {
+        await (await fetch(`http://127.0.0.1:${port}/`, { headers: { connection: 'close' } })).text()
+      } catch (error) {
+        refused.push(String((error as Error).cause ?? error))
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  })()
+  return {
+    refused,
+    stop: async () => {
+      running = false
+      await done
+    },
+  }
+}
+
+async function get(port: number, path = '/', accept = 'text/plain'): Promise<{ status: number; body: string } | undefined> {
   try {
-    return await (await fetch(`http://127.0.0.1:${port}/`)).text()
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { accept } })
+    return { status: response.status, body: await response.text() }
   } catch {
     return undefined
   }
 }
+const answer = async (port: number) => (await get(port))?.body
 
-function isAlive(child: ChildProcessWithoutNullStreams): boolean {
-  return child.exitCode === null && child.signalCode === null
-}
-
-test('kiln dev serves, restarts on the same port after a change, survives a syntax error, and exits 0 on SIGTERM', async (t) => {
-  const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one') })
+test('kiln dev reloads routes and views in the same process, shows a syntax error until it is fixed, refuses no connection, and exits 0', async (t) => {
+  const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), 'resources/views/page.hbs': '<p>first</p>\n' })
   const port = await freePort()
   const dev = startDev(t, root, port)
 
-  await until(async () => (await answer(port)) === 'one')
+  await until(async () => (await answer(port))?.startsWith('one@') === true)
+  const pid = (await answer(port))!.split('@')[1]
+  const poll = pollConnections(port)
 
   writeFileSync(join(root, 'routes/web.ts'), routes('two'))
-  await until(async () => (await answer(port)) === 'two')
-  t.regex(dev.output(), /\[kiln dev\] routes\/web\.ts changed, restarting/)
+  await until(async () => (await answer(port)) === `two@${pid}`)
+  t.regex(dev.output(), /\[kiln dev\] routes\/web\.ts changed: the application reloaded in \d+ ms/)
+
+  t.is((await get(port, '/page'))?.body, '<p>first</p>\n')
+  writeFileSync(join(root, 'resources/views/page.hbs'), '<p>second</p>\n')
+  await until(async () => (await get(port, '/page'))?.body === '<p>second</p>\n')
+  t.regex(dev.output(), /resources\/views\/page\.hbs changed: views refreshed/)
 
   writeFileSync(join(root, 'routes/web.ts'), `${routes('three')}Route.get('/broken', () => {\n`)
-  await until(() => /The server stopped \(exit code 1\)\. Kiln restarts it on the next change\./.test(dev.output()))
-  t.regex(dev.output(), /routes\/web\.ts:\d+:\d+: ERROR/, 'the boot error names the file and line')
-  t.true(isAlive(dev.child), 'kiln dev keeps running')
-  t.is(await answer(port), undefined, 'nothing serves a broken app')
+  await until(() => /routes\/web\.ts changed: the application did not load/.test(dev.output()))
+  t.regex(dev.output(), /at .*routes\/web\.ts:\d+:\d+/, 'the terminal names the file and line')
+  const json = await get(port, '/', 'application/json')
+  t.is(json?.status, 500)
+  t.regex(JSON.parse(json!.body).message, /^The application did not load: .*routes\/web\.ts:\d+:\d+/)
+  const page = await get(port, '/', 'text/html')
+  t.is(page?.status, 500)
+  t.regex(page!.body, /The application did not load/, 'browsers get the error page')
+  t.regex(page!.body, /data-kiln-dev/, 'with the script that reloads it once the file is fixed')
 
   writeFileSync(join(root, 'routes/web.ts'), routes('four'))
-  await until(async () => (await answer(port)) === 'four')
+  await until(async () => (await answer(port)) === `four@${pid}`)
+  await poll.stop()
+  t.deepEqual(poll.refused, [], 'no connection was refused')
 
   dev.child.kill('SIGTERM')
   t.is(await dev.exited, 0)
   t.is(await answer(port), undefined, 'the server stopped with it')
 })
 
-test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and restarts for the .env file', async (t) => {
+test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and restarts the process for .env with the port kept open', async (t) => {
   const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), '.env': 'APP_NAME=Kiln\n' })
   const port = await freePort()
   const dev = startDev(t, root, port)
-  await until(async () => (await answer(port)) === 'one')
+  await until(async () => (await answer(port))?.startsWith('one@') === true)
+  const pid = (await answer(port))!.split('@')[1]
+  const poll = pollConnections(port)
 
   for (const dir of ['storage/logs', 'tmp', 'node_modules/some-package', 'database']) mkdirSync(join(root, dir), { recursive: true })
   writeFileSync(join(root, 'storage/logs/kiln.log'), '{}\n')
@@ -89,16 +127,18 @@ test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and res
   writeFileSync(join(root, 'node_modules/some-package/index.js'), 'export {}\n')
   writeFileSync(join(root, 'database/database.sqlite'), '')
   writeFileSync(join(root, 'database/database.sqlite-wal'), '')
-  // Written last: when the server restarts for it, the files above had their chance to cause a restart first.
+  // Written last: when the server restarts for it, the files above had their chance to cause a reload first.
   writeFileSync(join(root, '.env'), 'APP_NAME=Kiln\nPORT_UNUSED=1\n')
   await until(() => /changed, restarting/.test(dev.output()))
-  await until(async () => (await answer(port)) === 'one')
+  await until(async () => (await answer(port))?.startsWith('one@') === true && !(await answer(port))!.endsWith(`@${pid}`))
+  await poll.stop()
+  t.deepEqual(poll.refused, [], 'no connection was refused during the restart')
 
-  const restarts = dev
+  const lines = dev
     .output()
     .split('\n')
-    .filter((line) => line.includes('changed, restarting'))
-  t.deepEqual(restarts, ['[kiln dev] .env changed, restarting'])
+    .filter((line) => line.includes('changed'))
+  t.deepEqual(lines, ['[kiln dev] .env changed, restarting the server'])
 
   dev.child.kill('SIGINT')
   t.is(await dev.exited, 0)

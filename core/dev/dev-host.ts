@@ -1,0 +1,190 @@
+import { createServer } from 'node:http'
+import type { Socket } from 'node:net'
+import { resolve } from 'node:path'
+import { toNodeHandler } from 'srvx/node'
+import type { Application } from '../application/application.ts'
+import type { ServerHandlers } from '../http/serve.ts'
+import { changeKind, describeFiles, pageRefresh } from './changes.ts'
+import { DEV_EVENTS_PATH, isPageNavigation, withDevClient } from './dev-client.ts'
+import { DevEvents } from './dev-events.ts'
+import { loadError, loadErrorPage } from './load-error.ts'
+import type { HostMessage } from './host-message.ts'
+import { installReloadHooks } from './reload-hooks.ts'
+
+/** How the server process of `kiln dev` runs. */
+export interface DevHostOptions {
+  root: string
+  /** The address `kiln dev` listens on, for the startup line. */
+  url: string
+  info(line: string): void
+  warn(line: string): void
+  /** Resolves when the process is asked to stop (SIGINT, SIGTERM, or `kiln dev` gone). */
+  stopped: Promise<unknown>
+  /** How long in-flight requests may take once the process is asked to stop. */
+  graceMs: number
+}
+
+type Loaded = { app: Application; handlers: ServerHandlers; error?: undefined } | { error: Error; app?: undefined }
+
+/**
+ * The server process of `kiln dev`. It serves the connections `kiln dev`
+ * accepts and hands over (the listening socket stays with `kiln dev`, so
+ * nothing is refused while this process starts or restarts), and follows
+ * the changes it is told about:
+ *
+ * - a view: the view engine forgets that file; open pages reload, or
+ *   re-render their components from their state when only components' views
+ *   changed;
+ * - code (`app/`, `config/`, `routes/`, `database/`): the application is
+ *   created again from its modules, imported afresh (`reload-hooks.ts`),
+ *   and takes the place of the old one on the same server, once it has
+ *   booted; requests in between go to the old one.
+ *
+ * While the application cannot load (a syntax error), pages get the error
+ * page, JSON clients a 500 with the message, and the terminal the error
+ * with its file and line; the next change tries again. Pages get a small
+ * script that reloads them after each change (`dev-client.ts`).
+ *
+ * @example
+ * ```ts
+ * await runDevHost({ root, url: 'http://127.0.0.1:3000', info, warn, stopped: waitForShutdownSignal(), graceMs: 5000 })
+ * ```
+ */
+export async function runDevHost(options: DevHostOptions): Promise<number> {
+  const { root, info, warn } = options
+  const label = '[kiln dev]'
+  const hooks = installReloadHooks(root)
+  let builds = 0
+  const events = new DevEvents(`${process.pid}.${builds}`)
+  let inFlight = 0
+  let announced = false
+
+  const boot = async (): Promise<Loaded> => {
+    try {
+      // Through the package's own name, as an application would: the dev tools sit beside the kernel, not inside it.
+      const { createApp } = await import('kiln-framework')
+      // Views compile once and are forgotten file by file as they change (see `apply`).
+      const app = await createApp({ root, config: { views: { cache: true } } })
+      const { serverHandlers } = await import('../http/serve.ts')
+      return { app, handlers: serverHandlers(app) }
+    } catch (error) {
+      return { error: loadError(error) }
+    }
+  }
+  const report = (loaded: Loaded, what: string) => {
+    if (loaded.error) warn(`${label} ${what}: the application did not load.\n${loaded.error.stack}`)
+    else if (!announced) {
+      announced = true
+      info(`Kiln is serving ${loaded.app.config.get<string>('app.name')} on ${options.url}${loaded.app.urls.basePath || '/'}`)
+    }
+  }
+
+  let loaded = boot()
+  void loaded.then((first) => report(first, `The application in ${root} did not boot`))
+
+  const handle = async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname.endsWith(DEV_EVENTS_PATH)) return events.stream()
+    const current = await loaded
+    if (current.error) return errorResponse(request, current.error, root, events.build)
+    const response = await current.handlers.fetch(request)
+    return isPageNavigation(request, response) ? withDevClient(response, events.build, current.app.urls.basePath) : response
+  }
+  const nodeHandler = toNodeHandler(handle)
+  const server = createServer((req, res) => {
+    inFlight++
+    res.once('close', () => inFlight--)
+    // srvx types its handler for HTTP/2 as well; this server is HTTP/1.
+    void nodeHandler(req as never, res as never)
+  })
+  server.on('upgrade', (req, socket, head) => {
+    void loaded.then((current) => (current.error ? socket.destroy() : current.handlers.upgrade(req, socket, head)))
+  })
+
+  // Changes are applied one batch at a time; those that arrive meanwhile make the next batch.
+  let pending = new Set<string>()
+  let applying: Promise<void> | undefined
+  const apply = async (files: string[]) => {
+    const started = performance.now()
+    const since = events.build
+    const kinds = new Set(files.map(changeKind))
+    const previous = await loaded
+    let refresh = pageRefresh(files)
+    if (kinds.has('code')) {
+      hooks.bump()
+      const next = await boot()
+      loaded = Promise.resolve(next)
+      if (previous.app) retire(previous)
+      report(next, `${describeFiles(root, files)} changed`)
+      if (next.error) refresh = 'page'
+      else info(`${label} ${describeFiles(root, files)} changed: the application reloaded in ${Math.round(performance.now() - started)} ms`)
+    } else {
+      for (const file of files) previous.app?.views.forget(resolve(root, file))
+      if (previous.error) refresh = 'page'
+      info(`${label} ${describeFiles(root, files)} changed: ${kinds.has('views') ? 'views' : 'pages'} refreshed`)
+    }
+    events.publish({ id: `${process.pid}.${++builds}`, since, refresh })
+  }
+  const drain = async () => {
+    while (pending.size > 0) {
+      const files = [...pending]
+      pending = new Set()
+      await apply(files)
+    }
+    applying = undefined
+  }
+
+  const sockets = new Set<Socket>()
+  const onMessage = (message: HostMessage, handle: unknown) => {
+    if (message?.type === 'kiln-dev:connection' && handle) {
+      const socket = handle as Socket
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+      server.emit('connection', socket)
+    } else if (message?.type === 'kiln-dev:change') {
+      for (const file of message.files) pending.add(file)
+      applying ??= drain()
+    }
+  }
+  process.on('message', onMessage)
+  process.on('unhandledRejection', onRejection)
+  process.send?.({ type: 'kiln-dev:ready' } satisfies HostMessage)
+
+  await options.stopped
+  process.off('message', onMessage)
+  events.close()
+  const deadline = Date.now() + options.graceMs
+  while (inFlight > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20))
+  for (const socket of sockets) socket.destroy()
+  await applying
+  const last = await loaded
+  if (last.app) {
+    last.handlers.websockets.closeAll(1001, 'Server shutting down')
+    await last.app.close()
+  }
+  process.off('unhandledRejection', onRejection)
+  return 0
+
+  function onRejection(reason: unknown) {
+    // As `kiln serve`: a promise nobody awaited is logged, and the server keeps serving.
+    void loaded.then((current) =>
+      (current.app?.logger ?? { error: (_: unknown, line: string) => warn(line) }).error(
+        { err: reason instanceof Error ? { message: reason.message, stack: reason.stack } : String(reason) },
+        'A promise was rejected and nothing awaited it; the server keeps serving',
+      ),
+    )
+  }
+}
+
+/** The old application, replaced: its sockets are told to reconnect, and it closes once its last requests had time to end. */
+function retire(old: { app: Application; handlers: ServerHandlers }): void {
+  old.handlers.websockets.closeAll(1012, 'Service restart')
+  setTimeout(() => void old.app.close().catch(() => {}), 2000).unref()
+}
+
+async function errorResponse(request: Request, error: Error, root: string, build: string): Promise<Response> {
+  const headers = { 'cache-control': 'no-store' }
+  if (!(request.headers.get('accept') ?? '').includes('text/html'))
+    return Response.json({ message: `The application did not load: ${error.message}` }, { status: 500, headers })
+  const page = new Response(await loadErrorPage(error, root), { status: 500, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+  return isPageNavigation(request, page) ? withDevClient(page, build) : page
+}
