@@ -37,6 +37,8 @@ export default class ResetPassword extends Component {
       if (password !== this.password_confirmation) return this.addError('password', 'The password confirmation does not match.')
       const { result, user } = await resetPassword(this.email, this.token, password)
       if (result !== 'reset' || !user) return this.addError('password', 'This password reset link is not valid any more. Ask for a new one.')
+      // Browsers that were remembered with the old password must log in again.
+      await this.ctx.auth.forgetRememberedDevices(user, { keepThisDevice: false })
       await this.ctx.auth.login(user)
       this.redirect('/')
     } finally {
