@@ -27,7 +27,7 @@ export const verifyCsrfToken: Middleware = async (ctx, next) => {
   const session = ctx.session
   if (!session) throw new KilnError('verifyCsrfToken needs the session: put it after startSession.', { code: 'E_SESSION_MISSING' })
   // Also on a refusal, so a client that lost the cookie can retry.
-  XSRF_WANTED.add(ctx)
+  ;(ctx as Wanting)[XSRF_WANTED] = true
   if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session)) {
     throw new HttpException(419, 'CSRF token mismatch.')
   }
@@ -37,7 +37,9 @@ export const verifyCsrfToken: Middleware = async (ctx, next) => {
   return response
 }
 
-const XSRF_WANTED = new WeakSet<HttpContext>()
+// A mark on the request's context, not a WeakSet entry per request, which costs the garbage collector (issue 25).
+const XSRF_WANTED = Symbol('kiln.xsrfWanted')
+type Wanting = HttpContext & { [XSRF_WANTED]?: true }
 
 /**
  * True when `verifyCsrfToken` ran for this request, so the session
@@ -49,7 +51,7 @@ const XSRF_WANTED = new WeakSet<HttpContext>()
  * ```
  */
 export function wantsXsrfCookie(ctx: HttpContext): boolean {
-  return XSRF_WANTED.has(ctx)
+  return (ctx as Wanting)[XSRF_WANTED] === true
 }
 
 /**

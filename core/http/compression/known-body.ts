@@ -6,8 +6,12 @@
  * compresses it in one piece with a `Content-Length`. Any other body is
  * compressed as a stream, chunk by chunk, never held back.
  */
-const bodies = new WeakMap<Response, string | Uint8Array<ArrayBuffer>>()
-const asIs = new WeakSet<Response>()
+// Kept on the response itself under symbols: a WeakMap or WeakSet entry per response cost more than a µs of CPU
+// per request (ephemeron tables the garbage collector walks), on every response (issue 25, P0).
+const BODY = Symbol('kiln.knownBody')
+const AS_IS = Symbol('kiln.uncompressed')
+
+type Marked = Response & { [BODY]?: string | Uint8Array<ArrayBuffer>; [AS_IS]?: true }
 
 /**
  * Records that `response` was built from the whole of `body`, so it can be
@@ -21,7 +25,7 @@ const asIs = new WeakSet<Response>()
  * ```
  */
 export function knownBody<R extends Response>(response: R, body: string | Uint8Array<ArrayBuffer>): R {
-  bodies.set(response, body)
+  ;(response as Marked)[BODY] = body
   return response
 }
 
@@ -34,7 +38,7 @@ export function knownBody<R extends Response>(response: R, body: string | Uint8A
  * ```
  */
 export function bodyOf(response: Response): string | Uint8Array<ArrayBuffer> | undefined {
-  return bodies.get(response)
+  return (response as Marked)[BODY]
 }
 
 /**
@@ -48,7 +52,7 @@ export function bodyOf(response: Response): string | Uint8Array<ArrayBuffer> | u
  * ```
  */
 export function uncompressed<R extends Response>(response: R): R {
-  asIs.add(response)
+  ;(response as Marked)[AS_IS] = true
   return response
 }
 
@@ -61,5 +65,5 @@ export function uncompressed<R extends Response>(response: R): R {
  * ```
  */
 export function isUncompressed(response: Response): boolean {
-  return asIs.has(response)
+  return (response as Marked)[AS_IS] === true
 }

@@ -33,8 +33,6 @@ export class HttpKernel {
   private readonly methods = createRouter<Set<string>>()
   private readonly methodsByPath = new Map<string, Set<string>>()
   private fallback?: Pipeline
-  /** What the app answered each request, before h3 copies it to merge headers set on the event (CORS, static files). */
-  private readonly answered = new WeakMap<Request, Response>()
 
   constructor(
     private readonly app: Application,
@@ -79,9 +77,11 @@ export class HttpKernel {
   }
 
   private async serve(request: Request): Promise<Response> {
+    // Set by this kernel's handlers; cleared first, so a request served by another app before is never misread.
+    ;(request as Answered)[ANSWERED] = undefined
     const response = await this.h3.fetch(request)
     const compression = this.options.compression
-    return compression?.enabled ? compressResponse(request, response, compression, this.answered.get(request)) : response
+    return compression?.enabled ? compressResponse(request, response, compression, (request as Answered)[ANSWERED]) : response
   }
 
   /** Resolves every route's middleware now, so a typo fails at boot rather than on a request. @example `kernel.compileAll()` */
@@ -119,7 +119,7 @@ export class HttpKernel {
         }
       }
       const response = await this.pipelineFor(route)(ctx)
-      this.answered.set(event.req as unknown as Request, response)
+      ;(event.req as unknown as Answered)[ANSWERED] = response
       // HEAD runs the GET handler for its headers; the body is never sent.
       return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
     })
@@ -147,7 +147,7 @@ export class HttpKernel {
   private async handleUnmatched(event: H3Event): Promise<Response> {
     const file = await this.options.publicFiles?.servePublic(event)
     if (file) {
-      this.answered.set(event.req as unknown as Request, file)
+      ;(event.req as unknown as Answered)[ANSWERED] = file
       return file
     }
     const ctx = contextOf(this.app, event)
@@ -155,7 +155,7 @@ export class HttpKernel {
     if (allowed) ctx.locals.set(ALLOWED, allowed)
     this.fallback ??= compose(this.middleware.resolve(['global']), unmatched)
     const response = await runWithApp(this.app, () => this.fallback!(ctx))
-    this.answered.set(event.req as unknown as Request, response)
+    ;(event.req as unknown as Answered)[ANSWERED] = response
     return response
   }
 
@@ -169,6 +169,13 @@ export class HttpKernel {
 }
 
 const ALLOWED = Symbol('allowed-methods')
+
+/**
+ * What the app answered a request, before h3 copies it to merge headers set on the event (CORS, static files). On
+ * the request itself: a WeakMap entry per request cost the garbage collector more (issue 25, P0).
+ */
+const ANSWERED = Symbol('kiln.answered')
+type Answered = Request & { [ANSWERED]?: Response }
 
 function unmatched(ctx: HttpContext): never {
   const allowed = ctx.locals.get(ALLOWED) as Set<string> | undefined
