@@ -30,7 +30,7 @@ export async function kernelOverhead(): Promise<void> {
 
   try {
     const { kiln, baseline, ratio } = await compare(`${kilnServer.url}/bench`, `http://127.0.0.1:${bareUrl.port}/bench`)
-    report('P0 kernel: JSON route, Kiln vs bare h3', kiln, baseline, ratio)
+    report('P0 kernel: JSON route, Kiln vs bare h3', kiln, baseline, ratio, 0.9)
 
     const first = await fetch(`${kilnServer.url}/web-bench`)
     const cookie = first.headers
