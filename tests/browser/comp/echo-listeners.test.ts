@@ -51,7 +51,8 @@ export default class Board extends Component {
 }
 `,
   'resources/views/feeds.hbs': "{{!< layouts/app}}\n{{#each ids}}{{{comp 'feed' authorId=this}}}{{/each}}{{{comp 'roster'}}}",
-  'resources/views/board.hbs': "{{!< layouts/app}}\n{{{comp 'board' authorId=id}}}",
+  'resources/views/board.hbs': '{{!< layouts/app}}\n{{{comp \'board\' authorId=id}}}<a class="away" href="/plain" wire:navigate>away</a>',
+  'resources/views/plain.hbs': '{{!< layouts/app}}\n<p class="plain">No components here.</p>',
 }
 
 /** The broadcast of a new post, on its author's private channel. */
@@ -92,6 +93,7 @@ test.before(async () => {
     })
     app.router.get('/feeds/{ids}', ({ params }) => view('feeds', { title: 'Feeds', ids: params.ids!.split(',').map(Number) }))
     app.router.get('/board/{id}', ({ params }) => view('board', { title: 'Board', id: Number(params.id) }))
+    app.router.get('/plain', () => view('plain', { title: 'Plain' }))
   })
   // What another client of the app does: an API call that adds a post and broadcasts it.
   app.router.post('/api/authors/{id}/posts', async ({ params, request }) => {
@@ -184,7 +186,7 @@ test.serial('presence echo listeners: here, joining and leaving across two users
   t.pass()
 })
 
-test.serial('a component taken off the page leaves its channel, and one put back subscribes again', async (t) => {
+test.serial('a component taken off the page (a parent render, wire:navigate) leaves its channel, and one put back subscribes again', async (t) => {
   const ada = await as(t, ids.ada, `/board/${ids.ada}`)
   const channel = `private-authors.${ids.ada}`
   await ada.page.waitForFunction((c) => (window as unknown as { __frames: string[] }).__frames.some((f) => f.includes('"subscribe"') && f.includes(c)), channel)
@@ -203,5 +205,15 @@ test.serial('a component taken off the page leaves its channel, and one put back
   )
   await addPost(ids.ada, 'Back again')
   await ada.page.waitForFunction(() => [...document.querySelectorAll('[data-feed] li')].some((li) => li.textContent === 'Back again'))
+  t.deepEqual(ada.errors, [])
+
+  // wire:navigate to a page without it: the old body's components go, and their channel with them (no reload: the
+  // frames recorded since the page loaded are all there).
+  await ada.page.click('.away')
+  await ada.page.waitForSelector('.plain')
+  await ada.page.waitForFunction(
+    (c) => (window as unknown as { __frames: string[] }).__frames.filter((f) => f.includes('"unsubscribe"') && f.includes(c)).length === 2,
+    channel,
+  )
   t.deepEqual(ada.errors, [])
 })

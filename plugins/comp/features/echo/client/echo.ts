@@ -37,7 +37,7 @@ let client: Promise<RtClient | undefined> | undefined
 /** Listeners holding each channel, by its name without prefix (`rt.leave` leaves every form of a name). */
 const uses = new Map<string, number>()
 /** Each component's echo subscriptions, by listener name: how to end each. */
-const held = new WeakMap<PageComponent, Map<string, () => void>>()
+const held = new Map<PageComponent, Map<string, () => void>>()
 
 /** The page's realtime client for components: one socket, made when the first echo listener needs it. */
 async function load(config: PageComponent['config']): Promise<RtClient | undefined> {
@@ -100,12 +100,15 @@ function sync(component: PageComponent): void {
   for (const name of wanted) if (!mine.has(name)) mine.set(name, subscribe(component, name))
 }
 
-onComponent({
-  start: sync,
-  remove(component) {
-    for (const end of held.get(component)?.values() ?? []) end()
-    held.delete(component)
-  },
+function drop(component: PageComponent): void {
+  for (const end of held.get(component)?.values() ?? []) end()
+  held.delete(component)
+}
+
+onComponent({ start: sync, remove: drop })
+// wire:navigate swaps the whole body: the components left behind in the old one stop hearing (persisted ones moved along).
+document.addEventListener('comp:navigated', () => {
+  for (const component of [...held.keys()]) if (!component.el.isConnected) drop(component)
 })
 wrapApply((component, _effects, apply) => {
   apply()
