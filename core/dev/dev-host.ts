@@ -87,7 +87,9 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
     const current = await loaded
     if (current.error) return errorResponse(request, current.error, root, events.build)
     const response = await current.handlers.fetch(request)
-    return isPageNavigation(request, response) ? withDevClient(response, events.build, current.app.urls.basePath) : response
+    // APP_ENV=production under kiln dev (trying a production setting locally): pages are served as production serves them.
+    const inject = current.app.environment !== 'production' && isPageNavigation(request, response)
+    return inject ? withDevClient(response, events.build, current.app.urls.basePath) : response
   }
   const nodeHandler = toNodeHandler(handle)
   const server = createServer((req, res) => {
