@@ -1,5 +1,6 @@
 import test from 'ava'
 import { compApp, next, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { testComponent } from '../../testing.ts'
 import { on } from './on.ts'
 
 const files = {
@@ -71,4 +72,15 @@ test('malformed echo listener names are refused when the class is declared', (t)
     t.throws(() => on(name), { instanceOf: TypeError }, name)
   for (const name of ['echo-private:orders.{orderId},OrderShipped', 'echo-presence:chat,leaving', 'echo:news,.post.published', 'echo-notification:users.{id}'])
     t.notThrows(() => on(name), name)
+})
+
+test('testComponent delivers a broadcast to an echo listener as the browser does, by its filled-in name', async (t) => {
+  const { client } = await compApp(t, files)
+  await t.notThrowsAsync(
+    testComponent(client, 'order-status', { orderId: 5 })
+      .dispatch('echo-private:orders.5,OrderShipped', { carrier: 'DHL' })
+      .assertSee('shipped by DHL')
+      .dispatch('echo-private:orders.6,OrderShipped', { carrier: 'UPS' })
+      .assertStatus(403),
+  )
 })
