@@ -69,7 +69,8 @@ test('to-dos are ticked off, filtered and shown five to a page', async (t) => {
 test("someone else's to-do cannot be ticked off or deleted, whatever id the browser sends", async (t) => {
   const { app, client } = await signedIn(t)
   const maria = await runWithApp(app, () => User.query().where('email', '=', 'maria@example.com').first())
-  const hers = await runWithApp(app, () => Todo.create({ user_id: maria!.id, title: 'Not yours', done: false }))
+  // Made by its factory (database/factories/todo-factory.ts), owned by Maria.
+  const hers = await runWithApp(app, () => Todo.factory().for(maria!).create({ title: 'Not yours' }))
   await t.notThrowsAsync(
     testComponent(client, TodoList).assertDontSee('Not yours').call('toggle', hers.id).assertStatus(404).call('remove', hers.id).assertStatus(404),
   )
