@@ -1,4 +1,4 @@
-import type { Dir } from 'node:fs'
+import { existsSync, type Dir } from 'node:fs'
 import { opendir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Storage } from 'unstorage'
@@ -103,11 +103,15 @@ export function directoryCursor(base: string): SweepCursor {
   return {
     async next(limit, { now, lifetimeMs }) {
       const step: CursorStep = { examined: 0, candidates: [] }
-      try {
-        dir ??= await opendir(base, { bufferSize: Math.min(limit, 256) })
-      } catch {
-        // No folder yet: no session was ever written.
-        return step
+      if (!dir) {
+        // No folder yet: no session was ever written (returning visitors whose sessions hold only their CSRF token
+        // never write one). A stat says so; a failed opendir builds and throws an error on every lottery win.
+        if (!existsSync(base)) return step
+        try {
+          dir = await opendir(base, { bufferSize: Math.min(limit, 256) })
+        } catch {
+          return step
+        }
       }
       const names: string[] = []
       while (names.length < limit) {
