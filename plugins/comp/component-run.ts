@@ -24,18 +24,20 @@ export interface ComponentRun {
   navigate?: boolean
 }
 
-const runs = new WeakMap<object, ComponentRun>()
+// On the instance under a symbol, not in a WeakMap: an entry per component per request costs the garbage
+// collector (issue 25). Not enumerable, so a spread or `Object.keys` of the component never sees it.
+const RUN = Symbol('kiln.comp.run')
 
 /** @internal the run of a component instance. */
 export function runOf(component: object): ComponentRun {
-  const run = runs.get(component)
+  const run = (component as { [RUN]?: ComponentRun })[RUN]
   if (!run) throw new KilnError(`${component.constructor.name} is used outside of a render or update.`, { code: 'E_COMP_OUTSIDE_LIFECYCLE' })
   return run
 }
 
 /** @internal attaches a run to a new instance. */
 export function attachRun(component: object, run: ComponentRun): void {
-  runs.set(component, run)
+  Object.defineProperty(component, RUN, { value: run, configurable: true })
 }
 
 /**

@@ -21,7 +21,7 @@ export class SessionBinding {
    * four times (the snapshot's check, the address's check, uploads, the new
    * snapshot), and a login or logout mid-request changes the id, so the id is kept with it.
    */
-  private readonly tags = new WeakMap<object, { id: string; tag: string }>()
+  private readonly tags = Symbol('kiln.comp.sessionTag')
 
   constructor(key: Buffer) {
     this.key = createSecretKey(key)
@@ -32,10 +32,11 @@ export class SessionBinding {
     const session = ctx?.session
     const id = session?.id
     if (!id) return '-'
-    const known = this.tags.get(session)
+    // On the session object itself: a WeakMap entry per request costs the garbage collector (issue 25).
+    const known = (session as unknown as Record<symbol, { id: string; tag: string } | undefined>)[this.tags]
     if (known?.id === id) return known.tag
     const tag = createHmac('sha256', this.key).update(id).digest('base64url').slice(0, 22)
-    this.tags.set(session, { id, tag })
+    ;(session as unknown as Record<symbol, { id: string; tag: string }>)[this.tags] = { id, tag }
     return tag
   }
 
