@@ -21,16 +21,12 @@ export const migrateCommand = defineCommand({
   flags: {
     ...connectionFlag,
     seed: { type: 'boolean', description: 'Seed afterwards (database/seeders/index.ts)' },
-    force: { type: 'boolean', description: 'Seed even when APP_ENV=production' },
+    ...forceFlag,
   },
-  examples: ['kiln migrate', 'kiln migrate --connection=pgsql', 'kiln migrate --seed'],
+  // As artisan's: a migration may drop a column or a table, so production asks for --force (a deploy script passes it).
+  destructive: "changes the database's schema",
+  examples: ['kiln migrate', 'kiln migrate --connection=pgsql', 'kiln migrate --seed', 'kiln migrate --force   # under APP_ENV=production'],
   async run(ctx) {
-    // Migrating is safe in production; seeding writes rows, so it needs --force there as db:seed does (asked before anything runs).
-    if (ctx.flags.seed && !ctx.flags.force && ctx.app.environment === 'production') {
-      throw new CommandError(
-        'Refusing to run "migrate --seed" in production (seeding writes rows into the database): APP_ENV is production. Add --force to run it anyway.',
-      )
-    }
     const connection = ctx.flags.connection as string | undefined
     const migrate = () => new Migrator(ctx.app, connection).migrate()
     const ran = await migrate().catch(async (error: unknown) => {
@@ -76,7 +72,8 @@ export const dbCreateCommand = defineCommand({
 export const migrateRollbackCommand = defineCommand({
   name: 'migrate:rollback',
   description: 'Roll back the last batch of migrations',
-  flags: { ...connectionFlag, step: { type: 'number', description: 'How many batches', default: 1 } },
+  flags: { ...connectionFlag, step: { type: 'number', description: 'How many batches', default: 1 }, ...forceFlag },
+  destructive: 'undoes migrations, which may drop tables',
   examples: ['kiln migrate:rollback', 'kiln migrate:rollback --step=2'],
   async run({ app, flags, info }) {
     const steps = Number(flags.step)

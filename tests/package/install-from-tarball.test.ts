@@ -126,7 +126,7 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
   copyFileSync(join(app, '.env'), join(build, '.env'))
   const env = plainEnv({ APP_ENV: 'production' })
   const kiln = join(build, 'node_modules/kiln-framework/bin/kiln.js')
-  t.regex(await ok(t, 'kiln migrate', run(process.execPath, [kiln, 'migrate'], { cwd: build, env })), /Migrated: 0001_create_users_table/)
+  t.regex(await ok(t, 'kiln migrate', run(process.execPath, [kiln, 'migrate', '--force'], { cwd: build, env })), /Migrated: 0001_create_users_table/)
   const server = await start(process.execPath, [kiln, 'serve', '--port=0'], { cwd: build, env }, /on (http:\S+?)\/?$/m)
   t.teardown(server.stop)
   const response = await fetch(`${server.match[1]}/`)

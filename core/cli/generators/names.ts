@@ -1,3 +1,4 @@
+import pluralize from 'pluralize'
 import { CommandError } from '../define-command.ts'
 
 /** The names one generated class goes by. */
@@ -77,23 +78,12 @@ export function snakeCase(word: string): string {
   return kebabCase(word).replace(/-/g, '_')
 }
 
-const IRREGULAR: Record<string, string> = {
-  person: 'people',
-  man: 'men',
-  woman: 'women',
-  child: 'children',
-  mouse: 'mice',
-  goose: 'geese',
-  foot: 'feet',
-  tooth: 'teeth',
-  ox: 'oxen',
-}
-const UNCOUNTABLE = new Set(['data', 'equipment', 'information', 'media', 'metadata', 'news', 'series', 'sheep', 'species', 'fish', 'deer'])
-
 /**
  * The English plural of the last word of a snake_case name, for table and
- * route names (`category` → `categories`, `blog_post` → `blog_posts`). Rules
- * cover the common cases; a table name can always be edited afterwards.
+ * route names (`category` → `categories`, `blog_post` → `blog_posts`,
+ * `person` → `people`, `quiz` → `quizzes`, `analysis` → `analyses`), by the
+ * `pluralize` library's rules and irregular words. A table name can always
+ * be edited afterwards.
  *
  * @example
  * ```ts
@@ -103,15 +93,6 @@ const UNCOUNTABLE = new Set(['data', 'equipment', 'information', 'media', 'metad
 export function plural(snake: string): string {
   const words = snake.split('_')
   const last = words.pop()!
-  words.push(pluralWord(last))
+  words.push(pluralize.plural(last))
   return words.join('_')
-}
-
-function pluralWord(word: string): string {
-  if (UNCOUNTABLE.has(word)) return word
-  if (IRREGULAR[word]) return IRREGULAR[word]!
-  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`
-  if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`
-  if (/[^f]fe?$/.test(word) && !/(roof|chief|belief|safe|cafe)$/.test(word)) return word.replace(/fe?$/, 'ves')
-  return `${word}s`
 }

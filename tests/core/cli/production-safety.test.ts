@@ -37,7 +37,7 @@ function keepers(root: string): string[] {
 async function productionApp() {
   const root = tempApp(files)
   const env = { APP_ENV: 'production', APP_KEY: generateAppKey() }
-  const migrated = await cli(['migrate'], root, env)
+  const migrated = await cli(['migrate', '--force'], root, env)
   if (migrated.code !== 0) throw new Error(migrated.stderr)
   const db = new Database(join(root, 'database/app.sqlite'))
   db.prepare('insert into keepers (name) values (?)').run('precious')
@@ -45,15 +45,15 @@ async function productionApp() {
   return { root, env }
 }
 
-test('under APP_ENV=production, migrate:fresh, migrate:reset, db:wipe and db:seed refuse without --force, and nothing is dropped or seeded', async (t) => {
+test('under APP_ENV=production, migrate, migrate:rollback, migrate:fresh, migrate:reset, db:wipe and db:seed refuse without --force, and nothing is dropped or seeded', async (t) => {
   const { root, env } = await productionApp()
-  for (const command of ['migrate:fresh', 'migrate:reset', 'db:wipe', 'db:seed']) {
+  for (const command of ['migrate', 'migrate:rollback', 'migrate:fresh', 'migrate:reset', 'db:wipe', 'db:seed']) {
     const refused = await cli([command], root, env)
     t.is(refused.code, 1, command)
     t.is(lines(refused.stderr).length, 1, refused.stderr)
     t.regex(
       refused.stderr,
-      new RegExp(`^Refusing to run "${command}" in production \\(it [a-z ]+\\): APP_ENV is production\\. Add --force to run it anyway\\.$`, 'm'),
+      new RegExp(`^Refusing to run "${command}" in production \\(it [a-z ',]+\\): APP_ENV is production\\. Add --force to run it anyway\\.$`, 'm'),
     )
     t.notRegex(refused.stderr, STACK_FRAME)
     t.is(refused.stdout, '')
@@ -64,14 +64,14 @@ test('under APP_ENV=production, migrate:fresh, migrate:reset, db:wipe and db:see
   t.is(seedRefused.code, 1)
   t.regex(
     seedRefused.stderr,
-    /^Refusing to run "migrate --seed" in production \(seeding writes rows into the database\): APP_ENV is production\. Add --force to run it anyway\.$/m,
+    /^Refusing to run "migrate" in production \(it changes the database's schema\): APP_ENV is production\. Add --force to run it anyway\.$/m,
   )
   t.regex((await cli(['migrate:fresh', '--forse'], root, env)).stderr, /Unknown option "--forse".*Did you mean "--force"\?/)
   t.deepEqual(tables(root), ['keepers', 'migrations'])
   t.deepEqual(keepers(root), ['precious'])
   t.regex((await cli(['migrate:status'], root, env)).stdout, /0001_keepers\s+yes\s+1/)
   // Every one of them lists --force in its help.
-  for (const command of ['migrate:fresh', 'migrate:reset', 'db:wipe', 'db:seed'])
+  for (const command of ['migrate', 'migrate:rollback', 'migrate:fresh', 'migrate:reset', 'db:wipe', 'db:seed'])
     t.regex((await cli(['help', command], root, env)).stdout, /--force +Run even when APP_ENV=production/)
 })
 
@@ -87,6 +87,9 @@ test('under APP_ENV=production, --force runs them', async (t) => {
   const fresh = await cli(['migrate:fresh', '--force', '--seed'], root, env)
   t.is(fresh.code, 0, fresh.stderr)
   t.deepEqual(keepers(root), ['seeded'])
+  const rolledBack = await cli(['migrate:rollback', '--force'], root, env)
+  t.regex(rolledBack.stdout, /Rolled back: 0001_keepers/, rolledBack.stderr)
+  t.is((await cli(['migrate', '--force'], root, env)).code, 0)
   const reset = await cli(['migrate:reset', '--force'], root, env)
   t.is(reset.code, 0, reset.stderr)
   t.regex(reset.stdout, /Rolled back: 0001_keepers/)
