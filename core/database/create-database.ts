@@ -67,7 +67,14 @@ export function isMissingDatabase(error: unknown): boolean {
   return false
 }
 
-/** The name and driver settings of a connection (the default one when `name` is omitted). */
+/**
+ * The name and driver settings of a connection (the default one when `name` is omitted).
+ *
+ * @example
+ * ```ts
+ * connectionSettings(app) // { name: 'pgsql', config: { driver: 'pgsql', url: 'postgres://...' } }
+ * ```
+ */
 export function connectionSettings(app: Application, name?: string): { name: string; config: ConnectionConfig } {
   const connection = name ?? app.service('db').defaultConnection()
   const config = app.config.get<ConnectionConfig | undefined>(`database.connections.${connection}`)
