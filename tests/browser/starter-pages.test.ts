@@ -69,6 +69,9 @@ test('the starter in Chromium: a missing page is a 404 in the layout whose link 
   const browser = await launchChromium()
   t.teardown(() => browser.close())
   const page = await (await browser.newContext()).newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => message.type() === 'error' && !/status of 404/.test(message.text()) && errors.push(message.text()))
   const response = await page.goto(`${server.url}/no/such/page`)
   t.is(response!.status(), 404)
   t.is(await page.textContent('h1'), 'Page not found')
@@ -76,4 +79,5 @@ test('the starter in Chromium: a missing page is a 404 in the layout whose link 
   t.is(await page.evaluate(() => getComputedStyle(document.body).margin), '0px', 'and its stylesheet')
   await Promise.all([page.waitForURL(`${server.url}/`), page.click('[data-test=home-link]')])
   t.regex((await page.textContent('main'))!, /Kiln is running/)
+  t.deepEqual(errors, [], "the layout's scripts run on an error page too")
 })
