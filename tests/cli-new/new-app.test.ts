@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { parseEnv } from 'node:util'
 import test from 'ava'
 import { BIN, cleanEnv, run } from './run.ts'
@@ -142,4 +142,54 @@ test('a failing npm install ends with one line naming it and exit code 1; the cr
   )
   t.notRegex(made.stderr, /^\s+at .*kiln/m, 'no stack from Kiln')
   t.true(existsSync(join(parent, 'my-app', 'package.json')))
+})
+
+test('kiln new --framework: a tarball or a folder becomes a file: path from the app, a version range is written as it is; only a clone is linked to its sources', async (t) => {
+  const parent = tempParent(t)
+  mkdirSync(join(parent, 'downloads'))
+  writeFileSync(join(parent, 'downloads', 'kiln-framework-0.1.0.tgz'), '')
+  const spec = (app: string) =>
+    JSON.parse(readFileSync(join(parent, app, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; ava: { nodeArguments: string[] } }
+  const conditions = (app: string) => JSON.parse(readFileSync(join(parent, app, 'tsconfig.json'), 'utf8')).compilerOptions.customConditions
+
+  // A tarball made by npm pack, given from where the command runs: written from the app's folder.
+  const tarball = await run(process.execPath, [BIN, 'new', 'apps/shop', '--framework', './downloads/kiln-framework-0.1.0.tgz', '--no-install', '--no-git'], {
+    cwd: parent,
+  })
+  t.is(tarball.code, 0, tarball.stderr)
+  t.is(spec('apps/shop').dependencies['kiln-framework'], 'file:../../downloads/kiln-framework-0.1.0.tgz')
+  t.deepEqual(spec('apps/shop').ava.nodeArguments, ['--import=tsx'], 'a packed Kiln is used through its build')
+  t.is(conditions('apps/shop'), undefined)
+
+  // A version range (or a tag) for the registry.
+  const range = await run(process.execPath, [BIN, 'new', 'ranged', '--framework=^0.1.0', '--no-install', '--no-git'], { cwd: parent })
+  t.is(range.code, 0, range.stderr)
+  t.is(spec('ranged').dependencies['kiln-framework'], '^0.1.0')
+  t.deepEqual(spec('ranged').ava.nodeArguments, ['--import=tsx'])
+
+  // A clone's folder, relative to where the command runs: linked to its sources.
+  const cloneFromHere = relative(parent, KILN_ROOT)
+  const clone = await run(process.execPath, [BIN, 'new', 'linked', '--framework', `file:${cloneFromHere}`, '--no-install', '--no-git'], { cwd: parent })
+  t.is(clone.code, 0, clone.stderr)
+  t.regex(spec('linked').dependencies['kiln-framework']!, /^file:/)
+  t.is(realpathSync(resolve(parent, 'linked', spec('linked').dependencies['kiln-framework']!.slice('file:'.length))), KILN_ROOT)
+  t.deepEqual(conditions('linked'), ['kiln-source'])
+})
+
+test('kiln new --framework refuses what is not Kiln before writing anything: one line, exit code 1', async (t) => {
+  const parent = tempParent(t)
+  mkdirSync(join(parent, 'other'))
+  writeFileSync(join(parent, 'other', 'package.json'), '{"name":"other"}')
+  writeFileSync(join(parent, 'notes.txt'), 'x')
+  const cases: [string, string][] = [
+    ['./missing.tgz', `--framework: nothing at ${join(parent, 'missing.tgz')}.\n`],
+    ['./other', `--framework: ${join(parent, 'other')} is not Kiln (its package.json does not name kiln-framework).\n`],
+    ['./notes.txt', `--framework: ${join(parent, 'notes.txt')} is neither a folder nor a tarball (.tgz).\n`],
+  ]
+  for (const [flag, message] of cases) {
+    const made = await run(process.execPath, [BIN, 'new', 'my-app', '--framework', flag, '--no-install'], { cwd: parent })
+    t.is(made.code, 1, flag)
+    t.is(made.stderr, message)
+    t.false(existsSync(join(parent, 'my-app')), 'nothing created')
+  }
 })

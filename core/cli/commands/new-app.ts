@@ -1,5 +1,5 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { basename, isAbsolute, join, parse, relative, resolve } from 'node:path'
+import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { parseEnv } from 'node:util'
 import { appSlug } from '../../support/app-slug.ts'
 import { kilnPackageRoot } from '../../support/package-root.ts'
@@ -7,6 +7,7 @@ import { localEnv, setEnvVariable } from '../local-env.ts'
 import { CommandError, defineCommand } from '../define-command.ts'
 import { appPackageJson, scanAppImports, SOURCE_CONDITION, type FrameworkManifest } from '../new/app-package.ts'
 import { askYesNo, canAsk } from '../new/ask.ts'
+import { frameworkDependency } from '../new/framework-spec.ts'
 import { initRepository } from '../new/git-init.ts'
 import { installApp } from '../new/install-app.ts'
 
@@ -20,7 +21,8 @@ const LOCAL_URL = 'http://127.0.0.1:3000'
 /**
  * `kiln new <dir>`: a new application from the starter template, ready to
  * boot: a `package.json` declaring every package its code imports (the
- * framework through a `file:` path to this clone), a `.env` for local work
+ * framework as `--framework` says, else a `file:` path to this clone, or
+ * `^<version>` when Kiln runs as an installed package), a `.env` for local work
  * (a fresh `APP_KEY`, `APP_DEBUG=true`, `APP_ENV=local`, SQLite in
  * `database/database.sqlite`, the `log` broadcaster, `APP_NAME` from the
  * folder), and, with `--install` (or a "yes" on a terminal), `npm install`,
@@ -31,6 +33,7 @@ const LOCAL_URL = 'http://127.0.0.1:3000'
  * @example
  * ```sh
  * npx kiln new ../my-app --install   # at the root of the clone
+ * npx --package ./kiln-framework-0.1.0.tgz kiln new my-app --framework ./kiln-framework-0.1.0.tgz --install
  * ```
  */
 export const newCommand = defineCommand({
@@ -38,12 +41,24 @@ export const newCommand = defineCommand({
   description: 'Create a new application from the starter template',
   needsApp: false,
   args: [{ name: 'dir', description: 'Folder to create (its name is the app name)', required: true }],
-  examples: ['kiln new ../my-app', 'kiln new ../my-app --install', 'kiln new ../my-app --no-install', 'kiln new ../my-app --no-git'],
+  examples: [
+    'kiln new ../my-app',
+    'kiln new ../my-app --install',
+    'kiln new ../my-app --no-install',
+    'kiln new ../my-app --no-git',
+    'kiln new my-app --framework ./kiln-framework-0.1.0.tgz',
+    'kiln new my-app --framework ^0.1.0',
+  ],
   flags: {
     install: { type: 'boolean', description: 'Run npm install, then migrate and seed (asked on a terminal when neither flag is given; default yes)' },
     'no-install': { type: 'boolean', description: 'Only create the files' },
     git: { type: 'boolean', description: 'Create a git repository with a first commit (the default; --no-git skips it)' },
     template: { type: 'string', description: 'Template folder (default: the bundled app-template)' },
+    framework: {
+      type: 'string',
+      description:
+        'Where the app gets Kiln: a version range (^0.1.0), a tarball made by npm pack or a folder (paths are written as file: paths from the app). Default: this clone by path, or ^<version> of an installed Kiln',
+    },
   },
   async run({ args, cwd, flags, info }) {
     const dir = args[0]
@@ -54,6 +69,8 @@ export const newCommand = defineCommand({
     if (existsSync(target) && readdirSync(target).length > 0) throw new CommandError(`Cannot create the app: ${shown} exists and is not empty.`)
     const template = flags.template ? resolve(cwd, String(flags.template)) : TEMPLATE
     if (!existsSync(join(template, 'config'))) throw new CommandError(`No template at ${template} (it has no config/ folder).`)
+    if (flags.framework !== undefined && typeof flags.framework !== 'string') throw new CommandError('--framework needs a value: --framework=^0.1.0')
+    const dependency = frameworkDependency({ flag: flags.framework as string | undefined, cwd, target, kilnRoot: KILN_ROOT })
 
     const folder = basename(target)
     const name = packageName(folder)
@@ -68,14 +85,14 @@ export const newCommand = defineCommand({
     writeEnvFiles(target, folder)
     const framework = JSON.parse(readFileSync(join(KILN_ROOT, 'package.json'), 'utf8')) as FrameworkManifest
     // A clone has its sources and no build: the app's tests and type-check resolve the framework to the sources.
-    const linkedToSources = existsSync(join(KILN_ROOT, 'core/index.ts'))
-    const installedVersion = (dependency: string) => {
-      const manifest = join(KILN_ROOT, 'node_modules', dependency, 'package.json')
+    const { linkedToSources, folder: frameworkFolder } = dependency
+    const installedVersion = (name: string) => {
+      const manifest = join(frameworkFolder ?? KILN_ROOT, 'node_modules', name, 'package.json')
       return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version : undefined
     }
     const pkg = appPackageJson({
       name,
-      frameworkPath: frameworkPath(target),
+      frameworkSpec: dependency.spec,
       imports: scanAppImports(target),
       framework,
       linkedToSources,
@@ -152,19 +169,6 @@ function packageName(folder: string): string {
       .replace(/[^a-z0-9._-]+/g, '-')
       .replace(/^[._-]+|-+$/g, '') || 'kiln-app'
   )
-}
-
-/**
- * The `file:` path from the app to this clone: relative when they share a
- * folder below the filesystem root (`../kiln`), so both can move together;
- * absolute otherwise (`/home/me/kiln` for an app in /tmp).
- */
-function frameworkPath(target: string): string {
-  const rel = relative(target, KILN_ROOT)
-  const climbs = rel.split(/[\\/]/).filter((part) => part === '..').length
-  const depth = target.slice(parse(target).root.length).split(/[\\/]/).filter(Boolean).length
-  const path = rel === '' || isAbsolute(rel) || climbs >= depth ? KILN_ROOT : rel
-  return path.split('\\').join('/').replace(/\/$/, '')
 }
 
 /** A path as the user would type it from where they are: relative when that is short, else absolute. */

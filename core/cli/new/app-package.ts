@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
 
 /**
- * The framework's own package name: a new app depends on it through a `file:` path to the clone.
+ * The framework's own package name: a new app depends on it by a `file:` path (a clone, a tarball) or a version range.
  *
  * @example
  * ```ts
@@ -103,7 +103,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * The `package.json` of a new app: the framework through `file:<clone>`,
+ * The `package.json` of a new app: the framework as `frameworkSpec` says,
  * every other package its code imports at the framework's own version range
  * (so the app and the framework agree on zod, kysely...), ava, tsx and
  * TypeScript for `npm test` and `npm run typecheck`, and the scripts
@@ -111,18 +111,18 @@ function sourceFiles(dir: string): string[] {
  *
  * @example
  * ```ts
- * appPackageJson({ name: 'my-app', frameworkPath: '../kiln', imports: scanAppImports(dir), framework: manifest })
+ * appPackageJson({ name: 'my-app', frameworkSpec: 'file:../kiln', imports: scanAppImports(dir), framework: manifest })
  * ```
  */
 export function appPackageJson(options: {
   name: string
-  /** How the app's package.json reaches the clone: `../kiln` or `/home/me/kiln`. */
-  frameworkPath: string
+  /** How the app's package.json names Kiln: `file:../kiln`, `file:../kiln-framework-0.1.0.tgz`, `^0.1.0` (`new/framework-spec.ts`). */
+  frameworkSpec: string
   imports: { runtime: string[]; dev: string[] }
   framework: FrameworkManifest
   /**
    * `true`: Kiln is a clone running from its TypeScript sources, and the app's tests resolve `kiln-framework` to them
-   * (the `kiln-source` condition). `false`: Kiln is an installed package, and the app depends on its version, not a path.
+   * (the `kiln-source` condition). `false`: a built package (a version, a tarball), used through its compiled code.
    */
   linkedToSources?: boolean
   /**
@@ -135,9 +135,7 @@ export function appPackageJson(options: {
   const { framework, imports } = options
   const declared = (name: string) => framework.dependencies?.[name] ?? framework.devDependencies?.[name] ?? framework.peerDependencies?.[name]
   const range = (name: string) => (declared(name) && options.installedVersion?.(name)) || declared(name) || 'latest'
-  // From a clone, the app links to it; from an installed Kiln (no sources), it depends on the same version from the registry.
-  const frameworkSpec = options.linkedToSources === false && framework.version ? `^${framework.version}` : `file:${options.frameworkPath}`
-  const dependencies: Record<string, string> = { [FRAMEWORK_PACKAGE]: frameworkSpec }
+  const dependencies: Record<string, string> = { [FRAMEWORK_PACKAGE]: options.frameworkSpec }
   for (const name of imports.runtime) if (name !== FRAMEWORK_PACKAGE) dependencies[name] = range(name)
   const devDependencies: Record<string, string> = {}
   for (const name of [...imports.dev, ...TOOLING].sort()) if (!(name in dependencies) && name !== FRAMEWORK_PACKAGE) devDependencies[name] = range(name)
