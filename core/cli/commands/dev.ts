@@ -42,6 +42,7 @@ export const devCommand = defineCommand({
   async run({ root, cwd, flags, info, warn }) {
     // The server process this command starts runs this command again, with KILN_DEV_HOST set and an IPC channel.
     if (process.env.KILN_DEV_HOST === '1' && process.send) {
+      delete process.env.KILN_DEV_HOST
       const { runDevHost } = await import('../../dev/dev-host.ts')
       return runDevHost({ root, url: process.env.KILN_DEV_URL ?? '', info, warn, stopped: hostStopped(), graceMs: GRACE_MS })
     }
@@ -113,5 +114,12 @@ export const devCommand = defineCommand({
 
 /** The server process stops on SIGINT/SIGTERM, or when `kiln dev` is gone (its IPC channel closes). */
 function hostStopped(): Promise<unknown> {
-  return Promise.race([waitForShutdownSignal(), new Promise((resolve) => process.once('disconnect', resolve))])
+  const stopped = Promise.race([waitForShutdownSignal(), new Promise((resolve) => process.once('disconnect', resolve))])
+  // Ctrl-C reaches both processes, then `kiln dev` sends SIGTERM: once stopping, later signals must not cut the
+  // graceful stop short (`kiln dev` sends SIGKILL after the grace period).
+  void stopped.then(() => {
+    process.on('SIGINT', () => {})
+    process.on('SIGTERM', () => {})
+  })
+  return stopped
 }

@@ -75,6 +75,8 @@ async function get(port: number, path = '/', accept = 'text/plain'): Promise<{ s
 const answer = async (port: number) => (await get(port))?.body
 
 test('kiln dev reloads routes and views in the same process, shows a syntax error until it is fixed, refuses no connection, and exits 0', async (t) => {
+  // Two Node processes start through tsx: slow on a loaded machine, though nothing here waits on a clock.
+  t.timeout(120_000)
   const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), 'resources/views/page.hbs': '<p>first</p>\n' })
   const port = await freePort()
   const dev = startDev(t, root, port)
@@ -114,6 +116,7 @@ test('kiln dev reloads routes and views in the same process, shows a syntax erro
 })
 
 test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and restarts the process for .env with the port kept open', async (t) => {
+  t.timeout(120_000)
   const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), '.env': 'APP_NAME=Kiln\n' })
   const port = await freePort()
   const dev = startDev(t, root, port)
