@@ -4,7 +4,9 @@ import { resolve } from 'node:path'
 import { toNodeHandler } from 'srvx/node'
 import type { Application } from '../application/application.ts'
 import type { ServerHandlers } from '../http/serve.ts'
+import { Env } from '../config/env.ts'
 import { changeKind, describeFiles, pageRefresh } from './changes.ts'
+import { devAppUrl } from './dev-app-url.ts'
 import { DEV_EVENTS_PATH, isPageNavigation, withDevClient } from './dev-client.ts'
 import { DevEvents } from './dev-events.ts'
 import { loadError, loadErrorPage } from './load-error.ts'
@@ -63,8 +65,10 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
     try {
       // Through the package's own name, as an application would: the dev tools sit beside the kernel, not inside it.
       const { createApp } = await import('kiln-framework')
-      // Views compile once and are forgotten file by file as they change (see `apply`).
-      const app = await createApp({ root, config: { views: { cache: true } } })
+      // Views compile once and are forgotten file by file as they change (see `apply`). Links made outside a request
+      // (mails) point at the port kiln dev serves when APP_URL names this machine on another one.
+      const url = devAppUrl(Env.load(root).get('APP_URL'), options.url)
+      const app = await createApp({ root, config: { views: { cache: true }, ...(url ? { app: { url } } : {}) } })
       const { serverHandlers } = await import('../http/serve.ts')
       return { app, handlers: serverHandlers(app) }
     } catch (error) {
@@ -76,6 +80,9 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
     else if (!announced) {
       announced = true
       info(`Kiln is serving ${loaded.app.config.get<string>('app.name')} on ${options.url}${loaded.app.urls.basePath || '/'}`)
+      const configured = Env.load(root).get('APP_URL')
+      if (devAppUrl(configured, options.url))
+        info(`${label} APP_URL is ${configured}: links in mails use ${loaded.app.config.get<string>('app.url')} while kiln dev serves here.`)
     }
   }
 
