@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { currentApp } from 'kiln-framework'
 import { Mail } from 'kiln-framework/mail'
-import { sql } from 'kysely'
 import { ResetPassword } from '../mail/reset-password.ts'
 import { User } from '../models/user.ts'
 import { markEmailAsVerified, hasVerifiedEmail } from './email-verification.ts'
@@ -105,7 +104,7 @@ async function userByEmail(email: string): Promise<User | undefined> {
   const row = await db
     .selectFrom('users')
     .select('id')
-    .where(sql<string>`lower(email)`, '=', normalized)
+    .where((eb) => eb(eb.fn<string>('lower', ['email']), '=', normalized))
     .executeTakeFirst()
   return row ? User.find(row.id) : undefined
 }

@@ -1,5 +1,4 @@
 import { Authenticatable, currentApp, Model } from 'kiln-framework'
-import { sql } from 'kysely'
 import { HasApiTokens } from 'kiln-framework/tok'
 
 /**
@@ -35,7 +34,7 @@ export class User extends HasApiTokens(Authenticatable(Model)) {
     let query = db
       .selectFrom('users')
       .select('id')
-      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .where((eb) => eb(eb.fn<string>('lower', ['email']), '=', email.toLowerCase()))
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId)
     return (await query.executeTakeFirst()) !== undefined
   }
