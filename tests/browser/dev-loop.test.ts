@@ -177,6 +177,12 @@ test('kiln dev: the open page refreshes after a template, a component, a route a
   t.deepEqual(refused, [], 'no connection was refused')
   t.deepEqual(errors, [])
   console.log(`kiln dev, from save to the refreshed page (ms): ${JSON.stringify(timings)}`)
+  console.log(
+    output
+      .split('\n')
+      .filter((line) => line.includes('reloaded in'))
+      .join('\n'),
+  )
   t.log(timings)
 
   dev.kill('SIGTERM')
