@@ -12,6 +12,12 @@ export interface GlobalFlags {
   verbose: boolean
   /** `--root=<dir>` or `--root <dir>`; empty when the folder is missing. */
   root?: string
+  /** `-q`/`--quiet`: nothing on stdout and no warnings, only errors. */
+  quiet: boolean
+  /** `--ansi` (true) forces colour, `--no-ansi` (false) turns it off; unset, the streams decide. */
+  ansi?: boolean
+  /** `--env=<name>`: the environment to run in (`.env.<name>` over `.env`, `APP_ENV=<name>`); empty when the name is missing. */
+  env?: string
   /** The command name (or `help`), its arguments and its own flags. */
   rest: string[]
 }
@@ -29,7 +35,7 @@ export interface GlobalFlags {
  * ```
  */
 export function globalFlags(argv: string[]): GlobalFlags {
-  const flags: GlobalFlags = { help: false, version: false, verbose: false, rest: [] }
+  const flags: GlobalFlags = { help: false, version: false, verbose: false, quiet: false, rest: [] }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--') {
@@ -38,6 +44,10 @@ export function globalFlags(argv: string[]): GlobalFlags {
     }
     if (arg === '--help' || arg === '-h') flags.help = true
     else if (arg === '--verbose') flags.verbose = true
+    else if (arg === '--quiet' || arg === '-q') flags.quiet = true
+    else if (arg === '--ansi' || arg === '--no-ansi') flags.ansi = arg === '--ansi'
+    else if (arg.startsWith('--env=')) flags.env = arg.slice('--env='.length)
+    else if (arg === '--env') flags.env = argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') ? argv[++i] : ''
     else if (arg.startsWith('--root=')) flags.root = arg.slice('--root='.length)
     else if (arg === '--root') flags.root = argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') ? argv[++i] : ''
     else flags.rest.push(arg)

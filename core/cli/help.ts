@@ -67,6 +67,9 @@ const GLOBAL_OPTIONS: Array<[string, string]> = [
   ['-h, --help', 'Show help (for a command: kiln <command> --help)'],
   ['    --root=<dir>', 'The application folder (default: KILN_ROOT, else the working directory)'],
   ['    --verbose', 'Print the stack of an unexpected error'],
+  ['-q, --quiet', 'Print nothing but errors'],
+  ['    --ansi, --no-ansi', 'Force colour on, or off (default: on at a terminal)'],
+  ['    --env=<name>', 'Run in that environment: .env.<name> over .env, and APP_ENV=<name>'],
 ]
 
 /**
@@ -120,6 +123,8 @@ export interface OverviewOptions {
   version: string
   /** Shown after the list, e.g. that more commands appear inside an application. */
   note?: string
+  /** `kiln list make`: only that namespace's commands are listed (without `help` and `list`). */
+  namespace?: string
 }
 
 /**
@@ -132,8 +137,11 @@ export interface OverviewOptions {
  * ```
  */
 export function overview(commands: CommandDefinition[], c: Colors, options: OverviewOptions): string {
-  const help = { name: 'help', description: 'Show the help of a command: its arguments, options and examples' }
-  const all = [...commands, help].sort((a, b) => a.name.localeCompare(b.name))
+  const builtIn = [
+    { name: 'help', description: 'Show the help of a command: its arguments, options and examples' },
+    { name: 'list', description: 'List the commands (kiln list <namespace>: only those of one namespace)' },
+  ]
+  const all = [...commands, ...(options.namespace === undefined ? builtIn : [])].sort((a, b) => a.name.localeCompare(b.name))
   const groups = new Map<string, Array<{ name: string; description: string }>>()
   for (const command of all) {
     const namespace = command.name.includes(':') ? command.name.slice(0, command.name.indexOf(':')) : ''

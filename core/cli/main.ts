@@ -11,6 +11,7 @@ import { coreCommands } from './commands/index.ts'
 import { CommandError, type CommandContext, type CommandDefinition } from './define-command.ts'
 import { formatTable } from './format.ts'
 import { globalFlags } from './global-flags.ts'
+import { envOption } from './env-option.ts'
 import { commandHelp, kilnVersion, overview } from './help.ts'
 import { nearest } from './suggest.ts'
 
@@ -48,24 +49,48 @@ export interface CliIo {
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout
   const stderr = io.stderr ?? process.stderr
-  const colors = colorsFor(stdout, io.env ?? process.env)
-  const errColors = colorsFor(stderr, io.env ?? process.env)
-  const out = (line: string) => void stdout.write(`${line}\n`)
+  const flags = globalFlags(argv)
+  // --ansi and --no-ansi win over the streams and NO_COLOR/FORCE_COLOR, as artisan's and ace's do.
+  const colorEnv = flags.ansi === undefined ? (io.env ?? process.env) : flags.ansi ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }
+  const colors = colorsFor(stdout, colorEnv)
+  const errColors = colorsFor(stderr, colorEnv)
+  // --quiet: nothing on stdout and no warnings; errors still go to stderr.
+  const out = flags.quiet ? () => {} : (line: string) => void stdout.write(`${line}\n`)
   const err = (line: string) => void stderr.write(`${line}\n`)
   const fail = (message: string) => (err(errColors.red(message)), 1)
   const cwd = io.cwd ?? process.cwd()
 
-  const flags = globalFlags(argv)
   if (flags.root === '') return fail('--root needs a folder: --root=<dir>.')
+  if (flags.env === '') return fail('--env needs an environment name: --env=<name> (e.g. --env=staging).')
   if (flags.version) return (out(`Kiln ${kilnVersion()}`), 0)
   const root = resolve(cwd, flags.root ?? io.env?.KILN_ROOT ?? process.env.KILN_ROOT ?? '.')
+  let appEnv = io.env
+  if (flags.env !== undefined) {
+    try {
+      appEnv = envOption(root, flags.env, io.env)
+    } catch (error) {
+      return fail((error as Error).message)
+    }
+  }
   // The command is picked here, not by citty's subCommands: the list depends on whether an app is here and boots,
   // and citty's "Unknown command" neither suggests the nearest name nor keeps colour off a pipe.
-  let [name, ...rest] = flags.rest
+  let name: string | undefined = flags.rest[0]
+  let rest = flags.rest.slice(1)
   let help = flags.help
+  let namespace: string | undefined
   if (name === 'help') {
     help = true
-    ;[name, ...rest] = rest
+    name = rest[0]
+    rest = rest.slice(1)
+    if (name === 'list') return (out(commandHelp(LIST_HELP, colors)), 0)
+  } else if (name === 'list' && help) {
+    return (out(commandHelp(LIST_HELP, colors)), 0)
+  } else if (name === 'list') {
+    // `kiln list [namespace]`: artisan's and ace's name for the list that `kiln` alone prints.
+    namespace = rest[0]
+    rest = rest.slice(1)
+    if (rest.length) return fail(`"list" takes at most one namespace, got "${rest.join(' ')}". Usage: kiln list [namespace]`)
+    name = undefined
   }
   if (name?.startsWith('-')) return fail(`Unknown option "${name}". Run \`kiln --help\` for the options and commands.`)
 
@@ -76,7 +101,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let bootError: unknown
   if (hasApp && !standalone) {
     try {
-      app = await createApp({ root, env: io.env })
+      app = await createApp({ root, env: appEnv })
     } catch (error) {
       bootError = error
     }
@@ -103,7 +128,17 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         app || bootError
           ? undefined
           : `More commands (migrate, make:..., route:list, your plugins' commands) appear inside a Kiln application, and there is none in ${root} (no config/ folder). ${noAppHint(root)}`
-      out(overview(await listed(), colors, { version: kilnVersion(), note }))
+      let commands = await listed()
+      if (namespace !== undefined) {
+        const ns = namespace.replace(/:$/, '')
+        commands = commands.filter((c) => c.name.startsWith(`${ns}:`))
+        if (!commands.length) {
+          const namespaces = [...new Set(names.filter((n) => n.includes(':')).map((n) => n.slice(0, n.indexOf(':'))))].sort()
+          const suggestion = nearest(ns, namespaces)
+          return fail(`There are no commands in the "${ns}" namespace.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Run \`kiln list\` for them all.`)
+        }
+      }
+      out(overview(commands, colors, { version: kilnVersion(), note, namespace }))
       return bootError ? 1 : 0
     }
 
@@ -127,7 +162,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         args: input.args,
         flags: input.flags,
         info: out,
-        warn: (line) => err(errColors.yellow(line)),
+        warn: flags.quiet ? () => {} : (line) => err(errColors.yellow(line)),
         error: (line) => err(errColors.red(line)),
         table: (rows) => out(formatTable(rows)),
       }
@@ -149,6 +184,15 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   } finally {
     if (!keepOpen) await app?.close().catch(() => {})
   }
+}
+
+// `list` is the runner's own, as `help` is; this is only its help page.
+const LIST_HELP: CommandDefinition = {
+  name: 'list',
+  description: 'List the commands, grouped by namespace',
+  args: [{ name: 'namespace', description: 'Only the commands of this namespace: make, migrate, queue...' }],
+  examples: ['kiln list', 'kiln list make'],
+  run: () => {},
 }
 
 function unknownCommand(name: string, commandNames: string[], hasApp: boolean, root: string): string {
