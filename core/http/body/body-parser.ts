@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { IParseOptions } from 'qs'
 import { limitRequestBody } from 'srvx/body-limit'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { HttpException } from '../errors/http-exception.ts'
@@ -39,6 +40,8 @@ export async function parseBody(request: Request, limit: number): Promise<Parsed
   const declared = Number(headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge(limit)
   const type = (headers.get('content-type') ?? '').toLowerCase()
+  // qs is loaded by the first form body, not at boot: JSON APIs never need it.
+  if (qsParse === undefined && (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data'))) await loadQs()
   // Text bodies on Node are read straight from the socket: no web stream per request.
   if (node && !type.includes('multipart/form-data')) return fromText(await readNodeBody(node, limit), type)
 
@@ -142,45 +145,90 @@ export function parseJson(text: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
+/** The most brackets one form key may nest (`a[b][c][d][e][f]`); deeper is 400, as a deep JSON body would be costly too. */
+export const FORM_DEPTH = 5
+/** The most fields one form body may have; more is 400. */
+export const FORM_FIELDS = 1000
+
+const QS_OPTIONS: IParseOptions = {
+  depth: FORM_DEPTH,
+  strictDepth: true,
+  parameterLimit: FORM_FIELDS,
+  throwOnLimitExceeded: true,
+  // A list index past the field limit (`a[99999999]=x`) is refused rather than made a sparse array.
+  arrayLimit: FORM_FIELDS,
+  allowDots: false,
+  allowPrototypes: false,
+  plainObjects: false,
+  duplicates: 'combine',
+}
+
+let qsParse: ((input: string | Record<string, string | string[]>, options: IParseOptions) => Record<string, unknown>) | undefined
+
+async function loadQs(): Promise<void> {
+  const mod = (await import('qs')) as unknown as { default?: typeof import('qs'); parse?: typeof import('qs').parse }
+  const qs = mod.default ?? (mod as typeof import('qs'))
+  qsParse = qs.parse as typeof qsParse
+}
+
 /**
- * Parses `a=1&b=2&tags[]=x&tags[]=y` into fields; repeated keys become arrays.
+ * Parses a urlencoded body with qs: nested keys become objects and lists
+ * (`user[name]=ada` is `{ user: { name: 'ada' } }`, `tags[]=x&tags[]=y` and
+ * a repeated `tags=x&tags=y` are lists), so `request.input('user.name')`
+ * reads a form exactly as it reads JSON. Keys nest at most {@link FORM_DEPTH}
+ * deep and a body has at most {@link FORM_FIELDS} fields (400 beyond);
+ * `__proto__`, `constructor` and `prototype` anywhere in a key are 400.
+ * qs is loaded by {@link parseBody} on the first form body.
  *
  * @example
  * ```ts
- * parseUrlEncoded('tags[]=a&tags[]=b') // { tags: ['a', 'b'] }
+ * parseUrlEncoded('user[name]=ada&tags[]=a&tags[]=b') // { user: { name: 'ada' }, tags: ['a', 'b'] }
  * ```
  */
 export function parseUrlEncoded(text: string): Record<string, unknown> {
-  return collect(new URLSearchParams(text).entries())
+  const params = new URLSearchParams(text)
+  let count = 0
+  for (const key of params.keys()) {
+    refuseForbidden(key)
+    if (++count > FORM_FIELDS) throw new HttpException(400, `A form body has at most ${FORM_FIELDS} fields.`)
+  }
+  return parseNested(text)
 }
 
 function fromFormData(form: FormData): ParsedBody {
-  const fields: Array<[string, string]> = []
+  const fields: Record<string, string | string[]> = Object.create(null)
   const files: Record<string, File | File[]> = {}
+  let count = 0
   for (const [key, value] of form.entries()) {
+    refuseForbidden(key)
+    if (++count > FORM_FIELDS) throw new HttpException(400, `A form body has at most ${FORM_FIELDS} fields.`)
     const name = key.endsWith('[]') ? key.slice(0, -2) : key
-    if (FORBIDDEN_KEYS.has(name)) throw new HttpException(400, `The key "${name}" is not allowed in a request body.`)
-    if (typeof value === 'string') fields.push([key, value])
-    else {
+    if (typeof value === 'string') {
+      const existing = fields[key]
+      fields[key] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value]
+    } else {
       const existing = files[name]
       files[name] = existing === undefined ? (key.endsWith('[]') ? [value] : value) : [...(Array.isArray(existing) ? existing : [existing]), value]
     }
   }
-  return { fields: collect(fields[Symbol.iterator]()), files }
+  return { fields: count === 0 ? {} : parseNested({ ...fields }), files }
 }
 
-function collect(entries: Iterator<[string, string]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (let next = entries.next(); !next.done; next = entries.next()) {
-    const [key, value] = next.value
-    const isList = key.endsWith('[]')
-    const name = isList ? key.slice(0, -2) : key
-    if (FORBIDDEN_KEYS.has(name)) throw new HttpException(400, `The key "${name}" is not allowed in a request body.`)
-    const existing = out[name]
-    if (existing === undefined) out[name] = isList ? [value] : value
-    else out[name] = Array.isArray(existing) ? [...existing, value] : [existing, value]
+function parseNested(input: string | Record<string, string | string[]>): Record<string, unknown> {
+  try {
+    return qsParse!(input, QS_OPTIONS)
+  } catch (error) {
+    if (error instanceof RangeError && /depth/i.test(error.message)) throw new HttpException(400, `A form key nests at most ${FORM_DEPTH} levels deep.`)
+    if (error instanceof RangeError) throw new HttpException(400, `A form list has at most ${FORM_FIELDS} items.`)
+    throw new HttpException(400, 'The form body could not be parsed.')
   }
-  return out
+}
+
+/** Each segment of a form key (`user[__proto__][x]`, `a.constructor`), checked before qs builds objects from it. */
+function refuseForbidden(key: string): void {
+  for (const segment of key.split(/[[\].]+/)) {
+    if (FORBIDDEN_KEYS.has(segment)) throw new HttpException(400, `The key "${segment}" is not allowed in a request body.`)
+  }
 }
 
 class ForbiddenKeyError extends Error {
