@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type * as TypeScript from 'typescript'
 import { CommandError, defineCommand } from '../define-command.ts'
+import { writeBuildManifest } from './build-manifest.ts'
 
 // Never part of a build: dependencies (installed again in the build), local state, secrets, tests and builds.
 const SKIP = [/^build$/, /^node_modules$/, /^\.env$/, /^\.git$/, /^tests$/, /^storage$/, /^database\/.*\.sqlite.*$/, /^tsconfig(\..+)?\.json$/]
@@ -34,6 +35,8 @@ export const buildCommand = defineCommand({
     let compiled = 0
     let copied = 0
     for (const file of appFiles(root, root, rel)) {
+      // Written below, with relative path specs moved for the build's folder.
+      if (file === 'package.json' || file === 'package-lock.json') continue
       const target = join(out, file)
       mkdirSync(dirname(target), { recursive: true })
       if (/\.(m?ts)$/.test(file) && !file.endsWith('.d.ts')) {
@@ -46,9 +49,13 @@ export const buildCommand = defineCommand({
         copied++
       }
     }
+    mkdirSync(out, { recursive: true })
+    const moved = writeBuildManifest(root, out)
+    copied += ['package.json', 'package-lock.json'].filter((file) => existsSync(join(root, file))).length
     // Runtime state lives here (uploads, logs, the fs stores): an empty folder, as in a fresh clone of the app.
     mkdirSync(join(out, 'storage'), { recursive: true })
     info(`Built ${compiled} TypeScript files and copied ${copied} others into ${rel}/.`)
+    if (moved > 0) info(`Rewrote ${moved} relative path dependencies (file:) for ${rel}/, one folder deeper.`)
     info(`Run it: cd ${rel} && npm ci --omit=dev && npx kiln migrate && npx kiln serve`)
     return 0
   },
