@@ -34,5 +34,10 @@ export const queueProvider = definePlugin({
       await queue.close()
     })
     app.commands.register(queueWorkCommand)
+    // Loaded when run or listed: every process registers them, few run them.
+    const failedJobs = () => import('./failed-job-commands.ts')
+    app.commands.registerLazy('queue:failed', async () => (await failedJobs()).queueFailedCommand)
+    app.commands.registerLazy('queue:retry', async () => (await failedJobs()).queueRetryCommand)
+    app.commands.registerLazy('queue:flush', async () => (await failedJobs()).queueFlushCommand)
   },
 })

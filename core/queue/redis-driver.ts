@@ -84,6 +84,39 @@ export class RedisQueue implements QueueDriver {
     for (const queue of this.queues.values()) await (await queue).close()
   }
 
+  /**
+   * The bullmq queue of one name on this connection (what `queue:failed`,
+   * `queue:retry` and `queue:flush` read: bullmq keeps failed jobs in Redis).
+   *
+   * @example
+   * ```ts
+   * const failed = await (await driver.bullQueue('default')).getFailed()
+   * ```
+   */
+  bullQueue(name: string): Promise<BullQueue> {
+    return this.queue(name)
+  }
+
+  /** The names of the queues of this connection that hold failed jobs. @example `await driver.queuesWithFailures() // ['default', 'mail']` */
+  async queuesWithFailures(): Promise<string[]> {
+    // bullmq's client type spans Redis and Cluster; a queue connection is one server, so the plain commands apply.
+    const client = (await (
+      await this.queue('default')
+    ).client) as unknown as {
+      scan(cursor: string, ...args: Array<string | number>): Promise<[string, string[]]>
+      zcard(key: string): Promise<number>
+    }
+    const prefix = `${this.prefix()}:`
+    const names = new Set<string>()
+    let cursor = '0'
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*:failed`, 'COUNT', 500)
+      cursor = next
+      for (const key of keys) if ((await client.zcard(key)) > 0) names.add(key.slice(prefix.length, -':failed'.length))
+    } while (cursor !== '0')
+    return [...names].sort()
+  }
+
   private queue(name: string): Promise<BullQueue> {
     let queue = this.queues.get(name)
     if (!queue) {
