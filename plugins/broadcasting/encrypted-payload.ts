@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
-import type Nacl from 'tweetnacl'
+import type * as Salsa from '@noble/ciphers/salsa.js'
 
-// tweetnacl is needed only by apps with encrypted channels, when they send or open a payload: required then, not at
-// boot (it is CommonJS, so a synchronous require gives the same module an import would).
-let loaded: typeof Nacl | undefined
-const nacl = (): typeof Nacl => (loaded ??= createRequire(import.meta.url)('tweetnacl') as typeof Nacl)
+// @noble/ciphers is needed only by apps with encrypted channels, when they send or open a payload: loaded then, not at
+// boot. encryptPayload is synchronous, so a synchronous require (Node loads ES modules with it since 20.19).
+let loaded: typeof Salsa | undefined
+const salsa = (): typeof Salsa => (loaded ??= createRequire(import.meta.url)('@noble/ciphers/salsa.js') as typeof Salsa)
+
+/** NaCl secretbox nonces are 24 bytes (XSalsa20). */
+const NONCE_LENGTH = 24
 
 /** The prefix of end-to-end encrypted channels. */
 export const ENCRYPTED_PREFIX = 'private-encrypted-'
@@ -30,7 +33,7 @@ export function channelKey(channel: string, masterKey: Buffer): Buffer {
 /**
  * The payload of an event on a `private-encrypted-` channel, as the Pusher
  * protocol carries it: `{ nonce, ciphertext }`, both base64, the ciphertext a
- * NaCl secretbox (tweetnacl, as pusher-js uses to open it) of the JSON
+ * NaCl secretbox (XSalsa20-Poly1305, what pusher-js opens with tweetnacl) of the JSON
  * payload under the channel's key. Servers and relays see only this.
  *
  * @example
@@ -39,8 +42,10 @@ export function channelKey(channel: string, masterKey: Buffer): Buffer {
  * ```
  */
 export function encryptPayload(channel: string, payload: unknown, masterKey: Buffer): { nonce: string; ciphertext: string } {
-  const nonce = randomBytes(nacl().secretbox.nonceLength)
-  const box = nacl().secretbox(Buffer.from(JSON.stringify(payload)), nonce, channelKey(channel, masterKey))
+  const nonce = randomBytes(NONCE_LENGTH)
+  const box = salsa()
+    .xsalsa20poly1305(channelKey(channel, masterKey), nonce)
+    .encrypt(Buffer.from(JSON.stringify(payload)))
   return { nonce: nonce.toString('base64'), ciphertext: Buffer.from(box).toString('base64') }
 }
 
@@ -54,6 +59,14 @@ export function encryptPayload(channel: string, payload: unknown, masterKey: Buf
  * ```
  */
 export function decryptPayload(channel: string, sealed: { nonce: string; ciphertext: string }, masterKey: Buffer): unknown {
-  const opened = nacl().secretbox.open(Buffer.from(sealed.ciphertext, 'base64'), Buffer.from(sealed.nonce, 'base64'), channelKey(channel, masterKey))
-  return opened ? JSON.parse(Buffer.from(opened).toString('utf8')) : undefined
+  const nonce = Buffer.from(sealed.nonce, 'base64')
+  if (nonce.length !== NONCE_LENGTH) return undefined
+  let opened: Uint8Array
+  try {
+    opened = salsa().xsalsa20poly1305(channelKey(channel, masterKey), nonce).decrypt(Buffer.from(sealed.ciphertext, 'base64'))
+  } catch {
+    // The tag does not match: sealed with another key, or altered on the way.
+    return undefined
+  }
+  return JSON.parse(Buffer.from(opened).toString('utf8'))
 }

@@ -1,4 +1,8 @@
-import nacl from 'tweetnacl'
+import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js'
+
+/** Key and nonce lengths of a NaCl secretbox (XSalsa20-Poly1305). */
+const KEY_LENGTH = 32
+const NONCE_LENGTH = 24
 
 /**
  * The channel key from a `shared_secret` (base64 of 32 bytes), as the auth
@@ -13,7 +17,7 @@ import nacl from 'tweetnacl'
 export function channelKey(sharedSecret: unknown): Uint8Array | undefined {
   if (typeof sharedSecret !== 'string') return undefined
   const key = fromBase64(sharedSecret)
-  return key?.length === nacl.secretbox.keyLength ? key : undefined
+  return key?.length === KEY_LENGTH ? key : undefined
 }
 
 /**
@@ -31,10 +35,10 @@ export function openSealed(data: unknown, key: Uint8Array): { value: unknown } |
   if (typeof nonce !== 'string' || typeof ciphertext !== 'string') return undefined
   const nonceBytes = fromBase64(nonce)
   const box = fromBase64(ciphertext)
-  if (!nonceBytes || !box || nonceBytes.length !== nacl.secretbox.nonceLength) return undefined
-  const opened = nacl.secretbox.open(box, nonceBytes, key)
-  if (!opened) return undefined
+  if (!nonceBytes || !box || nonceBytes.length !== NONCE_LENGTH) return undefined
   try {
+    // decrypt throws when the tag does not match (another key, or altered): not sealed for this key.
+    const opened = xsalsa20poly1305(key, nonceBytes).decrypt(box)
     return { value: JSON.parse(new TextDecoder().decode(opened)) }
   } catch {
     return undefined
