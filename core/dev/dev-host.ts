@@ -75,8 +75,9 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
       return { error: loadError(error) }
     }
   }
+  /** `what` opens the terminal's line when the app did not load: "routes/web.ts changed: the application did not load." */
   const report = (loaded: Loaded, what: string) => {
-    if (loaded.error) warn(`${label} ${what}: the application did not load.\n${loaded.error.stack}`)
+    if (loaded.error) warn(`${label} ${what}the application did not load.\n${loaded.error.stack}`)
     else if (!announced) {
       announced = true
       info(`Kiln is serving ${loaded.app.config.get<string>('app.name')} on ${options.url}${loaded.app.urls.basePath || '/'}`)
@@ -87,7 +88,7 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
   }
 
   let loaded = boot()
-  void loaded.then((first) => report(first, `The application in ${root} did not boot`))
+  void loaded.then((first) => report(first, `${root}: `))
 
   const handle = async (request: Request): Promise<Response> => {
     if (new URL(request.url).pathname.endsWith(DEV_EVENTS_PATH)) return events.stream()
@@ -123,7 +124,7 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
       const next = await boot()
       loaded = Promise.resolve(next)
       if (previous.app) retire(previous)
-      report(next, `${describeFiles(root, files)} changed`)
+      report(next, `${describeFiles(root, files)} changed: `)
       if (next.error) refresh = 'page'
       else info(`${label} ${describeFiles(root, files)} changed: the application reloaded in ${Math.round(performance.now() - started)} ms`)
     } else {
