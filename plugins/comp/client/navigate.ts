@@ -98,6 +98,9 @@ export async function navigate(url: string, options: { push?: boolean; hard?: bo
       history.replaceState({ ...history.state, scroll: left }, '')
       history.pushState({ compNavigate: true, key: (current = key()) }, '', new URL(target.hash, page.url).href)
     } else current = (history.state as { key?: string } | null)?.key
+    // As Livewire does: the old page's Alpine tree (and its components) ends before the body goes; Alpine's
+    // observer does not see a replaced body's descendants leave. Persisted blocks have moved into `body` already.
+    window.Alpine?.destroyTree(document.body)
     document.body.replaceWith(body)
     scroll(options.push === false, target.hash)
     document.dispatchEvent(new CustomEvent('comp:navigated', { detail: { url: target.href } }))

@@ -206,6 +206,16 @@ test('this.redirect(url, { navigate: true }) from a wire:submit visits without r
   t.false(await marked(page), 'a full page load')
 })
 
+test('a wire:navigate visit forgets the components of the page it leaves', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/redirector')
+  const names = () => page.evaluate(() => (window as unknown as { comp: { all(): { $name: string }[] } }).comp.all().map((wire) => wire.$name))
+  t.deepEqual(await names(), ['redirector'])
+  await page.click('#save')
+  await textIs(page, '#page', 'B')
+  t.deepEqual(await names(), [], 'the redirector left with its page')
+})
+
 test('a visit scrolls to the top or to its #hash; back restores where the page was left', async (t) => {
   const { page, open } = await env.newPage(t)
   await open('/p/a')
