@@ -44,7 +44,10 @@ export const devCommand = defineCommand({
     if (process.env.KILN_DEV_HOST === '1' && process.send) {
       delete process.env.KILN_DEV_HOST
       const { runDevHost } = await import('../../dev/dev-host.ts')
-      return runDevHost({ root, url: process.env.KILN_DEV_URL ?? '', info, warn, stopped: hostStopped(), graceMs: GRACE_MS })
+      const code = await runDevHost({ root, url: process.env.KILN_DEV_URL ?? '', info, warn, stopped: hostStopped(), graceMs: GRACE_MS })
+      // The IPC channel would keep this process alive: `kiln dev` waits for it to exit.
+      if (process.connected) process.disconnect()
+      return code
     }
 
     const env = Env.load(root)

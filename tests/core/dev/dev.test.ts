@@ -10,7 +10,7 @@ const BIN = fileURLToPath(new URL('../../../bin/kiln.js', import.meta.url))
 
 // Each answer names the process that served it, so a test tells a reload in place from a restart.
 const routes = (answer: string) =>
-  `import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => {\n  Route.get('/', () => \`${answer}@\${process.pid}\`)\n  Route.get('/page', () => view('page'))\n})\n`
+  `import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => {\n  Route.get('/', () => \`${answer}@\${process.pid}\`)\n  Route.get('/page', () => view('page'))\n  Route.get('/exit', () => {\n    setTimeout(() => process.exit(3), 20)\n    return 'bye'\n  })\n})\n`
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -31,6 +31,8 @@ function startDev(t: ExecutionContext, root: string, port: number) {
   child.stderr.on('data', read)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   t.teardown(() => {
+    // What kiln dev printed tells why a failed test waited in vain.
+    if (!t.passed) console.error(`kiln dev printed:\n${output}`)
     if (child.exitCode === null) child.kill('SIGKILL')
   })
   return { child, exited, output: () => output }
@@ -48,7 +50,8 @@ function pollConnections(port: number) {
   const done = (async () => {
     while (running) {
       try {
-        await (await fetch(`http://127.0.0.1:${port}/`, { headers: { connection: 'close' } })).text()
+        // A request left hanging would count too (the bound only keeps the test from waiting forever).
+        await (await fetch(`http://127.0.0.1:${port}/`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(20_000) })).text()
       } catch (error) {
         refused.push(String((error as Error).cause ?? error))
       }
@@ -66,13 +69,13 @@ function pollConnections(port: number) {
 
 async function get(port: number, path = '/', accept = 'text/plain'): Promise<{ status: number; body: string } | undefined> {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { accept } })
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { accept }, signal: AbortSignal.timeout(20_000) })
     return { status: response.status, body: await response.text() }
   } catch {
     return undefined
   }
 }
-const answer = async (port: number) => (await get(port))?.body
+const answer = async (port: number, path = '/') => (await get(port, path))?.body
 
 test('kiln dev reloads routes and views in the same process, shows a syntax error until it is fixed, refuses no connection, and exits 0', async (t) => {
   // Two Node processes start through tsx: slow on a loaded machine, though nothing here waits on a clock.
@@ -134,14 +137,22 @@ test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and res
   writeFileSync(join(root, '.env'), 'APP_NAME=Kiln\nPORT_UNUSED=1\n')
   await until(() => /changed, restarting/.test(dev.output()))
   await until(async () => (await answer(port))?.startsWith('one@') === true && !(await answer(port))!.endsWith(`@${pid}`))
+  const restarted = (await answer(port))!.split('@')[1]
   await poll.stop()
   t.deepEqual(poll.refused, [], 'no connection was refused during the restart')
+
+  // A server process that dies (an exception nothing caught, a process.exit) is replaced, at once or on the next save.
+  t.is(await answer(port, '/exit'), 'bye')
+  await until(() => /The server stopped \(exit code 3\)\. Kiln starts it again/.test(dev.output()))
+  writeFileSync(join(root, 'routes/web.ts'), routes('two'))
+  await until(async () => (await answer(port))?.startsWith('two@') === true)
+  t.not((await answer(port))!.split('@')[1], restarted)
 
   const lines = dev
     .output()
     .split('\n')
     .filter((line) => line.includes('changed'))
-  t.deepEqual(lines, ['[kiln dev] .env changed, restarting the server'])
+  t.deepEqual(lines.slice(0, 1), ['[kiln dev] .env changed, restarting the server'], 'none of the ignored files caused a reload')
 
   dev.child.kill('SIGINT')
   t.is(await dev.exited, 0)
