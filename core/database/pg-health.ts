@@ -1,4 +1,5 @@
-import type { Pool, PoolClient } from 'pg'
+import type { PoolClient } from 'pg'
+import type { PgPool } from '../support/optional-peer-types.ts'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 
@@ -58,7 +59,7 @@ const GUARDED = Symbol('kiln.guarded')
  * new PostgresDialect({ pool: guardPool(new pg.Pool({ connectionString }), app.logger, { connection: 'pgsql' }) })
  * ```
  */
-export function guardPool(pool: Pool, logger: OutageLogger, context: Record<string, unknown>): PostgresPool {
+export function guardPool(pool: PgPool, logger: OutageLogger, context: Record<string, unknown>): PostgresPool {
   let down = false
   let closing = false
   const failed = (error: unknown) => {
@@ -80,7 +81,7 @@ export function guardPool(pool: Pool, logger: OutageLogger, context: Record<stri
     async connect(): Promise<PostgresPoolClient> {
       let client: PoolClient
       try {
-        client = await pool.connect()
+        client = (await pool.connect()) as unknown as PoolClient
       } catch (error) {
         throw unavailable(error)
       }

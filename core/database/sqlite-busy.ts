@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { SqliteDatabase } from '../support/optional-peer-types.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 
 /**
@@ -59,7 +60,9 @@ export function isBusy(error: unknown): boolean {
  * reportBusy(database, (error) => logger.warn({ err: error.message }, 'SQLite is busy'), () => logger.info({}, 'SQLite is free'))
  * ```
  */
-export function reportBusy(database: Database, warn: (error: Error) => void, free: () => void = () => {}): void {
+export function reportBusy(db: SqliteDatabase, warn: (error: Error) => void, free: () => void = () => {}): void {
+  // The public signature names the structural type (better-sqlite3 is an optional peer); the code, the real one.
+  const database = db as unknown as Database
   let busy = false
   const prepare = database.prepare.bind(database)
   database.prepare = ((source: string) => {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from './optional-peer-types.ts'
 import { HttpException } from '../http/errors/http-exception.ts'
 
 /** The least a logger must do for {@link watchRedis}. */

@@ -1,5 +1,5 @@
 import type Pusher from 'pusher'
-import { importOptionalPackage, type Logger } from '../../core/index.ts'
+import { importOptionalPackage, type Logger, type PusherClient } from '../../core/index.ts'
 import { checkHostedConfig } from './hosted-config.ts'
 import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
 
@@ -65,7 +65,7 @@ export class HostedBroadcaster extends SigningBroadcaster {
   }
 
   async broadcast({ channels, event, payload, socket }: BroadcastMessage): Promise<void> {
-    const pusher = await this.getInstance()
+    const pusher = await this.getInstance<Pusher>()
     const calls = chunks(channels)
     let sent = 0
     for (const chunk of calls) {
@@ -88,11 +88,12 @@ export class HostedBroadcaster extends SigningBroadcaster {
    *
    * @example
    * ```ts
-   * const pusher = await hosted.getInstance()
+   * import type Pusher from 'pusher'
+   * const pusher = await hosted.getInstance<Pusher>()
    * await pusher.get({ path: '/channels' })
    * ```
    */
-  getInstance(): Promise<Pusher> {
+  getInstance<Client = PusherClient>(): Promise<Client> {
     this.client ??= importOptionalPackage<typeof import('pusher')>('pusher', `The hosted broadcast connection "${this.name}"`, this.root).then((PusherSdk) => {
       const { app_id: appId, key, secret, cluster, host, port, scheme, useTLS, timeout } = this.config
       return new PusherSdk({
@@ -106,7 +107,7 @@ export class HostedBroadcaster extends SigningBroadcaster {
         encryptionMasterKeyBase64: this.encryptionMasterKey().toString('base64'),
       })
     })
-    return this.client
+    return this.client as Promise<unknown> as Promise<Client>
   }
 
   /** The API the SDK talks to, for messages: host and port, no credentials. */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import { importOptionalPackage, type Logger } from '../../core/index.ts'
+import { importOptionalPackage, type Logger, type RedisClient } from '../../core/index.ts'
 import {
   encryptPayload,
   ENCRYPTED_PREFIX,
@@ -78,7 +78,7 @@ export class KvBroadcaster extends SigningBroadcaster {
 
   async broadcast({ channels, event, payload, socket, id }: BroadcastMessage): Promise<void> {
     if (channels.length === 0) return
-    const redis = await this.getInstance()
+    const redis = await this.getInstance<Redis>()
     const message: KvWireMessage = { event, data: payload, socket: socket ?? null, ...(id ? { id } : {}) }
     const text = JSON.stringify(message)
     const pipeline = redis.pipeline()
@@ -116,11 +116,12 @@ export class KvBroadcaster extends SigningBroadcaster {
    *
    * @example
    * ```ts
-   * const redis = await kv.getInstance()
+   * import type { Redis } from 'ioredis'
+   * const redis = await kv.getInstance<Redis>()
    * await redis.publish('kiln:news', JSON.stringify({ event: 'Hi', data: {}, socket: null }))
    * ```
    */
-  getInstance(): Promise<Redis> {
+  getInstance<Client = RedisClient>(): Promise<Client> {
     this.client ??= this.ioredis().then(({ Redis: IORedis }) => {
       const client = new IORedis(this.url(), {
         // Fail fast while Redis is down so the queued job fails and retries, instead of parking commands.
@@ -147,7 +148,7 @@ export class KvBroadcaster extends SigningBroadcaster {
         () => client,
       )
     })
-    return this.client
+    return this.client as Promise<unknown> as Promise<Client>
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,5 @@
 import type { Hooks, Peer } from 'crossws'
-import type { Redis } from 'ioredis'
-import { ServiceUnavailableError, type Logger, type RedisHealth } from '../../core/index.ts'
+import { ServiceUnavailableError, type Logger, type RedisClient, type RedisHealth } from '../../core/index.ts'
 import { encryptPayload, verifyChannelAuth } from '../../plugins/broadcasting/index.ts'
 import type { ChannelStore } from './channels/channel-store.ts'
 import { Connection } from './connections/connection.ts'
@@ -45,7 +44,7 @@ export class RtServer implements RtHub {
   private readonly limits: RtLimits
   private store: ChannelStore = new MemoryChannelStore()
   private relay?: RedisRelay
-  private redis: Redis[] = []
+  private redis: RedisClient[] = []
   private health?: RedisHealth
   private sweeper?: NodeJS.Timeout
   private starting?: Promise<void>

@@ -48,6 +48,9 @@ export function toResponseNow(value: unknown, ctx: HttpContext): Response | unde
   return withQueued(response, ctx)
 }
 
+/** What `new Headers()` takes (the DOM's `HeadersInit`, named from Node's own `Headers`: no DOM lib needed). */
+type HeaderValues = ConstructorParameters<typeof Headers>[0]
+
 /**
  * A JSON response.
  *
@@ -56,7 +59,7 @@ export function toResponseNow(value: unknown, ctx: HttpContext): Response | unde
  * return json({ message: 'Created.' }, 201)
  * ```
  */
-export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
+export function json(data: unknown, status = 200, headers: HeaderValues = {}): Response {
   const h = headers instanceof Headers || Array.isArray(headers) ? Object.fromEntries(new Headers(headers)) : { ...headers }
   h['content-type'] = 'application/json; charset=utf-8'
   const body = JSON.stringify(data)

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import type { ServiceUnavailableError } from '../../../core/index.ts'
+import type { RedisClient, ServiceUnavailableError } from '../../../core/index.ts'
 import { distinctMembers, userKey, type ChannelStore } from './channel-store.ts'
 import type { ChannelInfo, PresenceMember } from './hub.ts'
 import { unavailable } from '../scaling/redis-unavailable.ts'
@@ -121,10 +121,12 @@ export class RedisChannelStore implements ChannelStore {
   private beating?: Promise<void>
 
   constructor(
-    redis: Redis,
+    client: RedisClient,
     private readonly prefix: string,
     private readonly options: RedisChannelStoreOptions = {},
   ) {
+    // An ioredis client (the parameter names the structural type: ioredis is an optional peer).
+    const redis = client as Redis
     redis.defineCommand('rtJoin', { numberOfKeys: 4, lua: JOIN })
     redis.defineCommand('rtLeave', { numberOfKeys: 4, lua: LEAVE })
     this.redis = redis as Scripted

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import type { RedisClient } from '../../../core/index.ts'
 import { unavailable } from './redis-unavailable.ts'
 
 /** What travels on `<prefix><channel>`: the same shape the `kv` driver publishes. */
@@ -26,15 +27,22 @@ export interface RelayMessage {
  * ```
  */
 export class RedisRelay {
+  // ioredis clients inside; the constructor names the structural type, as ioredis is an optional peer.
+  private readonly publisher: Redis
+  private readonly subscriber: Redis
+
   constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    publisher: RedisClient,
+    subscriber: RedisClient,
     private readonly prefix: string,
     private readonly deliver: (channel: string, message: RelayMessage) => void,
     private readonly onBadMessage: (channel: string) => void = () => {},
     /** A publish failed (an outage, a stall): for the outage log. */
     private readonly onFailure: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.publisher = publisher as Redis
+    this.subscriber = subscriber as Redis
+  }
 
   private wired = false
   private subscribed = false

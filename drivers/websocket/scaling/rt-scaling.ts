@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis'
-import { failFastRedisOptions, redisReady, redisTarget, watchRedis, type Logger, type RedisHealth } from '../../../core/index.ts'
+import { failFastRedisOptions, redisReady, redisTarget, watchRedis, type Logger, type RedisClient, type RedisHealth } from '../../../core/index.ts'
 import { RedisChannelStore, type HealedChange, type LocalSubscription, type ReapedMember } from '../channels/redis-channel-store.ts'
 import { RedisRelay, type RelayMessage } from './redis-relay.ts'
 import type { RtConfig } from '../rt-config.ts'
@@ -19,7 +18,7 @@ export interface Scaling {
   store: RedisChannelStore
   relay: RedisRelay
   health: RedisHealth
-  clients: Redis[]
+  clients: RedisClient[]
 }
 
 /**
