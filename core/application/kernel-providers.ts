@@ -10,6 +10,7 @@ import { databaseProvider } from '../database/database-provider.ts'
 import { queueProvider } from '../queue/queue-provider.ts'
 import { eventsProvider } from '../events/events-provider.ts'
 import { authProvider } from '../auth/auth-provider.ts'
+import { authorizationProvider } from '../authorization/authorization-provider.ts'
 
 /**
  * The kernel's own providers, in the order they register and boot, before any
@@ -28,4 +29,5 @@ export const kernelProviders: Plugin[] = [
   queueProvider,
   eventsProvider,
   authProvider,
+  authorizationProvider,
 ]

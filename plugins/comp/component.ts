@@ -70,6 +70,16 @@ export abstract class Component {
     return ctx
   }
 
+  /** A 403 unless the request's user may (the kernel's gate and policies). Never callable from the browser. @example `await this.authorize('update', todo)` */
+  authorize(ability: string, ...args: unknown[]): Promise<void> {
+    return this.ctx.authorize(ability, ...args)
+  }
+
+  /** Whether the request's user may (the kernel's gate and policies). @example `if (await this.can('delete', todo)) ...` */
+  can(ability: string, ...args: unknown[]): Promise<boolean> {
+    return this.ctx.can(ability, ...args)
+  }
+
   /** Validation messages by field, shown as `errors` in the view and `$errors` in the browser. */
   get errors(): Record<string, string[]> {
     return runOf(this).errors

@@ -90,7 +90,7 @@ test('/todos: guests are sent to log in; a user adds (validated), ticks off, fil
   t.is(shown(todos.html), 1)
   t.deepEqual(todos.effects?.queryString, { filter: 'done', page: null })
 
-  // Another user's to-do is out of reach, whatever id the browser sends.
+  // Another user's to-do is out of reach, whatever id the browser sends: TodoPolicy answers 403.
   const other = await runWithApp(app, async () => {
     const { User } = await import('../../app-template/app/models/user.ts')
     const someone = new User({ name: 'Other', email: 'other@example.com' })
@@ -98,7 +98,7 @@ test('/todos: guests are sent to log in; a user adds (validated), ticks off, fil
     await someone.save()
     return Todo.create({ user_id: someone.id, title: 'not yours', done: false })
   })
-  await todos.call('remove', other.id).assertStatus(404).call('toggle', other.id).assertStatus(404)
+  await todos.call('remove', other.id).assertStatus(403).call('toggle', other.id).assertStatus(403)
   t.false((await runWithApp(app, () => Todo.find(other.id)))!.done)
   await todos.call('remove', rows[6]!.id).assertStatus(200).assertSee('Nothing here.')
   t.is(await runWithApp(app, () => Todo.find(rows[6]!.id)), undefined)

@@ -36,14 +36,14 @@ export default class TodoList extends WithPagination(Component) {
   }
 
   async toggle(id: number) {
-    const todo = await this.#todo(id)
+    const todo = await this.#todo(id, 'update')
     todo.done = !todo.done
     await todo.save()
     await this.#changed()
   }
 
   async remove(id: number) {
-    await (await this.#todo(id)).delete()
+    await (await this.#todo(id, 'delete')).delete()
     await this.#changed()
   }
 
@@ -107,13 +107,11 @@ export default class TodoList extends WithPagination(Component) {
     await broadcast(new TodosChanged(this.#userId())).toOthers()
   }
 
-  /** One of this user's to-dos: an id from the browser is never trusted to be theirs. */
-  async #todo(id: number): Promise<Todo> {
-    const todo = await Todo.query()
-      .where('id', '=', Number(id) || 0)
-      .where('user_id', '=', this.#userId())
-      .first()
+  /** A to-do the user may change: an id from the browser is never trusted, TodoPolicy decides (a 403 otherwise). */
+  async #todo(id: number, ability: 'update' | 'delete'): Promise<Todo> {
+    const todo = await Todo.find(Number(id) || 0)
     if (!todo) throw new HttpException(404, 'No such to-do.')
+    await this.authorize(ability, todo)
     return todo
   }
 }

@@ -66,13 +66,20 @@ test('to-dos are ticked off, filtered and shown five to a page', async (t) => {
   t.false((await runWithApp(app, () => Todo.find(first!.id)))!.done)
 })
 
-test("someone else's to-do cannot be ticked off or deleted, whatever id the browser sends", async (t) => {
+test("someone else's to-do cannot be ticked off or deleted, whatever id the browser sends (TodoPolicy: 403)", async (t) => {
   const { app, client } = await signedIn(t)
   const maria = await runWithApp(app, () => User.query().where('email', '=', 'maria@example.com').first())
   // Made by its factory (database/factories/todo-factory.ts), owned by Maria.
   const hers = await runWithApp(app, () => Todo.factory().for(maria!).create({ title: 'Not yours' }))
   await t.notThrowsAsync(
-    testComponent(client, TodoList).assertDontSee('Not yours').call('toggle', hers.id).assertStatus(404).call('remove', hers.id).assertStatus(404),
+    testComponent(client, TodoList)
+      .assertDontSee('Not yours')
+      .call('toggle', hers.id)
+      .assertStatus(403)
+      .call('remove', hers.id)
+      .assertStatus(403)
+      .call('toggle', hers.id + 1000)
+      .assertStatus(404),
   )
   t.false((await runWithApp(app, () => Todo.find(hers.id)))!.done)
 })

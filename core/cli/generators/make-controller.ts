@@ -1,5 +1,6 @@
 import { appFile, defineGenerator, importPath, rootFrom, type PlannedFile } from './define-generator.ts'
-import { className, kebabCase, plural, snakeCase } from './names.ts'
+import { className, kebabCase, snakeCase } from './names.ts'
+import { plural } from './plural.ts'
 
 /**
  * `kiln make:controller Post [--resource]`: `app/controllers/post-controller.ts`

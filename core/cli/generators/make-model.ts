@@ -1,6 +1,7 @@
 import { appFile, defineGenerator, importPath, rootFrom, type PlannedFile } from './define-generator.ts'
 import { planMigration } from './make-migration.ts'
-import { className, plural, snakeCase } from './names.ts'
+import { className, snakeCase } from './names.ts'
+import { plural } from './plural.ts'
 
 /**
  * `kiln make:model Post [-m]`: `app/models/post.ts` on the `posts` table;

@@ -1,4 +1,3 @@
-import pluralize from 'pluralize'
 import { CommandError } from '../define-command.ts'
 
 /** The names one generated class goes by. */
@@ -76,23 +75,4 @@ export function kebabCase(word: string): string {
 /** `BlogPost` → `blog_post`. @example `snakeCase('BlogPost') // 'blog_post'` */
 export function snakeCase(word: string): string {
   return kebabCase(word).replace(/-/g, '_')
-}
-
-/**
- * The English plural of the last word of a snake_case name, for table and
- * route names (`category` → `categories`, `blog_post` → `blog_posts`,
- * `person` → `people`, `quiz` → `quizzes`, `analysis` → `analyses`), by the
- * `pluralize` library's rules and irregular words. A table name can always
- * be edited afterwards.
- *
- * @example
- * ```ts
- * plural('blog_category') // 'blog_categories'
- * ```
- */
-export function plural(snake: string): string {
-  const words = snake.split('_')
-  const last = words.pop()!
-  words.push(pluralize.plural(last))
-  return words.join('_')
 }

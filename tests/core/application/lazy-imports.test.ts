@@ -12,7 +12,20 @@ const RECORD = fileURLToPath(new URL('../../fixtures/record-modules.mjs', import
 
 // Libraries that only some requests or commands need: none of them may load with the framework or at boot (issue 25,
 // P6: they were half of `kiln serve`'s start). Counted in a child process, by the modules it loaded: never by timing.
-const ON_FIRST_USE = ['kysely', 'youch', 'chokidar', 'pino-pretty', 'rate-limiter-flexible', 'file-type', '@noble/ciphers', 'crossws', 'better-sqlite3']
+const ON_FIRST_USE = [
+  'kysely',
+  'youch',
+  'chokidar',
+  'pino-pretty',
+  'rate-limiter-flexible',
+  'file-type',
+  '@noble/ciphers',
+  'crossws',
+  'better-sqlite3',
+  // The scheduler's and the generators' libraries (issue 27, item 6): only schedule:* and make:* load them.
+  'croner',
+  'pluralize',
+]
 
 /** The packages under node_modules that a Node process running `script` (ESM, from the repository root) loaded. */
 async function packagesLoaded(script: string, env: Record<string, string> = {}): Promise<Set<string>> {
