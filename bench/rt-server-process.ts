@@ -36,11 +36,11 @@ async function kiln() {
             key: 'bench',
             secret: 'bench-secret',
             activity_timeout: 120,
-            // Every bench socket comes from 127.0.0.1: the per-process and per-address caps would refuse most of them.
-            // The per-socket subscribe rate stays at its default, as an app runs it.
-            max_connections: null,
-            max_connections_per_address: null,
-            subscribe_rate_per_address: null,
+            // Every bench socket comes from 127.0.0.1: the per-process and per-address caps would refuse most of them. They are
+            // raised, not switched off, so the address accounting runs as in an app; the per-socket subscribe rate keeps its default.
+            max_connections: 100_000,
+            max_connections_per_address: 100_000,
+            subscribe_rate_per_address: { limit: 1_000_000, per_seconds: 10 },
             scaling: { enabled: scaling, url: process.env.REDIS_URL, prefix: process.env.RT_PREFIX ?? 'kiln-bench:' },
           },
         },
@@ -85,7 +85,8 @@ async function raw() {
   const node = server.node!.server as NodeServer
   node.on('upgrade', (req, socket, head) => void adapter.handleUpgrade(req, socket, head))
   return {
-    url: `ws://127.0.0.1:${(node.address() as AddressInfo).port}/`,
+    // The same path as Kiln's socket route: crossws keeps a socket's path (and the URL it was cut from) as its namespace.
+    url: `ws://127.0.0.1:${(node.address() as AddressInfo).port}/broadcasting/socket`,
     sockets: () => sockets,
     broadcast: async (payload: Record<string, unknown>) => adapter.publish('bench', JSON.stringify({ event: 'Tick', channel: 'bench', data: payload })),
   }
@@ -96,8 +97,8 @@ process.on('message', async (message: { type: string; payload?: Record<string, u
   if (message.type === 'rss') {
     gc?.()
     gc?.()
-    const { rss, heapUsed, external } = process.memoryUsage()
-    process.send!({ type: 'rss', rss, heapUsed, external, sockets: server.sockets() })
+    const { rss, heapUsed, heapTotal, external } = process.memoryUsage()
+    process.send!({ type: 'rss', rss, heapUsed, heapTotal, external, sockets: server.sockets() })
   } else if (message.type === 'cpu') {
     const { user, system } = process.cpuUsage()
     process.send!({ type: 'cpu', micros: user + system })

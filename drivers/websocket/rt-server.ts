@@ -42,7 +42,7 @@ export class RtServer implements RtHub {
   private readonly sockets = new LocalSockets()
   private readonly delivery: LocalDelivery
   private readonly limits: RtLimits
-  private store: ChannelStore = new MemoryChannelStore()
+  private store: ChannelStore = new MemoryChannelStore(this.sockets)
   private relay?: RedisRelay
   private redis: RedisClient[] = []
   private health?: RedisHealth
@@ -75,18 +75,18 @@ export class RtServer implements RtHub {
     return {
       open: (peer) => this.open(peer, protocol, refuse(peer.request)),
       message: (peer, message) => {
-        const connection = this.sockets.byPeer.get(peer)
+        const connection = this.sockets.of(peer)
         if (!connection || connection.closed) return
-        connection.lastSeen = Date.now()
+        connection.lastSeen = this.sockets.now
         if (typeof message.rawData !== 'string') return connection.fail(RtError.NotJsonObject, 'Frames must be JSON text.')
         return this.receive(connection, message.rawData)
       },
       pong: (peer) => {
-        const connection = this.sockets.byPeer.get(peer)
-        if (connection) connection.lastSeen = Date.now()
+        const connection = this.sockets.of(peer)
+        if (connection) connection.lastSeen = this.sockets.now
       },
       close: (peer) => this.drop(peer),
-      error: (peer, error) => this.logger.debug({ socket: this.sockets.byPeer.get(peer)?.socketId, err: error.message }, 'rt socket error'),
+      error: (peer, error) => this.logger.debug({ socket: this.sockets.of(peer)?.socketId, err: error.message }, 'rt socket error'),
     }
   }
 
@@ -137,7 +137,7 @@ export class RtServer implements RtHub {
 
   private async boot(): Promise<void> {
     const interval = Math.max(250, (this.config.activity_timeout * 1000) / 2)
-    this.sweeper = setInterval(() => this.sockets.sweep(this.config.activity_timeout * 1000), interval)
+    this.sweeper = setInterval(() => this.sockets.sweep(this.config.activity_timeout * 1000, interval), interval)
     this.sweeper.unref()
     if (!this.config.scaling.enabled) return
     const scaling = await startScaling(this.config.scaling, this.logger, {
@@ -172,18 +172,19 @@ export class RtServer implements RtHub {
   }
 
   private open(peer: Peer, protocol: WireProtocol, refusal: Refusal | undefined): void {
-    const connection = new Connection(this.sockets.newSocketId(), peer, protocol)
-    this.sockets.byPeer.set(peer, connection)
+    const connection = new Connection(this.sockets.newSocketId(), peer, protocol, this.sockets.now)
+    this.sockets.attach(peer, connection)
     if (refusal) return connection.fail(refusal.code, refusal.message)
-    if (!this.config.allowed_origins.includes('*') && !originAccepted(peer.request.headers, this.config.allowed_origins)) {
+    if (!this.config.allowed_origins.includes('*') && !originAccepted(peer.request, this.config.allowed_origins)) {
       return connection.fail(RtError.OriginNotAllowed, 'This origin may not connect.')
     }
     if (this.config.max_connections !== null && this.sockets.size >= this.config.max_connections)
       return connection.fail(RtError.OverQuota, 'The server holds its maximum number of connections.')
-    const address = this.limits.address(peer)
-    const crowded = this.limits.admit(address)
-    if (crowded) return connection.fail(RtError.OverQuota, crowded)
-    connection.address = address
+    if (this.limits.byAddress) {
+      const slot = this.limits.admit(this.limits.address(peer))
+      if (typeof slot === 'string') return connection.fail(RtError.OverQuota, slot)
+      connection.slot = slot
+    }
     this.sockets.add(connection)
     connection.send(protocol.established(connection.socketId, this.config.activity_timeout))
   }
@@ -219,8 +220,9 @@ export class RtServer implements RtHub {
 
   private async subscribe(connection: Connection, channel: string, auth?: string, channelData?: string): Promise<void> {
     const { protocol } = connection
-    // Counted first, before any other work a flood of subscribe frames would cause.
-    if (!(await this.limits.takeSubscribe(connection.socketId, connection.address ?? ''))) {
+    // Counted first, before any other work a flood of subscribe frames would cause: the socket's own budget, then its address's.
+    const rate = this.config.subscribe_rate
+    if ((rate && !connection.takeSubscribe(rate.limit, rate.per_seconds)) || !(await this.limits.takeSubscribe(connection.slot))) {
       return connection.send(
         protocol.subscriptionError(
           channel,
@@ -229,12 +231,14 @@ export class RtServer implements RtHub {
         ),
       )
     }
+    // Closed while its address's budget was read: nothing to record for it.
+    if (connection.closed) return
     const presence = channel.startsWith('presence-')
-    if (connection.channels.has(channel)) {
+    if (connection.isOn(channel)) {
       return connection.send(protocol.subscribed(channel, presence ? await this.store.members(channel) : undefined))
     }
     const maxChannels = this.config.max_channels_per_connection
-    if (connection.channels.size >= maxChannels) {
+    if (connection.channelCount >= maxChannels) {
       return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, `A connection may join at most ${maxChannels} channels.`))
     }
     let member: PresenceMember | undefined
@@ -270,8 +274,8 @@ export class RtServer implements RtHub {
   }
 
   private async unsubscribe(connection: Connection, channel: string): Promise<void> {
-    if (!connection.channels.has(channel)) return
-    const member = connection.channels.get(channel) ?? undefined
+    if (!connection.isOn(channel)) return
+    const member = connection.memberOn(channel) ?? undefined
     this.sockets.leave(channel, connection)
     // Unsubscribed here whatever Redis says: a departure it missed is healed once it answers again.
     await this.forget(connection.socketId, channel, member).catch((error: unknown) => {
@@ -284,22 +288,22 @@ export class RtServer implements RtHub {
     if (!this.config.client_events) return refuse('Client events are disabled on this connection.')
     if (!(channel.startsWith('private-') || channel.startsWith('presence-')) || channel.startsWith('private-encrypted-'))
       return refuse('Client events are only allowed on private and presence channels.')
-    if (!connection.channels.has(channel)) return refuse(`Subscribe to ${channel} before sending client events on it.`)
+    if (!connection.isOn(channel)) return refuse(`Subscribe to ${channel} before sending client events on it.`)
     const { limit, per_seconds: perSeconds } = this.config.client_event_rate
     if (!connection.takeClientEvent(limit, perSeconds))
       return connection.fail(RtError.ClientEventRateLimited, `At most ${limit} client events per ${perSeconds} s.`)
-    const member = connection.channels.get(channel)
+    const member = connection.memberOn(channel)
     await this.emit([channel], { event, data, socket: connection.socketId, ...(member ? { user_id: member.user_id } : {}) })
   }
 
   private async drop(peer: Peer): Promise<void> {
-    const connection = this.sockets.byPeer.get(peer)
+    const connection = this.sockets.of(peer)
     if (!connection) return
-    this.sockets.byPeer.delete(peer)
+    this.sockets.detach(peer)
     connection.closed = true
     this.sockets.remove(connection)
-    if (connection.address !== undefined) this.limits.release(connection.address)
-    for (const [channel, member] of connection.channels) {
+    if (connection.slot) this.limits.release(connection.slot)
+    for (const [channel, member] of [...connection.channels()]) {
       this.sockets.unindex(channel, connection)
       if (this.stopped) continue
       await this.forget(connection.socketId, channel, member ?? undefined).catch((error: Error) => {
@@ -307,7 +311,7 @@ export class RtServer implements RtHub {
         if (!(error instanceof ServiceUnavailableError)) this.logger.warn({ err: error.message, channel }, 'rt: could not record a departure')
       })
     }
-    connection.channels.clear()
+    connection.clearChannels()
   }
 
   private async forget(socketId: string, channel: string, member?: PresenceMember): Promise<void> {

@@ -3,10 +3,42 @@ import { isFatal } from '../protocol/error-codes.ts'
 import type { PresenceMember } from '../channels/hub.ts'
 import { pusherCloseCode } from '../protocol/pusher-protocol.ts'
 import type { WireProtocol } from '../protocol/wire-protocol.ts'
+import type { AddressSlot } from './rt-limits.ts'
+
+/**
+ * Milliseconds since this module loaded, as a small integer: V8 keeps one
+ * in the object itself, where a `Date.now()` (or any arithmetic on it) would
+ * cost each connection a 16-byte number box per field. `Math.floor` is what
+ * makes it a small integer rather than a double that happens to be whole.
+ * (After about 24 days of a process the values outgrow that and get the box.)
+ */
+const EPOCH = Date.now()
+const clock = () => Math.floor(Date.now() - EPOCH)
+
+/** The send options of a broadcast frame, one object for every send: a Buffer that stays a text frame. */
+const TEXT_FRAME = { compress: false, binary: false } as { compress: boolean }
+
+/** A fixed-window budget: `count` uses since `start` (ms on {@link clock}). */
+interface Window {
+  start: number
+  count: number
+}
+
+/** Counts one use in a fixed window of `perSeconds`; false when over `limit`. */
+function take(window: Window, limit: number, perSeconds: number, now: number): boolean {
+  if (now - window.start >= perSeconds * 1000) {
+    window.start = now
+    window.count = 0
+  }
+  return ++window.count <= limit
+}
 
 /**
  * One client socket: its id, protocol, channels (with its presence record)
- * and client-event budget.
+ * and budgets. An rt process holds tens of thousands of these, so each
+ * costs as little as it can: a single channel is kept as its name (a `Map`
+ * is made for a second one or a presence record), the client-event budget
+ * only once the socket sends a client event, and times are small integers.
  *
  * @example
  * ```ts
@@ -15,20 +47,26 @@ import type { WireProtocol } from '../protocol/wire-protocol.ts'
  * ```
  */
 export class Connection {
-  /** Channel → this socket's presence record (null on other channels). */
-  readonly channels = new Map<string, PresenceMember | null>()
-  lastSeen = Date.now()
+  /** The sweep count (see `LocalSockets.sweep`) when this socket was last heard from. */
+  lastSeen: number
   closed = false
-  /** The client address this socket counts against, once admitted (see `RtLimits`). */
-  address?: string
-  private windowStart = 0
-  private windowCount = 0
+  /** The client address this socket counts against, once admitted (see `RtLimits`); shared by that address's sockets. */
+  slot?: AddressSlot
+  /** The channels joined: a single one without a presence record is kept as its name (most sockets), others in a Map. */
+  private joined?: string | Map<string, PresenceMember | null>
+  /** The subscribe budget's window, inline: every socket subscribes. */
+  private subscribeStart = 0
+  private subscribes = 0
+  private clientEvents?: Window
 
   constructor(
     readonly socketId: string,
     readonly peer: Peer,
     readonly protocol: WireProtocol,
-  ) {}
+    now: number,
+  ) {
+    this.lastSeen = now
+  }
 
   send(text: string): void {
     if (!this.closed) this.peer.send(text)
@@ -39,8 +77,8 @@ export class Connection {
    * sockets encodes once instead of once per socket.
    */
   sendEncoded(bytes: Buffer): void {
-    // crossws marks Buffers binary; the spread options let the frame stay text.
-    if (!this.closed) this.peer.send(bytes, { compress: false, binary: false } as { compress: boolean })
+    // crossws marks Buffers binary; the options let the frame stay text.
+    if (!this.closed) this.peer.send(bytes, TEXT_FRAME)
   }
 
   /** Sends an error frame; fatal codes (4000–4099) also close the socket with that code. */
@@ -52,12 +90,57 @@ export class Connection {
     }
   }
 
-  /** Fixed-window limiter for client events. @returns false when over the limit. */
-  takeClientEvent(limit: number, perSeconds: number, now = Date.now()): boolean {
-    if (now - this.windowStart >= perSeconds * 1000) {
-      this.windowStart = now
-      this.windowCount = 0
+  /** Fixed-window limiter for subscribe frames. @returns false when over the limit. */
+  takeSubscribe(limit: number, perSeconds: number, now = clock()): boolean {
+    // The window opens at the first subscribe frame, as the client-event one does.
+    if (this.subscribes === 0 || now - this.subscribeStart >= perSeconds * 1000) {
+      this.subscribeStart = now
+      this.subscribes = 0
     }
-    return ++this.windowCount <= limit
+    return ++this.subscribes <= limit
+  }
+
+  /** Fixed-window limiter for client events. @returns false when over the limit. */
+  takeClientEvent(limit: number, perSeconds: number, now = clock()): boolean {
+    return take((this.clientEvents ??= { start: now, count: 0 }), limit, perSeconds, now)
+  }
+
+  /** How many channels this socket is on. */
+  get channelCount(): number {
+    return typeof this.joined === 'string' ? 1 : (this.joined?.size ?? 0)
+  }
+
+  isOn(channel: string): boolean {
+    return typeof this.joined === 'string' ? this.joined === channel : (this.joined?.has(channel) ?? false)
+  }
+
+  /** This socket's presence record on `channel` (null on other channels, undefined when not on it). */
+  memberOn(channel: string): PresenceMember | null | undefined {
+    if (typeof this.joined !== 'string') return this.joined?.get(channel)
+    return this.joined === channel ? null : undefined
+  }
+
+  /** Records a channel (joining one it is on replaces its presence record). */
+  addChannel(channel: string, member: PresenceMember | null): void {
+    if (member === null && (this.joined === undefined || this.joined === channel)) {
+      this.joined = channel
+      return
+    }
+    const map: Map<string, PresenceMember | null> = typeof this.joined === 'string' ? new Map([[this.joined, null]]) : (this.joined ?? new Map())
+    this.joined = map.set(channel, member)
+  }
+
+  removeChannel(channel: string): void {
+    if (typeof this.joined === 'string' ? this.joined === channel : this.joined?.delete(channel) && this.joined.size === 0) this.joined = undefined
+  }
+
+  /** Every channel this socket is on, oldest first, with its presence record. */
+  *channels(): Generator<[string, PresenceMember | null]> {
+    if (typeof this.joined === 'string') yield [this.joined, null]
+    else if (this.joined) yield* this.joined
+  }
+
+  clearChannels(): void {
+    this.joined = undefined
   }
 }

@@ -5,6 +5,9 @@ import type { PresenceMember } from '../channels/hub.ts'
 import type { LocalSubscription } from '../channels/redis-channel-store.ts'
 import { RtError } from '../protocol/error-codes.ts'
 
+/** Where a peer's connection is kept: on crossws's per-peer context object, which every peer has anyway (a WeakMap entry would cost more). */
+const CONNECTION = Symbol('kiln.rt.connection')
+
 /**
  * The sockets one rt process holds: by id, by crossws peer, and by channel
  * (for delivery), plus the keepalive sweep over them.
@@ -19,11 +22,17 @@ import { RtError } from '../protocol/error-codes.ts'
  */
 export class LocalSockets {
   readonly byId = new Map<string, Connection>()
-  readonly byPeer = new WeakMap<Peer, Connection>()
   private readonly byChannel = new Map<string, Set<Connection>>()
+  /** Sweeps so far: a connection's `lastSeen` is this count when it was last heard from. */
+  private sweeps = 0
 
   get size(): number {
     return this.byId.size
+  }
+
+  /** The clock of `Connection.lastSeen`: a small integer that counts sweeps. */
+  get now(): number {
+    return this.sweeps
   }
 
   /** A socket id (`\d+\.\d+`, as Pusher's) no connection here has. */
@@ -32,6 +41,20 @@ export class LocalSockets {
     do id = `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`
     while (this.byId.has(id))
     return id
+  }
+
+  /** Ties a connection to its peer (before it is admitted: a refused one still gets its frames). */
+  attach(peer: Peer, connection: Connection): void {
+    ;(peer.context as Record<symbol, Connection | undefined>)[CONNECTION] = connection
+  }
+
+  /** The connection of a peer, while it is attached. */
+  of(peer: Peer): Connection | undefined {
+    return (peer.context as Record<symbol, Connection | undefined>)[CONNECTION]
+  }
+
+  detach(peer: Peer): void {
+    ;(peer.context as Record<symbol, Connection | undefined>)[CONNECTION] = undefined
   }
 
   add(connection: Connection): void {
@@ -44,14 +67,14 @@ export class LocalSockets {
   }
 
   join(channel: string, connection: Connection, member: PresenceMember | null): void {
-    connection.channels.set(channel, member)
+    connection.addChannel(channel, member)
     let set = this.byChannel.get(channel)
     if (!set) this.byChannel.set(channel, (set = new Set()))
     set.add(connection)
   }
 
   leave(channel: string, connection: Connection): void {
-    connection.channels.delete(channel)
+    connection.removeChannel(channel)
     this.unindex(channel, connection)
   }
 
@@ -68,24 +91,38 @@ export class LocalSockets {
     return this.byChannel.get(channel)
   }
 
+  /** The channels with a subscriber in this process. */
+  channelNames(): IterableIterator<string> {
+    return this.byChannel.keys()
+  }
+
   /** Every subscription held here, as the channel store records them. */
   subscriptions(): LocalSubscription[] {
     const out: LocalSubscription[] = []
     for (const connection of this.byId.values()) {
-      for (const [channel, member] of connection.channels) out.push({ channel, socketId: connection.socketId, ...(member ? { member } : {}) })
+      for (const [channel, member] of connection.channels()) out.push({ channel, socketId: connection.socketId, ...(member ? { member } : {}) })
     }
     return out
   }
 
-  /** Pings sockets idle past the timeout and drops those silent for twice as long. */
-  sweep(timeoutMs: number, now = Date.now()): void {
+  /**
+   * One keepalive sweep, run every `interval` ms: pings sockets silent for
+   * over `timeoutMs` and drops those silent for over twice as long. A
+   * connection's silence is counted in sweeps, so it is known to within one
+   * interval: a socket heard from just after sweep k has been silent longer
+   * than (sweeps since k − 1) intervals.
+   */
+  sweep(timeoutMs: number, interval: number): void {
+    const now = ++this.sweeps
+    const pingAfter = Math.ceil(timeoutMs / interval) + 1
+    const dropAfter = Math.ceil((2 * timeoutMs) / interval) + 1
     for (const connection of this.byId.values()) {
       const idle = now - connection.lastSeen
-      if (idle > timeoutMs * 2) {
+      if (idle >= dropAfter) {
         connection.closed = true
         connection.peer.close(RtError.Inactive, 'No activity')
         connection.peer.terminate()
-      } else if (idle > timeoutMs) {
+      } else if (idle >= pingAfter) {
         const ping = connection.protocol.ping()
         if (ping) connection.send(ping)
         connection.peer.ping()

@@ -1,3 +1,5 @@
+import { requestHeader } from './request-header.ts'
+
 /**
  * Whether a browser `Origin` may connect. Patterns are hosts with an optional
  * port (`app.example.com`, `localhost:3000`), `*.example.com` for subdomains,
@@ -37,12 +39,12 @@ export function originAllowed(origin: string | null, patterns: readonly string[]
  *
  * @example
  * ```ts
- * originAccepted(new Headers({ origin: 'https://shop.test', host: 'shop.test' }), []) // true
- * originAccepted(new Headers({ origin: 'https://evil.test', host: 'shop.test' }), []) // false
+ * originAccepted(peer.request, ['*.example.com']) // its Origin's host is its Host, or matches, or it has none
+ * originAccepted(new Request('http://shop.test/', { headers: { origin: 'https://evil.test' } }), ['app.example.com']) // false
  * ```
  */
-export function originAccepted(headers: Headers, patterns: readonly string[]): boolean {
-  const origin = headers.get('origin')
+export function originAccepted(request: Request, patterns: readonly string[]): boolean {
+  const origin = requestHeader(request, 'origin')
   if (!origin) return true
   let host: string
   try {
@@ -50,5 +52,5 @@ export function originAccepted(headers: Headers, patterns: readonly string[]): b
   } catch {
     return false
   }
-  return host === headers.get('host')?.toLowerCase() || originAllowed(origin, patterns)
+  return host === requestHeader(request, 'host')?.toLowerCase() || originAllowed(origin, patterns)
 }

@@ -1,35 +1,47 @@
 import type { Peer } from 'crossws'
 import type { RateLimiterMemory } from 'rate-limiter-flexible'
 import type { RtConfig } from '../rt-config.ts'
+import { requestHeader } from './request-header.ts'
+
+/** One client address and the sockets it holds: one object per address, shared by its sockets. */
+export interface AddressSlot {
+  readonly address: string
+  count: number
+}
 
 /**
  * What one client address may hold of an rt process: connections at once
- * (`max_connections_per_address`) and subscriptions per window, per socket
- * (`subscribe_rate`) and per address (`subscribe_rate_per_address`). Without
- * them one address could open thousands of sockets, each on 100 channels,
- * and take the process's memory and its HTTP answers with it.
+ * (`max_connections_per_address`) and subscriptions per window across its
+ * sockets (`subscribe_rate_per_address`). Without them one address could
+ * open thousands of sockets, each on 100 channels, and take the process's
+ * memory and its HTTP answers with it. (The per-socket subscribe rate is
+ * counted on the connection itself: see `Connection.takeSubscribe`.)
  *
- * The rates are rate-limiter-flexible's in-memory limiters, not the app's
- * `RateLimiters`: a socket lives in one process, and a subscription must not
- * wait on the throttle store's Redis.
+ * The per-address rate is rate-limiter-flexible's in-memory limiter, not the
+ * app's `RateLimiters`: a socket lives in one process, and a subscription
+ * must not wait on the throttle store's Redis.
  *
  * @example
  * ```ts
  * const limits = new RtLimits(config)
- * const address = limits.address(peer)
- * const refusal = limits.admit(address) // a message, or undefined (then counted until release)
- * if (!(await limits.takeSubscribe(connection.socketId, address))) refuse()
- * limits.release(address)
+ * const slot = limits.admit(limits.address(peer)) // a refusal message, or the address's slot (counted until release)
+ * if (typeof slot !== 'string' && !(await limits.takeSubscribe(slot))) refuse()
+ * limits.release(slot)
  * ```
  */
 export class RtLimits {
-  private readonly held = new Map<string, number>()
-  /** The two rates, made by the first subscribe frame: rate-limiter-flexible loads then, not when the server starts. */
-  private rates?: Promise<{ perSocket?: RateLimiterMemory; perAddress?: RateLimiterMemory; Refusal: typeof import('rate-limiter-flexible').RateLimiterRes }>
+  private readonly held = new Map<string, AddressSlot>()
+  /** The per-address rate, made by the first subscribe frame: rate-limiter-flexible loads then, not when the server starts. */
+  private rate?: Promise<{ perAddress: RateLimiterMemory; Refusal: typeof import('rate-limiter-flexible').RateLimiterRes } | undefined>
   private readonly proxies: Set<string>
 
   constructor(private readonly config: RtConfig) {
     this.proxies = new Set(config.trusted_proxies.map(plainAddress))
+  }
+
+  /** Whether any limit needs a socket's address; without one, sockets are not told apart by address. */
+  get byAddress(): boolean {
+    return this.config.max_connections_per_address !== null || this.config.subscribe_rate_per_address !== null
   }
 
   /**
@@ -39,9 +51,7 @@ export class RtLimits {
   address(peer: Peer): string {
     const remote = plainAddress(peer.remoteAddress ?? '')
     if (!this.proxies.has(remote)) return remote
-    // Headers are read only for proxied sockets: reading them keeps a Headers object for the socket's life.
-    const forwarded = peer.request.headers
-      .get('x-forwarded-for')
+    const forwarded = requestHeader(peer.request, 'x-forwarded-for')
       ?.split(',')
       .map((part) => part.trim())
       .filter(Boolean)
@@ -49,42 +59,40 @@ export class RtLimits {
     return forwarded ? plainAddress(forwarded) : remote
   }
 
-  /** Counts a connection for `address`, or says why it is refused (nothing counted then). */
-  admit(address: string): string | undefined {
+  /** Counts a connection for `address` and gives its slot, or says why it is refused (nothing counted then). */
+  admit(address: string): AddressSlot | string {
     const max = this.config.max_connections_per_address
-    const count = this.held.get(address) ?? 0
-    if (max !== null && count >= max) return `This address holds its maximum of ${max} connections.`
-    this.held.set(address, count + 1)
-    return undefined
+    const slot = this.held.get(address)
+    if (max !== null && (slot?.count ?? 0) >= max) return `This address holds its maximum of ${max} connections.`
+    if (slot) slot.count++
+    else this.held.set(address, { address, count: 1 })
+    return slot ?? this.held.get(address)!
   }
 
   /** Forgets a connection {@link admit} counted. */
-  release(address: string): void {
-    const count = (this.held.get(address) ?? 0) - 1
-    if (count > 0) this.held.set(address, count)
-    else this.held.delete(address)
+  release(slot: AddressSlot): void {
+    if (--slot.count <= 0 && this.held.get(slot.address) === slot) this.held.delete(slot.address)
   }
 
-  /** Counts one subscribe frame; false when the socket or its address is over its rate. */
-  async takeSubscribe(socketId: string, address: string): Promise<boolean> {
-    const { perSocket, perAddress, Refusal } = await (this.rates ??= this.makeRates())
+  /** Counts one subscribe frame against the address; false when it is over its rate. */
+  async takeSubscribe(slot: AddressSlot | undefined): Promise<boolean> {
+    if (!slot || this.config.subscribe_rate_per_address === null) return true
+    const rate = await (this.rate ??= this.makeRate())
     try {
-      await perSocket?.consume(socketId)
-      await perAddress?.consume(address)
+      await rate?.perAddress.consume(slot.address)
       return true
     } catch (error) {
-      if (error instanceof Refusal) return false
+      if (rate && error instanceof rate.Refusal) return false
       throw error
     }
   }
 
-  private async makeRates() {
+  private async makeRate() {
+    const limit = this.config.subscribe_rate_per_address
+    if (!limit) return undefined
     const { RateLimiterMemory, RateLimiterRes } = await import('rate-limiter-flexible')
-    const rate = (limit: { limit: number; per_seconds: number } | null, keyPrefix: string) =>
-      limit ? new RateLimiterMemory({ points: limit.limit, duration: limit.per_seconds, keyPrefix }) : undefined
     return {
-      perSocket: rate(this.config.subscribe_rate, 'rt-subscribe-socket'),
-      perAddress: rate(this.config.subscribe_rate_per_address, 'rt-subscribe-address'),
+      perAddress: new RateLimiterMemory({ points: limit.limit, duration: limit.per_seconds, keyPrefix: 'rt-subscribe-address' }),
       Refusal: RateLimiterRes,
     }
   }
