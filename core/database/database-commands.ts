@@ -126,18 +126,30 @@ export const migrateFreshCommand = defineCommand({
   },
 })
 
-/** `kiln db:seed`: runs `database/seeders/index.ts`. */
+/** `kiln db:seed [--class=UserSeeder]`: runs `database/seeders/index.ts`, or one seeder (`database/seeders/user-seeder.ts`). */
 export const dbSeedCommand = defineCommand({
   name: 'db:seed',
   description: 'Seed the database (database/seeders/index.ts)',
-  flags: forceFlag,
+  flags: { ...forceFlag, class: { type: 'string', description: 'Run only this seeder: UserSeeder runs database/seeders/user-seeder.ts' } },
   destructive: 'writes rows into the database',
-  examples: ['kiln db:seed'],
-  async run({ app, info }) {
-    const file = ['ts', 'js', 'mjs'].map((ext) => join(app.root, 'database/seeders', `index.${ext}`)).find((f) => existsSync(f))
+  examples: ['kiln db:seed', 'kiln db:seed --class=UserSeeder'],
+  async run({ app, flags, info }) {
+    const given = typeof flags.class === 'string' ? flags.class : undefined
+    if (given !== undefined && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(given))
+      throw new CommandError(`--class takes a seeder's name such as UserSeeder, got "${given}".`)
+    const name =
+      given === undefined
+        ? 'index'
+        : given
+            .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+            .replace(/_/g, '-')
+            .toLowerCase()
+    const file = ['ts', 'js', 'mjs'].map((ext) => join(app.root, 'database/seeders', `${name}.${ext}`)).find((f) => existsSync(f))
+    if (!file && given !== undefined)
+      throw new CommandError(`No seeder ${given}: database/seeders/${name}.ts does not exist (kiln make:seeder ${given} writes one).`)
     if (!file) throw new CommandError('No seeder: create database/seeders/index.ts with a default export `async (app) => { ... }`.')
     const mod = (await import(pathToFileURL(file).href)) as { default?: (app: unknown) => unknown }
-    if (typeof mod.default !== 'function') throw new CommandError('database/seeders/index.ts must default-export a function.')
+    if (typeof mod.default !== 'function') throw new CommandError(`database/seeders/${name}.ts must default-export a function.`)
     await mod.default(app)
     info('Database seeded.')
   },

@@ -10,6 +10,9 @@ import { makeListenerCommand } from './make-listener.ts'
 import { makeMiddlewareCommand } from './make-middleware.ts'
 import { makeMigrationCommand } from './make-migration.ts'
 import { makeModelCommand } from './make-model.ts'
+import { makePolicyCommand } from './make-policy.ts'
+import { makeProviderCommand } from './make-provider.ts'
+import { makeSeederCommand } from './make-seeder.ts'
 import { makeTestCommand } from './make-test.ts'
 
 export { STUBS_DIR } from './stubs.ts'
@@ -27,6 +30,9 @@ export const generatorCommands: CommandDefinition[] = [
   makeModelCommand,
   makeMigrationCommand,
   makeFactoryCommand,
+  makeSeederCommand,
+  makePolicyCommand,
+  makeProviderCommand,
   makeMiddlewareCommand,
   makeJobCommand,
   makeEventCommand,
