@@ -4,12 +4,16 @@
  * that code reads by relative path (the component client bundle, the
  * realtime browser bundle, plugin views, stubs and migrations).
  *
+ * Source maps ship with them: `.js.map` and `.d.ts.map`, each with the
+ * TypeScript it came from inside (`sourcesContent`), as the sources are not
+ * in the package.
+ *
  * Run it with `npm run build`; `npm pack` and `npm publish` run it first.
  * The clone itself never needs it: it runs from the TypeScript sources.
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { buildClient } from '../plugins/comp/client/build.ts'
@@ -37,9 +41,29 @@ for (const plugin of readdirSync(join(ROOT, 'plugins'))) {
       copy(join(ROOT, 'plugins', plugin, file), join(DIST, 'plugins', plugin, file))
   }
 }
+embedDeclarationSources(DIST)
 console.log(`Built ${DIST}`)
 
 function copy(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true })
   cpSync(from, to, { recursive: true })
+}
+
+/**
+ * Declaration maps (go to definition lands in the TypeScript source) name
+ * sources the tarball does not ship (`core/`, `plugins/`, `drivers/`): their
+ * text goes inside each map as `sourcesContent`, as the JavaScript maps'
+ * does (`inlineSources`).
+ */
+function embedDeclarationSources(dir: string): void {
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.d.ts.map')) continue
+    const path = join(dir, file)
+    const map = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; sourceRoot?: string; sourcesContent?: (string | null)[] }
+    map.sourcesContent = map.sources.map((source) => {
+      const from = resolve(dirname(path), map.sourceRoot ?? '', source)
+      return existsSync(from) ? readFileSync(from, 'utf8') : null
+    })
+    writeFileSync(path, JSON.stringify(map))
+  }
 }
