@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln-framework'
+import { defineAppConfig } from 'kiln-framework'
 import { broadcasting } from 'kiln-framework/broadcasting'
 import { comp } from 'kiln-framework/comp'
 import hostedDriver from 'kiln-framework/drivers/hosted'
@@ -13,7 +13,7 @@ import { tok } from 'kiln-framework/tok'
  * The application itself: its name, environment, key and plugins.
  * Every value can come from `.env`; see `.env.example`.
  */
-export default defineConfig(({ env }) => ({
+export default defineAppConfig(({ env }) => ({
   name: env.get('APP_NAME', 'Kiln'),
   env: env.get('APP_ENV', 'development'),
   debug: env.boolean('APP_DEBUG', false),

@@ -1,8 +1,8 @@
-import { defineConfig } from 'kiln-framework'
+import { defineAuthConfig } from 'kiln-framework'
 import { User } from '../app/models/user.ts'
 
 /** Guards (how a request proves who it is) and user providers (where users come from). */
-export default defineConfig({
+export default defineAuthConfig({
   defaults: { guard: 'web' },
   guards: {
     // "Remember me" on the login form: tokens in the remember_tokens table, a cookie that lasts 400 days.

@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln-framework'
+import { defineBroadcastingConfig } from 'kiln-framework/broadcasting'
 
 /**
  * Broadcasting: BROADCAST_CONNECTION picks the active connection (`log` by
@@ -22,7 +22,7 @@ function socketLimits(env: { number(key: string, fallback: number): number; get(
   }
 }
 
-export default defineConfig(({ env }) => ({
+export default defineBroadcastingConfig(({ env }) => ({
   default: env.get('BROADCAST_CONNECTION', 'log'),
   connections: {
     log: { driver: 'log' },

@@ -1,4 +1,4 @@
-import { defineConfig } from 'kiln-framework'
+import { defineCompConfig } from 'kiln-framework/comp'
 
 /**
  * Components. Every key has a default; these are the ones most apps touch.
@@ -6,7 +6,7 @@ import { defineConfig } from 'kiln-framework'
  * here, so the app works with no network; set COMP_REACTIVE_CDN (a script
  * address) to load it from a CDN instead, with Kiln's copy as the fallback.
  */
-export default defineConfig(({ env }) => ({
+export default defineCompConfig(({ env }) => ({
   checksum_key: env.get('COMP_CHECKSUM_KEY') ?? null,
   reactive_cdn: env.get('COMP_REACTIVE_CDN') || null,
   signature_ttl_minutes: 720,

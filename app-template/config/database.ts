@@ -1,7 +1,7 @@
-import { defineConfig } from 'kiln-framework'
+import { defineDatabaseConfig } from 'kiln-framework'
 
 /** `sqlite` is the embedded default; set DB_CONNECTION=pgsql and DATABASE_URL for PostgreSQL. */
-export default defineConfig(({ env }) => ({
+export default defineDatabaseConfig(({ env }) => ({
   default: env.get('DB_CONNECTION', 'sqlite'),
   connections: {
     sqlite: { driver: 'sqlite', filename: env.get('DB_DATABASE', 'database/database.sqlite') },

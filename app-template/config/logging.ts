@@ -1,7 +1,7 @@
-import { defineConfig } from 'kiln-framework'
+import { defineLoggingConfig } from 'kiln-framework'
 
 /** Logs to stdout and storage/logs/kiln.log; secrets are always redacted. */
-export default defineConfig(({ env }) => ({
+export default defineLoggingConfig(({ env }) => ({
   level: env.get('LOG_LEVEL') as 'info' | undefined,
   channels: ['stdout', 'file'] as Array<'stdout' | 'file'>,
   file: { path: 'storage/logs/kiln.log' },

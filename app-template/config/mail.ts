@@ -1,11 +1,11 @@
-import { defineConfig } from 'kiln-framework'
+import { defineMailConfig } from 'kiln-framework/mail'
 
 /**
  * Mail: which mailer sends (MAIL_MAILER), how each mailer reaches its
  * server, and the sender when a mail names none. `log` writes every mail to
  * the log (and the terminal) and sends nothing: the default while you build.
  */
-export default defineConfig(({ env }) => ({
+export default defineMailConfig(({ env }) => ({
   default: env.get('MAIL_MAILER', 'log'),
   mailers: {
     log: { driver: 'log' },

@@ -1,7 +1,7 @@
-import { defineConfig } from 'kiln-framework'
+import { defineSessionConfig } from 'kiln-framework'
 
 /** Sessions: `fs` (files under storage/) by default; `memory` or `redis` with one env change. */
-export default defineConfig(({ env }) => ({
+export default defineSessionConfig(({ env }) => ({
   driver: env.get('SESSION_DRIVER', 'fs'),
   // Minutes of inactivity before a session expires.
   lifetime: env.number('SESSION_LIFETIME', 120),

@@ -1,11 +1,11 @@
-import { defineConfig } from 'kiln-framework'
+import { defineStorageConfig } from 'kiln-framework'
 
 /**
  * Key-value stores (`Storage.store('cache')`): files under storage/ by
  * default, Redis with one env change. A Redis store's keys start with
  * APP_NAME as a slug and the store's name (`my_app:cache:`).
  */
-export default defineConfig(({ env }) => ({
+export default defineStorageConfig(({ env }) => ({
   default: 'local',
   stores: {
     local: { driver: 'fs', base: 'storage/app' },

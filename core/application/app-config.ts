@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 import type { Plugin } from './define-plugin.ts'
 
 const pluginSchema = z.custom<Plugin>((value) => typeof value === 'object' && value !== null && typeof (value as Plugin).name === 'string', {
@@ -19,7 +20,7 @@ const pluginSchema = z.custom<Plugin>((value) => typeof value === 'object' && va
  * }))
  * ```
  */
-export const appConfigSchema = z.object({
+export const appConfigSchema = z.strictObject({
   name: z.string().default('Kiln'),
   /** `local` (as `kiln new` writes it, and Laravel names it) means `development`. */
   env: z
@@ -38,6 +39,17 @@ export const appConfigSchema = z.object({
     .transform((p) => (p === '' || p === '/' ? '' : '/' + p.replace(/^\/+|\/+$/g, ''))),
   plugins: z.array(pluginSchema).default([]),
 })
+
+/**
+ * Declares `config/app.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/app.ts
+ * export default defineAppConfig({})
+ * ```
+ */
+export const defineAppConfig = configDefiner(appConfigSchema)
 
 /** The parsed `config/app.ts`. */
 export type AppConfig = z.output<typeof appConfigSchema>

@@ -231,6 +231,7 @@ export class Application {
       for (const plugin of [...kernel, ...this.plugins]) {
         if (plugin.config) this.config.define(plugin.config.file, plugin.config.schema)
       }
+      this.config.checkFileNames()
       for (const plugin of [...kernel, ...this.plugins]) await plugin.register?.(this)
     })
     this.state = 'registered'

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { ConfigRepository } from '../config/config-repository.ts'
 import { Env } from '../config/env.ts'
+import { loadEnvDefinition, validateEnv } from '../config/env-schema.ts'
 import { loadConfigFiles } from '../config/load-config-files.ts'
 import { generateAppKey, missingAppKey, parseAppKey } from '../security/app-key.ts'
 import { appConfigSchema } from './app-config.ts'
@@ -36,6 +37,9 @@ export interface CreateAppOptions {
 export async function createApp(options: CreateAppOptions): Promise<Application> {
   const root = resolve(options.root)
   const env = Env.load(root, options.env)
+  // The app's env.ts, if any, is checked before a config file reads a variable.
+  const envDefinition = await loadEnvDefinition(root)
+  if (envDefinition) validateEnv(env, envDefinition)
   const raw = await loadConfigFiles({ root, env, overrides: options.config })
   raw.app = { ...appDefaultsFromEnv(env), ...(raw.app as Record<string, unknown> | undefined) }
   const config = new ConfigRepository(raw)

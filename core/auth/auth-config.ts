@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /** A session guard's remember-me tokens: the table, the cookie, their lifetime in days, the database connection. */
-const rememberSchema = z.object({
+const rememberSchema = z.strictObject({
   table: z.string().min(1).default('remember_tokens'),
   cookie: z
     .string()
@@ -30,10 +31,21 @@ const providerSchema = z.looseObject({ driver: z.string() })
  * })
  * ```
  */
-export const authConfigSchema = z.object({
-  defaults: z.object({ guard: z.string().default('web') }).default({ guard: 'web' }),
+export const authConfigSchema = z.strictObject({
+  defaults: z.strictObject({ guard: z.string().default('web') }).default({ guard: 'web' }),
   guards: z.record(z.string(), guardSchema).default({ web: { driver: 'session', provider: 'users' } }),
   providers: z.record(z.string(), providerSchema).default({}),
   /** Where `guest` sends a user who is already logged in. */
   redirect_authenticated: z.string().default('/'),
 })
+
+/**
+ * Declares `config/auth.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/auth.ts
+ * export default defineAuthConfig({})
+ * ```
+ */
+export const defineAuthConfig = configDefiner(authConfigSchema)

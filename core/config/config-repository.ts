@@ -1,6 +1,9 @@
 import { z } from 'zod'
-import { ConfigError } from '../support/errors.ts'
 import { deepMerge, getPath } from '../support/dot-path.ts'
+import { checkConfigFileNames, configIssue } from './config-issues.ts'
+
+/** Files of Kiln's own plugins: a near miss of one is a typo even when its plugin is not enabled. */
+const PLUGIN_FILES = ['tok', 'comp', 'broadcasting', 'mail']
 
 /**
  * Holds an application's configuration, one entry per `config/*.ts` file.
@@ -35,13 +38,27 @@ export class ConfigRepository {
   define<S extends z.ZodType>(file: string, schema: S): z.output<S> {
     this.schemas.set(file, schema)
     const result = schema.safeParse(this.values[file] ?? {})
-    if (!result.success) {
-      const issue = result.error.issues[0]!
-      throw new ConfigError(`config/${file}.ts`, issue.path.join('.'), issue.message)
-    }
+    if (!result.success) throw configIssue(`config/${file}.ts`, schema, result.error.issues)
     this.values[file] = result.data
     this.memo.clear()
     return result.data
+  }
+
+  /**
+   * Stops the boot on a file that no schema reads and whose name is a near miss of one that does
+   * (`config/sesion.ts`): it would be loaded and never read. Called once every plugin has defined its schema.
+   *
+   * @example
+   * ```ts
+   * config.checkFileNames() // throws: config/sesion.ts is not read by Kiln or any plugin: did you mean config/session.ts?
+   * ```
+   */
+  checkFileNames(): void {
+    const known = [...new Set([...this.schemas.keys(), ...PLUGIN_FILES])]
+    checkConfigFileNames(
+      Object.keys(this.values).filter((file) => !this.schemas.has(file)),
+      known,
+    )
   }
 
   /** True when a schema was registered for `file`. @example `config.isDefined('session')` */

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import type { Env } from './env.ts'
 
 /** What a config file's factory receives. */
@@ -30,4 +31,43 @@ export function defineConfig<T>(definition: ConfigDefinition<T>): ConfigDefiniti
 /** Evaluates a definition for one application. @example `resolveDefinition(mod.default, { env, root })` */
 export function resolveDefinition<T>(definition: ConfigDefinition<T>, ctx: ConfigContext): T {
   return typeof definition === 'function' ? (definition as (c: ConfigContext) => T)(ctx) : definition
+}
+
+/**
+ * `T` with every key that `Shape` does not have typed `never`, at every depth: TypeScript checks a factory's
+ * returned object only against the keys it names, so a misspelled key would otherwise pass. Lists, functions
+ * and records (whose keys are free) are left as they are.
+ */
+export type NoExtraKeys<T, Shape> = unknown extends Shape
+  ? T
+  : Shape extends readonly unknown[] | ((...args: never[]) => unknown)
+    ? T
+    : T extends object
+      ? { [K in keyof T]: K extends keyof Shape ? (unknown extends Shape[K] ? T[K] : NoExtraKeys<T[K], NonNullable<Shape[K]>>) : never }
+      : T
+
+/** A feature's own `define…Config`: a value or a factory, with nothing the feature does not know. */
+export interface ConfigDefiner<Input> {
+  <T extends Input>(factory: (ctx: ConfigContext) => T & NoExtraKeys<T, Input>): ConfigDefinition<Input>
+  <T extends Input>(value: T & NoExtraKeys<T, Input>): ConfigDefinition<Input>
+}
+
+/**
+ * Makes a feature's typed `define…Config` from its zod schema: `tsc` rejects a key the schema does not
+ * have (its input type, `z.input`), and the schema, a strict object, rejects it again at boot.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod'
+ * import { configDefiner } from 'kiln-framework'
+ *
+ * export const billingConfigSchema = z.strictObject({ currency: z.string().default('EUR') })
+ * export const defineBillingConfig = configDefiner(billingConfigSchema)
+ * // config/billing.ts
+ * export default defineBillingConfig({ currency: 'GBP' })
+ * ```
+ */
+export function configDefiner<S extends z.ZodType>(schema: S): ConfigDefiner<z.input<S>> {
+  void schema
+  return ((definition: ConfigDefinition<z.input<S>>) => definition) as ConfigDefiner<z.input<S>>
 }

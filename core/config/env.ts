@@ -3,6 +3,28 @@ import { join } from 'node:path'
 import { parseEnv } from 'node:util'
 
 /**
+ * The variables an app declares in its `env.ts` (`defineEnv`), with their
+ * types after validation. Empty until the app's `env.ts` augments it, so
+ * `env.get('PORT')` is typed from the schema:
+ *
+ * @example
+ * ```ts
+ * // env.ts
+ * import { defineEnv, type EnvValues } from 'kiln-framework'
+ * import { z } from 'zod'
+ * const env = defineEnv({ PORT: z.coerce.number().int().default(3000) })
+ * export default env
+ * declare module 'kiln-framework' {
+ *   interface KilnEnv extends EnvValues<typeof env> {}
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface KilnEnv {}
+
+type Declared = keyof KilnEnv & string
+
+/**
  * The environment of one application: the app's `.env` file under the real
  * process environment (real variables win), plus any overrides a test passes.
  * Each application owns its own `Env`, so two apps in one process never share
@@ -16,7 +38,14 @@ import { parseEnv } from 'node:util'
  * ```
  */
 export class Env {
-  constructor(private readonly values: Record<string, string | undefined>) {}
+  /** Validated values of the variables the app's `env.ts` declares (numbers stay numbers). */
+  private declared: Record<string, unknown> = Object.create(null)
+
+  constructor(
+    private readonly values: Record<string, string | undefined>,
+    /** The names set in the app's `.env` file (not the process's), checked for misspellings of declared names. */
+    readonly fileKeys: readonly string[] = [],
+  ) {}
 
   /**
    * Reads `.env` from `root` (if present) and layers the process environment and `overrides` on top.
@@ -29,35 +58,66 @@ export class Env {
   static load(root: string, overrides: Record<string, string | undefined> = {}, processEnv: NodeJS.ProcessEnv = process.env): Env {
     const file = join(root, '.env')
     const fromFile = existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {}
-    return new Env({ ...fromFile, ...processEnv, ...overrides })
+    return new Env({ ...fromFile, ...processEnv, ...overrides }, Object.keys(fromFile))
   }
 
-  /** A string value, or `fallback` when unset or empty. @example `env.get('APP_URL', 'http://localhost:3000')` */
+  /** The raw text of every variable, before validation. @example `env.raw().PORT // '3000'` */
+  raw(): Readonly<Record<string, string | undefined>> {
+    return this.values
+  }
+
+  /**
+   * Takes the validated values of the declared variables: `get` returns them as typed from then on.
+   * Called at boot with the result of the app's `env.ts`.
+   *
+   * @example
+   * ```ts
+   * env.useDeclared({ PORT: 8080 })
+   * env.get('PORT') // 8080
+   * ```
+   */
+  useDeclared(values: Record<string, unknown>): void {
+    this.declared = Object.assign(Object.create(null), values)
+  }
+
+  /**
+   * A variable's value, or `fallback` when unset or empty. A variable the app's `env.ts` declares comes
+   * validated and typed (`env.get('PORT')` is a number); any other is the string it was set to.
+   *
+   * @example
+   * ```ts
+   * env.get('APP_URL', 'http://localhost:3000')
+   * ```
+   */
+  get<K extends Declared>(key: K): KilnEnv[K]
+  get<K extends Declared>(key: K, fallback: NonNullable<KilnEnv[K]>): NonNullable<KilnEnv[K]>
   get(key: string): string | undefined
   get(key: string, fallback: string): string
-  get(key: string, fallback?: string): string | undefined {
+  get(key: string, fallback?: unknown): unknown {
+    if (key in this.declared) return this.declared[key] ?? fallback
     const value = this.values[key]
     return value === undefined || value === '' ? fallback : value
   }
 
   /** A boolean: `true`, `1`, `yes` and `on` are true. @example `env.boolean('APP_DEBUG', false)` */
   boolean(key: string, fallback = false): boolean {
-    const value = this.get(key)
-    if (value === undefined) return fallback
-    return ['true', '1', 'yes', 'on'].includes(value.toLowerCase())
+    const value = this.get(key) as unknown
+    if (value === undefined || value === null) return fallback
+    if (typeof value === 'boolean') return value
+    return ['true', '1', 'yes', 'on'].includes(String(value).toLowerCase())
   }
 
   /** A number, or `fallback` when unset or not numeric. @example `env.number('PORT', 3000)` */
   number(key: string, fallback: number): number
   number(key: string): number | undefined
   number(key: string, fallback?: number): number | undefined {
-    const value = this.get(key)
-    const parsed = value === undefined ? NaN : Number(value)
+    const value = this.get(key) as unknown
+    const parsed = value === undefined || value === null ? NaN : Number(value)
     return Number.isFinite(parsed) ? parsed : fallback
   }
 
   /** True when the variable is set to a non-empty value. @example `env.has('REDIS_URL')` */
   has(key: string): boolean {
-    return this.get(key) !== undefined
+    return (this.get(key) as unknown) !== undefined
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /**
  * The schema of `config/cors.ts` (Laravel's shape).
@@ -13,7 +14,7 @@ import { z } from 'zod'
  * })
  * ```
  */
-export const corsConfigSchema = z.object({
+export const corsConfigSchema = z.strictObject({
   /** Routed paths (without the base path) that answer CORS; `*` matches anything. */
   paths: z.array(z.string()).default(['api/*', 'tok/csrf-cookie', 'login', 'logout', 'user', 'broadcasting/auth']),
   /** Exact origins, `*`, or wildcards such as `https://*.example.com`. */
@@ -24,6 +25,17 @@ export const corsConfigSchema = z.object({
   max_age: z.number().int().min(0).default(0),
   supports_credentials: z.boolean().default(false),
 })
+
+/**
+ * Declares `config/cors.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/cors.ts
+ * export default defineCorsConfig({})
+ * ```
+ */
+export const defineCorsConfig = configDefiner(corsConfigSchema)
 
 /** The parsed `config/cors.ts`. */
 export type CorsConfig = z.output<typeof corsConfigSchema>

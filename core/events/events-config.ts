@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /**
  * The schema of `config/events.ts`: listeners wired in config.
@@ -12,7 +13,7 @@ import { z } from 'zod'
  * })
  * ```
  */
-export const eventsConfigSchema = z.object({
+export const eventsConfigSchema = z.strictObject({
   listen: z
     .array(
       z.tuple([
@@ -22,3 +23,14 @@ export const eventsConfigSchema = z.object({
     )
     .default([]),
 })
+
+/**
+ * Declares `config/events.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/events.ts
+ * export default defineEventsConfig({})
+ * ```
+ */
+export const defineEventsConfig = configDefiner(eventsConfigSchema)

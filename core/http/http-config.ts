@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /**
  * The schema of `config/http.ts`.
@@ -9,7 +10,7 @@ import { z } from 'zod'
  * export default defineConfig({ body_limit: 2_000_000 })
  * ```
  */
-export const httpConfigSchema = z.object({
+export const httpConfigSchema = z.strictObject({
   /** Largest accepted request body in bytes; larger gets 413. */
   body_limit: z.number().int().positive().default(1_000_000),
   /** Files served for GET requests that no route answers (relative to the app root); false turns it off. */
@@ -31,7 +32,7 @@ export const httpConfigSchema = z.object({
    * or CDN in front of the app compresses.
    */
   compression: z
-    .object({
+    .strictObject({
       enabled: z.boolean().default(true),
       /** Bodies (and files) smaller than this many bytes are sent as they are. */
       threshold: z.number().int().nonnegative().default(1024),
@@ -42,6 +43,17 @@ export const httpConfigSchema = z.object({
     })
     .prefault({}),
 })
+
+/**
+ * Declares `config/http.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/http.ts
+ * export default defineHttpConfig({})
+ * ```
+ */
+export const defineHttpConfig = configDefiner(httpConfigSchema)
 
 /** The validated `config/http.ts`. */
 export type HttpConfig = z.output<typeof httpConfigSchema>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /**
  * The schema of `config/logging.ts`: a level and the channels lines go to.
@@ -14,11 +15,11 @@ import { z } from 'zod'
  * }))
  * ```
  */
-export const loggingConfigSchema = z.object({
+export const loggingConfigSchema = z.strictObject({
   /** `silent` turns logging off; tests default to it. */
   level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
   channels: z.array(z.enum(['stdout', 'file'])).default(['stdout']),
-  file: z.object({ path: z.string().default('storage/logs/kiln.log') }).default({ path: 'storage/logs/kiln.log' }),
+  file: z.strictObject({ path: z.string().default('storage/logs/kiln.log') }).default({ path: 'storage/logs/kiln.log' }),
   /** Extra paths to redact, in pino's syntax (`req.headers.authorization`). */
   redact: z.array(z.string()).default([]),
   /**
@@ -29,3 +30,14 @@ export const loggingConfigSchema = z.object({
    */
   pretty: z.boolean().optional(),
 })
+
+/**
+ * Declares `config/logging.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/logging.ts
+ * export default defineLoggingConfig({})
+ * ```
+ */
+export const defineLoggingConfig = configDefiner(loggingConfigSchema)

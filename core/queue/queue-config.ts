@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /**
  * The schema of `config/queue.ts`.
@@ -12,9 +13,20 @@ import { z } from 'zod'
  * }))
  * ```
  */
-export const queueConfigSchema = z.object({
+export const queueConfigSchema = z.strictObject({
   default: z.string().optional(),
   connections: z.record(z.string(), z.looseObject({ driver: z.string() })).default({}),
   /** Job classes workers must know by name. */
   jobs: z.array(z.custom<Function>((v) => typeof v === 'function', { message: 'expected a job class' })).default([]),
 })
+
+/**
+ * Declares `config/queue.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/queue.ts
+ * export default defineQueueConfig({})
+ * ```
+ */
+export const defineQueueConfig = configDefiner(queueConfigSchema)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 const storeSchema = z.looseObject({ driver: z.string() })
 
@@ -17,7 +18,7 @@ const storeSchema = z.looseObject({ driver: z.string() })
  * }))
  * ```
  */
-export const sessionConfigSchema = z.object({
+export const sessionConfigSchema = z.strictObject({
   /** The store sessions live in; defaults to `SESSION_DRIVER`, else `fs`. */
   driver: z.string().optional(),
   /** Minutes of inactivity before a session expires. */
@@ -57,6 +58,17 @@ export const sessionConfigSchema = z.object({
   /** Cookies left unencrypted, for JavaScript to read. */
   unencrypted_cookies: z.array(z.string()).default(['XSRF-TOKEN']),
 })
+
+/**
+ * Declares `config/session.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/session.ts
+ * export default defineSessionConfig({})
+ * ```
+ */
+export const defineSessionConfig = configDefiner(sessionConfigSchema)
 
 /** The parsed `config/session.ts`; the session provider fills in `cookie` when it is left out. */
 export type SessionConfig = z.output<typeof sessionConfigSchema> & { cookie: string }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../config/define-config.ts'
 
 /**
  * The schema of `config/storage.ts`.
@@ -15,9 +16,20 @@ import { z } from 'zod'
  * }))
  * ```
  */
-export const storageConfigSchema = z.object({
+export const storageConfigSchema = z.strictObject({
   default: z.string().default('local'),
   stores: z
     .record(z.string(), z.looseObject({ driver: z.string() }))
     .default({ local: { driver: 'fs', base: 'storage/app' }, memory: { driver: 'memory' }, tmp: { driver: 'fs', base: 'storage/tmp' } }),
 })
+
+/**
+ * Declares `config/storage.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/storage.ts
+ * export default defineStorageConfig({})
+ * ```
+ */
+export const defineStorageConfig = configDefiner(storageConfigSchema)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../../core/config/define-config.ts'
 
 /**
  * The schema of `config/broadcasting.ts`.
@@ -15,7 +16,7 @@ import { z } from 'zod'
  * }))
  * ```
  */
-export const broadcastingConfigSchema = z.object({
+export const broadcastingConfigSchema = z.strictObject({
   /** The active connection; `BROADCAST_CONNECTION`, else `log`. */
   default: z.string().optional(),
   connections: z.record(z.string(), z.looseObject({ driver: z.string() })).default({}),
@@ -26,3 +27,14 @@ export const broadcastingConfigSchema = z.object({
   /** The `config/storage.ts` store that records token-authenticated socket ids for `toOthers()` (default: `cache`, else the default store). */
   socket_store: z.string().optional(),
 })
+
+/**
+ * Declares `config/broadcasting.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/broadcasting.ts
+ * export default defineBroadcastingConfig({})
+ * ```
+ */
+export const defineBroadcastingConfig = configDefiner(broadcastingConfigSchema)

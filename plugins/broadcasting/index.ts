@@ -16,3 +16,4 @@ export type { Broadcaster, BroadcastMessage, BroadcasterConfig } from './broadca
 export { BroadcastsEvents, BroadcastsEventsAfterCommit, type BroadcastableModelEvent } from './broadcasts-events.ts'
 export { Notification, Notifiable } from './notifications.ts'
 export { InteractsWithSockets, InteractsWithBroadcasting } from './interacts.ts'
+export { broadcastingConfigSchema, defineBroadcastingConfig } from './broadcasting-config.ts'

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../../core/config/define-config.ts'
 
 /**
  * The schema of `config/comp.ts`. Every key has a default, so the file is
@@ -14,7 +15,7 @@ import { z } from 'zod'
  * }))
  * ```
  */
-export const compConfigSchema = z.object({
+export const compConfigSchema = z.strictObject({
   /** The update endpoint (routed path, without `APP_BASE_PATH`). */
   endpoint: z.string().startsWith('/').default('/comp/update'),
   /** Where the client script is served. */
@@ -42,10 +43,10 @@ export const compConfigSchema = z.object({
   /** Use the CSP-safe build of the reactive library (no eval; no inline scripts from Kiln). */
   csp_safe: z.boolean().default(false),
   /** Streamed output of actions (`this.stream()`): the most one answer may stream, in kilobytes. */
-  stream: z.object({ max_kb: z.number().int().positive().default(1024) }).default({ max_kb: 1024 }),
+  stream: z.strictObject({ max_kb: z.number().int().positive().default(1024) }).default({ max_kb: 1024 }),
   /** `wire:navigate` visits: a thin progress bar at the top of the page while a visit takes longer than a moment. */
   navigate: z
-    .object({ show_progress_bar: z.boolean().default(true), progress_bar_color: z.string().default('#2299dd') })
+    .strictObject({ show_progress_bar: z.boolean().default(true), progress_bar_color: z.string().default('#2299dd') })
     .default({ show_progress_bar: true, progress_bar_color: '#2299dd' }),
   /** Where components are discovered (relative to the app root). */
   path: z.string().default('app/components'),
@@ -53,7 +54,7 @@ export const compConfigSchema = z.object({
   layout: z.string().default('layouts/app'),
   /** Limits of one update request. */
   limits: z
-    .object({
+    .strictObject({
       /** Largest update body, in bytes (413 beyond). */
       max_payload_bytes: z.number().int().positive().default(2_000_000),
       max_calls: z.number().int().positive().default(50),
@@ -78,7 +79,7 @@ export const compConfigSchema = z.object({
     }),
   /** File uploads (only into properties declared with `@upload()`). */
   uploads: z
-    .object({
+    .strictObject({
       /** The storage store (config/storage.ts) temporary files go to. */
       store: z.string().default('tmp'),
       /** Largest file, in kilobytes; an `@upload({ maxKb })` above it is brought down to it. */
@@ -115,6 +116,17 @@ export const compConfigSchema = z.object({
       quota_window_minutes: 60,
     }),
 })
+
+/**
+ * Declares `config/comp.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/comp.ts
+ * export default defineCompConfig({})
+ * ```
+ */
+export const defineCompConfig = configDefiner(compConfigSchema)
 
 /** The parsed `config/comp.ts`. */
 export type CompConfig = z.output<typeof compConfigSchema>

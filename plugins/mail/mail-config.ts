@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../../core/config/define-config.ts'
 
 /**
  * The schema of `config/mail.ts`.
@@ -15,16 +16,27 @@ import { z } from 'zod'
  * }))
  * ```
  */
-export const mailConfigSchema = z.object({
+export const mailConfigSchema = z.strictObject({
   /** The mailer used when none is named: `MAIL_MAILER`, else `log`. */
   default: z.string().optional(),
   /** Named mailers; `driver` picks the transport (`log`, `smtp`, or one added with `Mail.extend`). `log` and `smtp` are always there. */
   mailers: z.record(z.string(), z.looseObject({ driver: z.string() })).default({}),
   /** The sender when a mailable names none. */
-  from: z.object({ address: z.string(), name: z.string().optional() }).optional(),
+  from: z.strictObject({ address: z.string(), name: z.string().optional() }).optional(),
   /** Where `Mail.to(user).queue(mailable)` pushes its job: a connection of config/queue.ts and a queue name. */
-  queue: z.object({ connection: z.string().optional(), queue: z.string().optional() }).prefault({}),
+  queue: z.strictObject({ connection: z.string().optional(), queue: z.string().optional() }).prefault({}),
 })
+
+/**
+ * Declares `config/mail.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/mail.ts
+ * export default defineMailConfig({})
+ * ```
+ */
+export const defineMailConfig = configDefiner(mailConfigSchema)
 
 /** The parsed `config/mail.ts`. */
 export type MailConfig = z.output<typeof mailConfigSchema>

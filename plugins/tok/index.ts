@@ -5,7 +5,7 @@ export { TokGuard, TokenAuthenticated } from './personal-access-token-guard.ts'
 export { checkAbilities, checkForAnyAbility } from './abilities-middleware.ts'
 export { parseBearer } from './parse-bearer.ts'
 export { newSecret, hasValidChecksum, hashSecret } from './token-secret.ts'
-export { tokConfigSchema, type TokConfig } from './tok-config.ts'
+export { tokConfigSchema, defineTokConfig, type TokConfig } from './tok-config.ts'
 export {
   middleware,
   ensureFrontendRequestsAreStateful,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configDefiner } from '../../core/config/define-config.ts'
 
 /**
  * The schema of `config/tok.ts`.
@@ -15,7 +16,7 @@ import { z } from 'zod'
  * })
  * ```
  */
-export const tokConfigSchema = z.object({
+export const tokConfigSchema = z.strictObject({
   /** Domains (host[:port], `*.example.com`) whose requests get cookie/session auth on the API. Filled with the defaults when absent. */
   stateful: z.array(z.string()).optional(),
   /** Session guards asked before the Bearer token. */
@@ -40,7 +41,7 @@ export const tokConfigSchema = z.object({
     // `cache: true` is short for `{ enabled: true }` with the defaults.
     .preprocess(
       (value) => (typeof value === 'boolean' ? { enabled: value } : value),
-      z.object({
+      z.strictObject({
         enabled: z.boolean().default(false),
         /** Seconds an entry counts (at most 300). */
         ttl: z.number().positive().max(300).default(10),
@@ -70,6 +71,17 @@ export const tokConfigSchema = z.object({
     )
     .default({}),
 })
+
+/**
+ * Declares `config/tok.ts` with its keys checked: `tsc` rejects a key this file does not have, as boot does.
+ *
+ * @example
+ * ```ts
+ * // config/tok.ts
+ * export default defineTokConfig({})
+ * ```
+ */
+export const defineTokConfig = configDefiner(tokConfigSchema)
 
 /** The parsed `config/tok.ts`. */
 export type TokConfig = z.output<typeof tokConfigSchema>

@@ -1,0 +1,47 @@
+import { defineEnv, type EnvValues } from 'kiln-framework'
+import { z } from 'zod'
+
+/**
+ * The environment variables this app reads, checked when it boots: a value of
+ * the wrong type, a missing required one, or a misspelled name in .env stops
+ * it with a message naming the variable. `env.get('PORT')` in config files is
+ * then typed from here (a number). Variables not listed are left alone.
+ */
+const env = defineEnv({
+  APP_NAME: z.string().default('Kiln'),
+  APP_ENV: z.enum(['production', 'development', 'local', 'test']).default('development'),
+  APP_DEBUG: z.stringbool().default(false),
+  APP_KEY: z.string().optional(),
+  APP_URL: z.url().default('http://127.0.0.1:3000'),
+  APP_BASE_PATH: z.string().default(''),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+
+  SESSION_DRIVER: z.enum(['memory', 'fs', 'redis']).default('fs'),
+  SESSION_LIFETIME: z.coerce.number().positive().default(120),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  CACHE_STORE: z.enum(['memory', 'fs', 'redis']).default('memory'),
+
+  DB_CONNECTION: z.enum(['sqlite', 'pgsql']).default('sqlite'),
+  DB_DATABASE: z.string().default('database/database.sqlite'),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/kiln'),
+
+  BROADCAST_CONNECTION: z.enum(['log', 'null', 'websocket', 'rt', 'kv', 'hosted']).default('log'),
+
+  TOK_CACHE: z.stringbool().default(false),
+  TOK_EXPIRATION: z.coerce.number().positive().optional(),
+
+  MAIL_MAILER: z.string().default('log'),
+  MAIL_HOST: z.string().default('127.0.0.1'),
+  MAIL_PORT: z.coerce.number().int().positive().default(587),
+  MAIL_FROM_ADDRESS: z.email().default('hello@example.com'),
+
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
+})
+
+export default env
+
+declare module 'kiln-framework' {
+  // Merges the declared variables into Kiln's env type: empty by design.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface KilnEnv extends EnvValues<typeof env> {}
+}
