@@ -39,8 +39,9 @@ async function kiln() {
             // Every bench socket comes from 127.0.0.1: the per-process and per-address caps would refuse most of them. They are
             // raised, not switched off, so the address accounting runs as in an app; the per-socket subscribe rate keeps its default.
             max_connections: 100_000,
-            max_connections_per_address: 100_000,
-            subscribe_rate_per_address: { limit: 1_000_000, per_seconds: 10 },
+            // RT_ADDRESS_LIMITS=off: what the per-address accounting costs (reading each socket's address).
+            max_connections_per_address: process.env.RT_ADDRESS_LIMITS === 'off' ? null : 100_000,
+            subscribe_rate_per_address: process.env.RT_ADDRESS_LIMITS === 'off' ? null : { limit: 1_000_000, per_seconds: 10 },
             scaling: { enabled: scaling, url: process.env.REDIS_URL, prefix: process.env.RT_PREFIX ?? 'kiln-bench:' },
           },
         },
@@ -80,7 +81,8 @@ async function raw() {
       },
     },
   })
-  const server = serve({ fetch: () => new Response('ws only', { status: 426 }), port: 0, hostname: '127.0.0.1', silent: true })
+  // No graceful shutdown: srvx's would hold the process open on the bench's SIGTERM.
+  const server = serve({ fetch: () => new Response('ws only', { status: 426 }), port: 0, hostname: '127.0.0.1', silent: true, gracefulShutdown: false })
   await server.ready()
   const node = server.node!.server as NodeServer
   node.on('upgrade', (req, socket, head) => void adapter.handleUpgrade(req, socket, head))
