@@ -2,6 +2,7 @@ import { renderError, type HandlerFunction } from '../../core/index.ts'
 import { isBatch, runBatch } from './features/bundling/batch-update.ts'
 import type { CompServices } from './lifecycle/component-hook.ts'
 import { streamedUpdate } from './features/stream/stream-response.ts'
+import { showsErrorPages } from './error-page.ts'
 import { updateComponent } from './lifecycle/update.ts'
 import { checkEntry } from './update-checks.ts'
 import { updatePayloadSchema } from './update-payload.ts'
@@ -20,8 +21,8 @@ export { EXPIRED_CODE } from './update-checks.ts'
  * the update itself. A body `{ components: [...] }` bundles several
  * components' updates (`features/bundling`), each checked the same way.
  * A failure answers as any request's would (JSON `{ message }` for a 4xx,
- * logged 500), except that in debug mode a 500 is the debug page, which the
- * browser shows in its error dialog.
+ * logged 500), except that in debug mode a 500 is the debug page for the
+ * browser's client (it accepts HTML too), which shows it in its error dialog.
  *
  * @example
  * ```ts
@@ -42,7 +43,7 @@ export function updateHandler(services: CompServices): HandlerFunction {
       // An action that calls this.stream() turns the answer into a stream (features/stream).
       return await streamedUpdate(ctx, services.config.stream.max_kb, () => updateComponent(services, payload, ctx))
     } catch (error) {
-      return renderError(error, ctx, { debugPage: true })
+      return renderError(error, ctx, { debugPage: showsErrorPages(ctx) })
     }
   }
 }

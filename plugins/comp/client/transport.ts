@@ -77,7 +77,8 @@ export async function send<T = UpdateResponse>(
       signal: controller.signal,
       headers: {
         'content-type': 'application/json',
-        accept: 'application/json',
+        // HTML too: in debug mode a crash answers the debug page, which the error dialog shows (overlay.ts).
+        accept: 'application/json, text/html;q=0.9',
         // An action may stream its output (this.stream()): the answer is then NDJSON (features/stream).
         'x-comp-stream': '1',
         'x-requested-with': 'XMLHttpRequest',

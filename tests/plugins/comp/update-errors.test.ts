@@ -20,14 +20,20 @@ export default class Oven extends Component {
     "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('home', { title: 'Home' })) })\n",
 }
 
-/** The headers the browser's component client sends with every update. */
+/** The headers the browser's component client sends with every update: it accepts HTML too, for the debug page. */
 function browserHeaders(client: TestClient): Record<string, string> {
-  return { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '', 'x-comp-stream': '1', 'x-requested-with': 'XMLHttpRequest' }
+  return {
+    accept: 'application/json, text/html;q=0.9',
+    'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '',
+    'x-comp-stream': '1',
+    'x-requested-with': 'XMLHttpRequest',
+  }
 }
 
-function call(client: TestClient, endpoint: string, snapshot: PageSnapshot, method: string, bundled = false) {
+function call(client: TestClient, endpoint: string, snapshot: PageSnapshot, method: string, bundled = false, jsonOnly = false) {
   const entry = { fingerprint: snapshot.fingerprint, serverMemo: snapshot.serverMemo, updates: [], calls: [{ method, params: [] }], island: null }
-  return client.json('POST', endpoint, bundled ? { components: [entry] } : entry, browserHeaders(client))
+  const headers = jsonOnly ? { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '' } : browserHeaders(client)
+  return client.json('POST', endpoint, bundled ? { components: [entry] } : entry, headers)
 }
 
 async function app(t: Parameters<typeof compApp>[0], debug: boolean) {
@@ -53,6 +59,18 @@ test('debug mode: an action that throws answers the debug page (HTML), the same 
   const kilnFrames = frames.filter((frame) => /title="(core|plugins)\//.test(frame))
   t.true(kilnFrames.length > 0, 'frames of Kiln (the test runs from the clone: the files are outside node_modules)')
   for (const frame of kilnFrames) t.false(frame.includes('In App'), frame.slice(0, 300))
+})
+
+test('debug mode: a JSON-only client (testComponent, an API tool) keeps the JSON answer with message, exception and stack', async (t) => {
+  const { client, endpoint, snapshot } = await app(t, true)
+  const res = await call(client, endpoint, snapshot, 'fire', false, true)
+  t.is(res.status, 500)
+  const body = (await res.json()) as { message: string; exception: string; stack: string[] }
+  t.is(body.message, 'The kiln cracked at 1200 <degrees>')
+  t.is(body.exception, 'Error')
+  t.regex(body.stack.join('\n'), /oven\.ts/)
+  const bundled = await call(client, endpoint, snapshot, 'fire', true, true)
+  t.deepEqual(((await bundled.json()) as { components: unknown[] }).components[0], { error: { status: 500, message: 'The kiln cracked at 1200 <degrees>' } })
 })
 
 test('debug mode: an unknown action is a 403 with a short JSON message, no stack', async (t) => {

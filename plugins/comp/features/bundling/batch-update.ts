@@ -3,6 +3,7 @@ import { HttpException, renderDebugPage, type HttpContext } from '../../../../co
 import type { CompConfig } from '../../comp-config.ts'
 import { signedEndpoint } from '../../keys.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
+import { showsErrorPages } from '../../error-page.ts'
 import { updateComponent, type UpdateResponse } from '../../lifecycle/update.ts'
 import { checkEntry } from '../../update-checks.ts'
 import { propsMoved } from '../props/props-hook.ts'
@@ -11,7 +12,8 @@ import { updatePayloadSchema, type UpdatePayload } from '../../update-payload.ts
 /**
  * One entry's failure, in place of its answer: the status and message a
  * request of its own would have got; for a crash in debug mode, also the
- * debug page (`page`, HTML) the browser shows in its error dialog.
+ * debug page (`page`, HTML) the browser shows in its error dialog
+ * (`showsErrorPages`).
  */
 export interface EntryError {
   error: { status: number; message: string; errors?: Record<string, string[]>; page?: string }
@@ -126,6 +128,6 @@ async function attempt(ctx: HttpContext, work: () => Promise<UpdateResponse>): P
     if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a bundled component update')
     else console.error('Unhandled error in a bundled component update', error)
     if (!ctx.app.debug || !(error instanceof Error)) return { error: { status: 500, message: 'Server error.' } }
-    return { error: { status: 500, message: error.message, page: await renderDebugPage(error, ctx, 500) } }
+    return { error: { status: 500, message: error.message, ...(showsErrorPages(ctx) ? { page: await renderDebugPage(error, ctx, 500) } : {}) } }
   }
 }

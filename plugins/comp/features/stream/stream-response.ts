@@ -1,5 +1,6 @@
 import { HttpException, KilnError, renderDebugPage, type HttpContext } from '../../../../core/index.ts'
 import type { ComponentRun } from '../../component-run.ts'
+import { showsErrorPages } from '../../error-page.ts'
 
 /** The request header by which the browser says it reads a streamed answer. */
 export const STREAM_HEADER = 'x-comp-stream'
@@ -100,7 +101,8 @@ export async function streamedUpdate(ctx: HttpContext, maxKb: number, work: () =
 /**
  * An error after the stream began, as the status and JSON body the browser
  * would have got; a 500 is logged and says nothing more, except in debug
- * mode: its message and the debug page (`page`), shown in the error dialog.
+ * mode: its message, and for the browser's client the debug page (`page`),
+ * shown in the error dialog.
  */
 async function describe(ctx: HttpContext, error: unknown): Promise<{ status: number; message: string; page?: string }> {
   if (error instanceof HttpException) return { status: error.status, message: error.message }
@@ -108,5 +110,5 @@ async function describe(ctx: HttpContext, error: unknown): Promise<{ status: num
   if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a streamed component update')
   else console.error('Unhandled error in a streamed component update', error)
   if (!ctx.app.debug || !(error instanceof Error)) return { status: 500, message: 'Server error.' }
-  return { status: 500, message: error.message, page: await renderDebugPage(error, ctx, 500) }
+  return { status: 500, message: error.message, ...(showsErrorPages(ctx) ? { page: await renderDebugPage(error, ctx, 500) } : {}) }
 }
