@@ -26,7 +26,11 @@ import { DatabaseBusyError, isBusy, reportBusy, UNWATCHED_ALL } from './sqlite-b
  * ```
  */
 export async function sqliteConnection(app: Application, name: string, config: { filename?: string; busy_timeout_ms?: number }): Promise<Connection> {
-  const [{ default: Database }, { Kysely, SqliteDialect }] = await Promise.all([import('better-sqlite3'), loadKysely()])
+  // An optional peer (a native build): the app's own dependency, added by kiln new when the app uses SQLite.
+  const [Database, { Kysely, SqliteDialect }] = await Promise.all([
+    importOptionalPackage<typeof import('better-sqlite3')>('better-sqlite3', `The database connection "${name}"`, app.root),
+    loadKysely(),
+  ])
   const filename = config.filename ?? 'database/database.sqlite'
   const path = filename === ':memory:' ? filename : resolve(app.root, filename)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })

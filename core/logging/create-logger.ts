@@ -71,7 +71,16 @@ export function createLogger(options: LoggerOptions): Logger {
  * its three objects spread over ten lines.
  */
 function prettyStdout(): pino.DestinationStream {
-  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')
+  let pretty: typeof import('pino-pretty')
+  try {
+    pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')
+  } catch (error) {
+    // A development dependency of the app (kiln new adds it): a production install has none, so JSON lines, said once.
+    const { code, message } = error as { code?: string; message?: string }
+    if (code !== 'MODULE_NOT_FOUND' || !message?.includes("'pino-pretty'")) throw error
+    process.stderr.write('kiln: pino-pretty is not installed, so log lines stay JSON: run npm install --save-dev pino-pretty for readable ones.\n')
+    return pino.destination({ dest: 1, sync: false })
+  }
   return pretty({
     destination: 1,
     sync: true,

@@ -42,6 +42,22 @@ function appRequire(root: string): NodeJS.Require {
   return createRequire(join(root, 'package.json'))
 }
 
+// Packages also looked up from Kiln's own folder when the app's root does not have them: createTestApp() puts an app
+// without a root of its own in the system's temp folder, yet its in-memory SQLite must still find the better-sqlite3
+// of the app that runs the tests (Kiln sits in that app's node_modules, so its lookup reaches them).
+const BESIDE_KILN = new Set(['better-sqlite3'])
+const kilnRequire = createRequire(import.meta.url)
+
+/** Resolves (or, with `load`, requires) `packageName` from the app, then from Kiln for {@link BESIDE_KILN}. */
+function fromApp(packageName: string, root: string, load: boolean): unknown {
+  try {
+    return load ? appRequire(root)(packageName) : appRequire(root).resolve(packageName)
+  } catch (error) {
+    if (!BESIDE_KILN.has(packageName) || !isNotFound(error, packageName)) throw error
+    return load ? kilnRequire(packageName) : kilnRequire.resolve(packageName)
+  }
+}
+
 function isNotFound(error: unknown, packageName: string): boolean {
   const { code, message } = error as { code?: string; message?: string }
   // A package that is there but fails to load its own dependency must not read as "not installed".
@@ -60,7 +76,7 @@ function isNotFound(error: unknown, packageName: string): boolean {
  */
 export function requirePackage(packageName: string, feature: string, root: string): void {
   try {
-    appRequire(root).resolve(packageName)
+    fromApp(packageName, root, false)
   } catch (error) {
     if (isNotFound(error, packageName)) throw new MissingPackageError(packageName, feature)
     throw error
@@ -79,7 +95,7 @@ export function requirePackage(packageName: string, feature: string, root: strin
  */
 export async function importOptionalPackage<T>(packageName: string, feature: string, root: string): Promise<T> {
   try {
-    return appRequire(root)(packageName) as T
+    return fromApp(packageName, root, true) as T
   } catch (error) {
     if (isNotFound(error, packageName)) throw new MissingPackageError(packageName, feature)
     throw error
@@ -97,6 +113,7 @@ export async function importOptionalPackage<T>(packageName: string, feature: str
 export const DRIVER_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   'storage.redis': ['ioredis'],
   'database.pgsql': ['pg'],
+  'database.sqlite': ['better-sqlite3'],
   'queue.redis': ['bullmq', 'ioredis'],
   'broadcasting.kv': ['ioredis'],
   'broadcasting.hosted': ['pusher'],

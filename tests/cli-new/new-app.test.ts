@@ -47,10 +47,18 @@ test('kiln new with no terminal and no flag creates a bootable app without insta
       .split('/')
       .filter((part) => part === '..').length < root.split('/').filter(Boolean).length
   const path = shared ? relative(realpathSync(root), KILN_ROOT) : KILN_ROOT
-  t.deepEqual(pkg.dependencies, { 'kiln-framework': `file:${path}`, kysely: installed('kysely'), zod: installed('zod') })
+  // better-sqlite3 (an optional peer of Kiln) for the starter's SQLite default; chokidar and pino-pretty for kiln dev.
+  t.deepEqual(pkg.dependencies, {
+    'better-sqlite3': installed('better-sqlite3'),
+    'kiln-framework': `file:${path}`,
+    kysely: installed('kysely'),
+    zod: installed('zod'),
+  })
   t.deepEqual(pkg.devDependencies, {
     '@types/node': installed('@types/node'),
     ava: installed('ava'),
+    chokidar: installed('chokidar'),
+    'pino-pretty': installed('pino-pretty'),
     tsx: installed('tsx'),
     typescript: installed('typescript'),
   })

@@ -92,7 +92,11 @@ export const devCommand = defineCommand({
     // No `atomic`: it holds a deletion back to see whether the file returns, which splits an editor's save (temporary
     // file, rename) into two bursts; the debounce already merges them.
     // Imported here: every command of the CLI is registered at boot, and only `kiln dev` watches files.
-    const { watch } = await import('chokidar')
+    const { watch } = await import('chokidar').catch((error: unknown) => {
+      // A development dependency of the app (kiln new adds it), not of Kiln: production installs go without it.
+      if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error
+      throw new CommandError('kiln dev watches files with chokidar, which is not installed: run npm install --save-dev chokidar pino-pretty.')
+    })
     const watcher = watch(root, { ignoreInitial: true, atomic: false, ignored: (path) => !isWatched(root, path) })
     watcher.on('all', (event, path) => {
       // A new empty folder changes nothing the server loads; the files in a removed one report themselves.

@@ -1,5 +1,5 @@
 import { builtinModules } from 'node:module'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
 
 /**
@@ -15,8 +15,17 @@ export const FRAMEWORK_PACKAGE = 'kiln-framework'
 /** The export condition under which `kiln-framework` resolves to the TypeScript sources of a clone, not to its build. */
 export const SOURCE_CONDITION = 'kiln-source'
 
-/** What every new app needs to run its tests and type-check, whatever its code imports. */
-const TOOLING = ['ava', 'tsx', 'typescript', '@types/node']
+/**
+ * What every new app needs to run its tests and type-check, whatever its code imports, and what `kiln dev` loads
+ * from the app: chokidar watches its files, pino-pretty formats its log lines. None of them is installed in
+ * production (`npm ci --omit=dev`).
+ */
+const TOOLING = ['ava', 'tsx', 'typescript', '@types/node', 'chokidar', 'pino-pretty']
+
+/** Packages a driver named in the app's config needs: optional peers of Kiln, so the app's own dependencies. */
+const CONFIG_DRIVERS: { file: string; driver: RegExp; packages: string[] }[] = [
+  { file: 'config/database.ts', driver: /\bdriver:\s*['"]sqlite['"]/, packages: ['better-sqlite3'] },
+]
 
 /**
  * The framework's package.json, as far as a new app's needs go.
@@ -87,6 +96,11 @@ export function scanAppImports(root: string): { runtime: string[]; dev: string[]
   for (const file of sourceFiles(root)) {
     const inTests = relative(root, file).split(sep)[0] === 'tests'
     for (const name of importedPackages(readFileSync(file, 'utf8'))) (inTests ? dev : runtime).add(name)
+  }
+  // The embedded SQLite default (better-sqlite3, an optional peer of Kiln): needed by the app's config, not imported.
+  for (const { file, driver, packages } of CONFIG_DRIVERS) {
+    const path = join(root, file)
+    if (existsSync(path) && driver.test(readFileSync(path, 'utf8'))) for (const name of packages) runtime.add(name)
   }
   return { runtime: [...runtime].sort(), dev: [...dev].filter((name) => !runtime.has(name)).sort() }
 }
