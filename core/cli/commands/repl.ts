@@ -36,7 +36,8 @@ export const replCommand = defineCommand({
   description: 'Start a REPL inside the booted app (models, app, Route... at hand; top-level await)',
   examples: ['kiln repl', 'echo "await User.query().count()" | kiln repl'],
   async run({ app, info }) {
-    const kiln = await import('../../index.ts')
+    // By the package's name (its self-reference), not core/index.ts: the CLI's modules stay out of the index's import graph.
+    const kiln = (await import('kiln-framework')) as Record<string, unknown>
     const models = await appModels(app)
     const names = Object.keys(models)
     info(

@@ -95,7 +95,6 @@ export const GENERATE: string[][] = [
   ['make:model', 'BlogPost', '-m'],
   ['make:factory', 'BlogPost'],
   ['make:seeder', 'BlogPostSeeder'],
-  ['make:policy', 'BlogPost'],
   ['make:provider', 'Billing'],
   ['make:migration', 'add_slug_to_blog_posts'],
   ['make:migration', 'backfill_slugs'],
