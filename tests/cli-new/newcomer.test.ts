@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path'
 import test from 'ava'
 import { launchChromium } from '../fixtures/browser.ts'
 import { packKiln, REPO } from '../fixtures/pack-kiln.ts'
+import { GUIDE } from './guide-commands.ts'
 import { cleanEnv, run, start } from './run.ts'
 
 /**
@@ -30,7 +31,7 @@ function freePort(): Promise<number> {
   })
 }
 
-// The commands of docs/getting-started.md, in its order: npm pack, npx --package <tarball> kiln new, npx kiln dev.
+// The commands of docs/getting-started.md (guide-commands.ts), in its order: npm pack, npx --package <tarball> kiln new, npx kiln dev.
 test('a newcomer: kiln new from the packed tarball, kiln dev, registering through the page, the verification mail in the log, verified, and a component edit shows in the open page by itself', async (t) => {
   // npm pack builds the framework, then npx and kiln new --install run two npm installs: minutes on a cold cache.
   t.timeout(15 * 60_000)
@@ -43,10 +44,7 @@ test('a newcomer: kiln new from the packed tarball, kiln dev, registering throug
   t.regex(filename, /^kiln-framework-\d+\.\d+\.\d+\.tgz$/)
 
   // 2. An app from the installed tarball's own kiln, depending on that tarball.
-  const made = await run('npx', ['--yes', '--package', `./${filename}`, 'kiln', 'new', 'my-app', '--framework', `./${filename}`, '--install'], {
-    cwd: work,
-    env,
-  })
+  const made = await run(GUIDE.create.command, GUIDE.create.args(filename), { cwd: work, env })
   t.is(made.code, 0, `${made.stdout}\n${made.stderr}`)
   t.regex(made.stdout, /^Created my-app in /m)
   t.regex(made.stdout, /Migrated: 0001_create_users_table/)
@@ -60,7 +58,7 @@ test('a newcomer: kiln new from the packed tarball, kiln dev, registering throug
 
   // 3. kiln dev, on a free port (the guide says 3000).
   const port = await freePort()
-  const dev = await start('npx', ['kiln', 'dev', `--port=${port}`], { cwd: app, env }, /Kiln is serving my-app on (http:\/\/\S+?)\/?$/m)
+  const dev = await start(GUIDE.dev.command, GUIDE.dev.args(port), { cwd: app, env }, /Kiln is serving my-app on (http:\/\/\S+?)\/?$/m)
   t.teardown(() => dev.stop())
   const url = dev.match[1]!
   t.is(url, `http://127.0.0.1:${port}`)
