@@ -107,3 +107,20 @@ test('withoutOverlapping: a second schedule:run skips the task while the first s
   // The lock went with the run.
   t.regex((await bin(['schedule:run', '--time=2026-11-27T04:30:00Z'], root, UTC)).stdout, /^Ran: Slow import$/m)
 })
+
+test('schedule:work stays in the foreground with the schedule loaded, and stops on SIGTERM with exit 0', async (t) => {
+  const root = tempApp(files)
+  const child = spawn(process.execPath, [BIN, 'schedule:work'], { cwd: root, env: { ...process.env, APP_ENV: 'test', ...UTC } })
+  let out = ''
+  const started = new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk)
+      if (out.includes('Press Ctrl+C to stop.')) resolve()
+    }),
+  )
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  await started
+  t.regex(out, /^Running the schedule \(5 tasks\) every minute\. Press Ctrl\+C to stop\.$/m)
+  child.kill('SIGTERM')
+  t.is(await exited, 0)
+})
