@@ -11,6 +11,9 @@ export interface ScryptParams {
 }
 
 const DEFAULTS: ScryptParams = { N: 16384, r: 8, p: 1 }
+/** `Hash.fake()`'s cost: the same format and checks, about a thousand times cheaper. Never for real passwords. */
+const FAKE: ScryptParams = { N: 16, r: 1, p: 1 }
+let current: ScryptParams = DEFAULTS
 const KEY_LENGTH = 64
 
 /**
@@ -22,7 +25,7 @@ const KEY_LENGTH = 64
  * const stored = await hashPassword('correct horse battery staple')
  * ```
  */
-export async function hashPassword(plain: string, params: ScryptParams = DEFAULTS): Promise<string> {
+export async function hashPassword(plain: string, params: ScryptParams = current): Promise<string> {
   const salt = randomBytes(16)
   const key = await scrypt(plain.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: 256 * params.N * params.r })
   return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`
@@ -57,7 +60,7 @@ export async function verifyPassword(plain: string, stored: string | null | unde
  * if (needsRehash(user.password)) user.password = await hashPassword(input)
  * ```
  */
-export function needsRehash(stored: string, params: ScryptParams = DEFAULTS): boolean {
+export function needsRehash(stored: string, params: ScryptParams = current): boolean {
   const parsed = parseHash(stored)
   return !parsed || parsed.N < params.N || parsed.r < params.r || parsed.p < params.p
 }
@@ -75,6 +78,7 @@ function parseHash(stored: string | null | undefined): (ScryptParams & { salt: B
 }
 
 let dummy: Promise<string> | undefined
+let dummyParams: ScryptParams | undefined
 
 /**
  * Spends the same time as checking a real password, for a login whose user
@@ -87,7 +91,41 @@ let dummy: Promise<string> | undefined
  * ```
  */
 export async function verifyNothing(plain: string): Promise<false> {
+  // The dummy is made at the cost in use, so that it takes as long as a real check (and a fake one stays fast).
+  if (dummyParams !== current) {
+    dummyParams = current
+    dummy = hashPassword('kiln-dummy-password')
+  }
   dummy ??= hashPassword('kiln-dummy-password')
   await verifyPassword(plain, await dummy)
   return false
+}
+
+/**
+ * Password hashing: `make` and `check` at the current cost. `Hash.fake()`
+ * makes hashing cheap for tests (seeding a hundred users, logging in on
+ * every test), keeping the format and the constant-time check; `restore()`
+ * goes back to the real cost. It applies to the whole process: call it in
+ * a test file's setup, never in the app.
+ *
+ * @example
+ * ```ts
+ * import { Hash } from 'kiln-framework'
+ * test.before(() => Hash.fake())
+ * const stored = await Hash.make('secret')
+ * await Hash.check('secret', stored) // true
+ * ```
+ */
+export const Hash = {
+  make: (plain: string): Promise<string> => hashPassword(plain),
+  check: (plain: string, stored: string | null | undefined): Promise<boolean> => verifyPassword(plain, stored),
+  needsRehash: (stored: string): boolean => needsRehash(stored),
+  fake(): void {
+    current = FAKE
+  },
+  restore(): void {
+    current = DEFAULTS
+  },
+  /** True while `fake()` is in effect. */
+  isFake: (): boolean => current === FAKE,
 }

@@ -3,6 +3,7 @@ import { currentApp } from '../application/current-app.ts'
 import { DriverManager } from '../manager/driver-manager.ts'
 import type { Job, JobClass } from './job.ts'
 import { InProcessQueue } from './memory-driver.ts'
+import { QueueFake } from './queue-fake.ts'
 import { registerJob, serializeJob } from './payload.ts'
 import type { QueueDriver } from './queue-driver.ts'
 import { RedisQueue } from './redis-driver.ts'
@@ -23,6 +24,7 @@ import type { FailedJob } from './run-job.ts'
 export class QueueManager {
   readonly connections: DriverManager<QueueDriver, Application>
   private readonly failures: FailedJob[] = []
+  private faked?: QueueFake
 
   constructor(app: Application) {
     this.connections = new DriverManager<QueueDriver, Application>(app, app.config, { kind: 'queue', file: 'queue' })
@@ -34,12 +36,34 @@ export class QueueManager {
   /** Queues a job instance. @example `await queue.push(new SendWelcome(user), { queue: 'mail' })` */
   async push(job: Job, options: { connection?: string; queue?: string; delay?: number } = {}): Promise<void> {
     const Class = job.constructor as JobClass
+    if (this.faked?.intercepts(job)) {
+      this.faked.pushed.push({ job, queue: options.queue ?? Class.queue ?? 'default', connection: options.connection, delay: options.delay ?? 0 })
+      return
+    }
     await this.connections.connection(options.connection).push(serializeJob(job), {
       queue: options.queue ?? Class.queue ?? 'default',
       delay: options.delay ?? 0,
       tries: Class.tries ?? 1,
       backoff: Class.backoff ?? 0,
     })
+  }
+
+  /**
+   * Keeps pushed jobs (every job, or those of `only`) instead of queueing them, for assertions. Until `restore()`.
+   *
+   * @example
+   * ```ts
+   * const fake = app.service('queue').fake()
+   * fake.assertNothingPushed()
+   * ```
+   */
+  fake(only?: JobClass[]): QueueFake {
+    return (this.faked = new QueueFake(only))
+  }
+
+  /** Ends `fake()`: jobs are queued again. @example `queue.restore()` */
+  restore(): void {
+    this.faked = undefined
   }
 
   /** Awaits every pending in-process job (tests). @example `await queue.flush()` */
@@ -69,9 +93,14 @@ export class QueueManager {
  * @example
  * ```ts
  * await Queue.flush()
+ * const fake = Queue.fake() // in tests
+ * fake.assertPushed(SendWelcome)
  * ```
  */
 export const Queue = {
+  /** Keeps pushed jobs for assertions instead of queueing them (tests). @example `const fake = Queue.fake()` */
+  fake: (only?: JobClass[]) => currentApp().service('queue').fake(only),
+  restore: () => currentApp().service('queue').restore(),
   flush: () => currentApp().service('queue').flush(),
   failed: () => currentApp().service('queue').failed(),
   push: (job: Job, options?: { connection?: string; queue?: string; delay?: number }) => currentApp().service('queue').push(job, options),

@@ -18,7 +18,7 @@ import { registerUnstorageDrivers } from './unstorage-drivers.ts'
 export class StorageManager {
   readonly stores: DriverManager<Store, Application>
 
-  constructor(app: Application) {
+  constructor(private readonly app: Application) {
     this.stores = new DriverManager<Store, Application>(app, app.config, { kind: 'storage', file: 'storage', connectionsKey: 'stores', defaultKey: 'default' })
     registerUnstorageDrivers(this.stores)
   }
@@ -26,6 +26,23 @@ export class StorageManager {
   /** A named store (the default when omitted). @example `storage.store('uploads')` */
   store(name?: string): Store {
     return this.stores.connection(name)
+  }
+
+  /**
+   * Replaces a store (the default when omitted) with an empty one in memory, for this app, and returns it:
+   * code under test writes there, nothing reaches the disk or Redis, and the test reads what was written.
+   *
+   * @example
+   * ```ts
+   * const disk = await app.service('storage').fake('local')
+   * await disk.hasItem('avatars/1.png')
+   * ```
+   */
+  async fake(name?: string): Promise<Store> {
+    const store = name ?? this.app.config.get<string>('storage.default', 'local')
+    await this.stores.purge(store)
+    this.app.config.set(`storage.stores.${store}`, { driver: 'memory' })
+    return this.stores.connection(store)
   }
 }
 
@@ -40,5 +57,9 @@ export class StorageManager {
 export const Storage = {
   store(name?: string): import('unstorage').Storage {
     return currentApp().service('storage').store(name)
+  },
+  /** Swaps a store for an empty one in memory (tests). @example `const disk = await Storage.fake('local')` */
+  fake(name?: string): Promise<import('unstorage').Storage> {
+    return currentApp().service('storage').fake(name)
   },
 }

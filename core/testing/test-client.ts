@@ -1,5 +1,7 @@
 import type { Application } from '../application/application.ts'
 import type { AuthUser } from '../auth/contracts.ts'
+import { sessionStore } from '../session/session-stores.ts'
+import { Session } from '../session/session.ts'
 import { TestResponse } from './test-response.ts'
 
 /** Changes a request before it is sent: `actingAs`, `withToken` and friends. */
@@ -129,6 +131,25 @@ export class TestClient {
     return stored === undefined ? undefined : safeDecode(stored.value)
   }
 
+  /**
+   * The session the client's cookie names now, loaded from the app's store
+   * (undefined before the app has started one).
+   *
+   * @example
+   * ```ts
+   * const session = await client.session()
+   * session?.get('cart')
+   * ```
+   */
+  async session(): Promise<Session | undefined> {
+    const name = this.app.config.get<string | undefined>('session.cookie')
+    const sealed = name === undefined ? undefined : this.cookies.get(name)?.value
+    if (!name || sealed === undefined) return undefined
+    const value = this.app.service('encrypter').decrypt(safeDecode(sealed), `cookie:${name}`)
+    if (typeof value !== 'string') return undefined
+    return Session.load(sessionStore(this.app), value, this.app.config.get<number>('session.lifetime', 120) * 60)
+  }
+
   private async send(method: string, path: string, body: unknown, extra: Record<string, string>): Promise<TestResponse> {
     const headers = new Headers(this.headers)
     for (const [k, v] of Object.entries(extra)) headers.set(k, v)
@@ -150,7 +171,7 @@ export class TestClient {
     if (this.csrf && UNSAFE.has(method) && xsrf && !headers.has('x-xsrf-token')) headers.set('x-xsrf-token', xsrf)
     const request = { path, init: { method, headers, body: payload } as RequestInit & { headers: Headers } }
     for (const decorate of this.decorators) await decorate(request)
-    const response = new TestResponse(await this.app.request(request.path, request.init))
+    const response = new TestResponse(await this.app.request(request.path, request.init), () => this.session())
     this.store(response.raw.headers.getSetCookie())
     return response
   }

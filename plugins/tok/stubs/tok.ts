@@ -1,8 +1,7 @@
-import { defineConfig } from 'kiln-framework'
-import { currentRequestHost } from 'kiln-framework/tok'
+import { currentRequestHost, defineTokConfig } from 'kiln-framework/tok'
 
 /** Token auth: stateful SPA domains, the session guards asked first, token lifetime. */
-export default defineConfig(({ env }) => ({
+export default defineTokConfig(({ env }) => ({
   // Left out, the defaults are localhost, localhost:3000, 127.0.0.1, 127.0.0.1:8000, ::1 and APP_URL's host.
   stateful: [
     ...(env.get('TOK_STATEFUL_DOMAINS', '') || '').split(',').filter(Boolean),
