@@ -2,6 +2,9 @@ import type { Application } from '../application/application.ts'
 import { CommandError, defineCommand } from '../cli/define-command.ts'
 import { RedisQueue } from './redis-driver.ts'
 
+/** bullmq's queue (an optional peer): typed here, where its jobs are read. */
+type BullQueue = import('bullmq').Queue
+
 // Failed jobs of the `redis` connection live in Redis (bullmq's failed set of each queue, the last 1000 per queue),
 // so any process can list and retry them. The `memory` and `sync` connections keep theirs in the list of the process
 // that ran them (`Queue.failed()`), which a separate `kiln` process cannot see.
@@ -31,7 +34,7 @@ export const queueFailedCommand = defineCommand({
     const driver = redisConnection(app, flags.connection as string | undefined)
     const rows: Array<Record<string, string>> = []
     for (const name of await queueNames(driver, flags.queue)) {
-      for (const job of await (await driver.bullQueue(name)).getFailed()) {
+      for (const job of await (await driver.bullQueue<BullQueue>(name)).getFailed()) {
         rows.push({
           id: `${name}:${job.id}`,
           job: job.name,
@@ -59,7 +62,7 @@ export const queueRetryCommand = defineCommand({
     if (given === 'all') {
       let count = 0
       for (const name of await queueNames(driver, flags.queue)) {
-        for (const job of await (await driver.bullQueue(name)).getFailed()) {
+        for (const job of await (await driver.bullQueue<BullQueue>(name)).getFailed()) {
           await job.retry('failed')
           count++
         }
@@ -69,7 +72,7 @@ export const queueRetryCommand = defineCommand({
     const at = given.lastIndexOf(':')
     const name = at > 0 ? given.slice(0, at) : ((flags.queue as string | undefined) ?? 'default')
     const id = at > 0 ? given.slice(at + 1) : given
-    const job = await (await driver.bullQueue(name)).getJob(id)
+    const job = await (await driver.bullQueue<BullQueue>(name)).getJob(id)
     if (!job || !(await job.isFailed())) throw new CommandError(`No failed job ${name}:${id}. Run \`kiln queue:failed\` for their ids.`)
     await job.retry('failed')
     info(`Retrying ${name}:${id} (${job.name}).`)
@@ -86,7 +89,7 @@ export const queueFlushCommand = defineCommand({
   async run({ app, flags, info }) {
     const driver = redisConnection(app, flags.connection as string | undefined)
     let count = 0
-    for (const name of await queueNames(driver, flags.queue)) count += (await (await driver.bullQueue(name)).clean(0, 0, 'failed')).length
+    for (const name of await queueNames(driver, flags.queue)) count += (await (await driver.bullQueue<BullQueue>(name)).clean(0, 0, 'failed')).length
     info(count ? `Deleted ${count} failed job${count === 1 ? '' : 's'}.` : 'No failed jobs.')
   },
 })

@@ -90,11 +90,12 @@ export class RedisQueue implements QueueDriver {
    *
    * @example
    * ```ts
-   * const failed = await (await driver.bullQueue('default')).getFailed()
+   * const failed = await (await driver.bullQueue<import('bullmq').Queue>('default')).getFailed()
    * ```
    */
-  bullQueue(name: string): Promise<BullQueue> {
-    return this.queue(name)
+  bullQueue<Queue = unknown>(name: string): Promise<Queue> {
+    // Typed by the caller (bullQueue<Queue>): the declaration files name no bullmq type, an optional peer.
+    return this.queue(name) as Promise<unknown> as Promise<Queue>
   }
 
   /** The names of the queues of this connection that hold failed jobs. @example `await driver.queuesWithFailures() // ['default', 'mail']` */

@@ -45,7 +45,7 @@ async function work(root: string, orders: string[], until: (driver: RedisQueue) 
   }
 }
 
-const failedCount = async (driver: RedisQueue) => (await driver.bullQueue('default')).getFailedCount()
+const failedCount = async (driver: RedisQueue) => (await driver.bullQueue<import('bullmq').Queue>('default')).getFailedCount()
 
 test.serial('queue:failed lists the jobs kept in Redis, queue:retry puts one or all back, queue:flush deletes them', async (t) => {
   const root = redisApp()
