@@ -5,8 +5,6 @@ import { definePlugin, KilnError, type Application, type Plugin } from '../../co
 import { authenticateUser, authorizeChannel } from './authorize-channel.ts'
 import { BroadcastManager } from './broadcast-manager.ts'
 import { broadcastingConfigSchema } from './broadcasting-config.ts'
-import { channelListCommand } from './channel-list-command.ts'
-import { makeChannelCommand } from './make-channel-command.ts'
 import { Broadcast } from './facade.ts'
 
 declare module '../../core/index.ts' {
@@ -43,8 +41,9 @@ export function broadcasting(): Plugin {
     },
     async boot(app) {
       app.service('broadcast').assertActiveConnection()
-      app.commands.register(channelListCommand)
-      app.commands.register(makeChannelCommand)
+      // Commands load only when one runs or they are listed.
+      app.commands.registerLazy('channel:list', async () => (await import('./channel-list-command.ts')).channelListCommand)
+      app.commands.registerLazy('make:channel', async () => (await import('./make-channel-command.ts')).makeChannelCommand)
       if (app.config.get('broadcasting.routes', true)) {
         const middleware = app.config.get<string[]>('broadcasting.middleware', ['web'])
         app.router.group({ middleware }, () => {

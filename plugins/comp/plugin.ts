@@ -8,7 +8,6 @@ import { ComponentManager } from './component-manager.ts'
 import { hmacKey } from './keys.ts'
 import { registerFullPageRoutes } from './full-page.ts'
 import { injectAssets } from './inject-assets.ts'
-import { makeCompCommand } from './make-comp-command.ts'
 import { PAGINATION_VIEW } from './features/pagination/with-pagination.ts'
 import { ComponentRegistry } from './registry.ts'
 import { SessionBinding } from './session-binding.ts'
@@ -86,7 +85,8 @@ export function comp(): Plugin {
           )
         }
       })
-      app.commands.register(makeCompCommand)
+      // The generator (and the kernel's generator modules) load only when a command runs or is listed.
+      app.commands.registerLazy('make:comp', async () => (await import('./make-comp-command.ts')).makeCompCommand)
       app.router
         .post(config.endpoint, updateHandler(manager))
         .middleware(['signed:relative', 'web'])

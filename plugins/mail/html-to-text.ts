@@ -1,4 +1,12 @@
-import { Parser } from 'htmlparser2'
+import { createRequire } from 'node:module'
+import type { Parser as HtmlParser } from 'htmlparser2'
+
+let parserClass: typeof HtmlParser | undefined
+/** htmlparser2 loads with the first mail made from HTML, not with the app (26 modules at every start otherwise). */
+function Parser(...args: ConstructorParameters<typeof HtmlParser>): HtmlParser {
+  parserClass ??= (createRequire(import.meta.url)('htmlparser2') as typeof import('htmlparser2')).Parser
+  return new parserClass(...args)
+}
 
 const SKIPPED = new Set(['head', 'style', 'script', 'title', 'template'])
 const BLOCKS = new Set([
@@ -41,7 +49,7 @@ export function htmlToText(html: string): string {
     const have = /\n*$/.exec(out)![0].length
     if (out !== '' && have < count) out += '\n'.repeat(count - have)
   }
-  const parser = new Parser(
+  const parser = Parser(
     {
       onopentag(name, attributes) {
         if (SKIPPED.has(name)) skipping++

@@ -1,6 +1,6 @@
 import { currentApp, KilnError, type Application } from '../../core/index.ts'
-import { htmlToText } from './html-to-text.ts'
 import { toAddresses, type Address, type AddressLike, type MailMessage } from './message.ts'
+import { htmlToText } from './html-to-text.ts'
 
 /** Who and what a mail is about, as `envelope()` returns it. */
 export interface Envelope {

@@ -3,7 +3,6 @@ import { definePlugin, registerJob, type Plugin } from '../../core/index.ts'
 import { LogTransport } from './log-transport.ts'
 import { mailConfigSchema } from './mail-config.ts'
 import { MailManager } from './mail-manager.ts'
-import { makeMailCommand } from './make-mail-command.ts'
 import { SendQueuedMail } from './send-queued-mail.ts'
 import { SmtpTransport } from './smtp-transport.ts'
 
@@ -53,7 +52,8 @@ export function mail(): Plugin {
         // The log then holds every password reset link: said once, at boot.
         app.logger.warn(`Mail is written to the log (mailer "${mailer}"), not sent: set MAIL_MAILER to a real mailer (config/mail.ts).`)
       }
-      app.commands.register(makeMailCommand)
+      // The generator (and the kernel's generator modules) load only when a command runs or is listed.
+      app.commands.registerLazy('make:mail', async () => (await import('./make-mail-command.ts')).makeMailCommand)
     },
   })
 }

@@ -81,6 +81,8 @@ await app.close()`,
     ON_FIRST_USE.filter((name) => loaded.has(name)),
     [],
   )
+  // The home page renders no component and sends no mail: no HTML parser (the components' root check, a mail's text part).
+  t.false(loaded.has('htmlparser2'), 'htmlparser2 waits for the first component or mail')
 })
 
 /** A booted app with the components plugin alone, answering `path` in a child process: the modules it loaded. */

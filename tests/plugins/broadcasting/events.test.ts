@@ -184,6 +184,8 @@ test('channel:list shows every pattern with its guards and handler', async (t) =
     )
   })
   const rows: Array<Record<string, unknown>> = []
+  // The plugin's commands load on demand, as `kiln` loads them.
+  await app.commands.load('channel:list')
   await runWithApp(app, () =>
     app.commands
       .get('channel:list')!
