@@ -5,6 +5,7 @@ import { toNodeHandler } from 'srvx/node'
 import type { Application } from '../application/application.ts'
 import type { ServerHandlers } from '../http/serve.ts'
 import { Env } from '../config/env.ts'
+import { servingLine } from '../cli/serve-messages.ts'
 import { changeKind, describeFiles, pageRefresh } from './changes.ts'
 import { devAppUrl } from './dev-app-url.ts'
 import { DEV_EVENTS_PATH, isPageNavigation, withDevClient } from './dev-client.ts'
@@ -80,7 +81,7 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
     if (loaded.error) warn(`${label} ${what}the application did not load.\n${loaded.error.stack}`)
     else if (!announced) {
       announced = true
-      info(`Kiln is serving ${loaded.app.config.get<string>('app.name')} on ${options.url}${loaded.app.urls.basePath || '/'}`)
+      info(servingLine(loaded.app.config.get<string>('app.name'), `${options.url}${loaded.app.urls.basePath || '/'}`))
       const configured = Env.load(root).get('APP_URL')
       if (devAppUrl(configured, options.url))
         info(`${label} APP_URL is ${configured}: links in mails use ${loaded.app.config.get<string>('app.url')} while kiln dev serves here.`)

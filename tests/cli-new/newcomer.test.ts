@@ -58,7 +58,7 @@ test('a newcomer: kiln new from the packed tarball, kiln dev, registering throug
 
   // 3. kiln dev, on a free port (the guide says 3000).
   const port = await freePort()
-  const dev = await start(GUIDE.dev.command, GUIDE.dev.args(port), { cwd: app, env }, /Kiln is serving my-app on (http:\/\/\S+?)\/?$/m)
+  const dev = await start(GUIDE.dev.command, GUIDE.dev.args(port), { cwd: app, env }, /Serving my-app on (http:\/\/\S+?)\/?$/m)
   t.teardown(() => dev.stop())
   const url = dev.match[1]!
   t.is(url, `http://127.0.0.1:${port}`)
