@@ -2,7 +2,7 @@ import test from 'ava'
 import { runWithApp } from '../../core/index.ts'
 import { Mail } from '../../plugins/mail/index.ts'
 import { ResetPassword } from '../../app-template/app/mail/reset-password.ts'
-import { launchChromium } from '../fixtures/browser.ts'
+import { componentsReady, launchChromium, pageErrors } from '../fixtures/browser.ts'
 import { starterApp } from '../fixtures/starter-app.ts'
 
 test('password reset in Chromium: "Forgot your password?" on the login page, the mailed link, a new password, logged in; the old password no longer works', async (t) => {
@@ -14,16 +14,12 @@ test('password reset in Chromium: "Forgot your password?" on the login page, the
   const browser = await launchChromium()
   t.teardown(() => browser.close())
   const page = await (await browser.newContext()).newPage()
-  const errors: string[] = []
-  page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
-  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
-  const componentsReady = () =>
-    page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  const errors = pageErrors(page)
 
   await page.goto(`${server.url}/login`)
   await Promise.all([page.waitForURL(`${server.url}/forgot-password`), page.click('[data-test=forgot-password]')])
   t.is(await page.title(), 'Forgot your password? · Kiln')
-  await componentsReady()
+  await componentsReady(page)
   await page.fill('[data-test=email]', 'test@example.com')
   await page.click('[data-test=send]')
   await page.waitForSelector('[data-test=sent]')
@@ -33,7 +29,7 @@ test('password reset in Chromium: "Forgot your password?" on the login page, the
   const link = /Reset password \((https?:\/\/\S+)\)/.exec(mail!.rendered!.text)![1]!
   t.true(link.startsWith(`${server.url}/reset-password/`))
   await page.goto(link)
-  await componentsReady()
+  await componentsReady(page)
   t.is(await page.inputValue('[data-test=email]'), 'test@example.com')
   await page.fill('[data-test=password]', 'new password')
   await page.fill('[data-test=password-confirmation]', 'does not match')
@@ -61,7 +57,7 @@ test('password reset in Chromium: "Forgot your password?" on the login page, the
   // The link worked once.
   await page.click('text=Log out')
   await page.goto(link)
-  await componentsReady()
+  await componentsReady(page)
   await page.fill('[data-test=password]', 'third password')
   await page.fill('[data-test=password-confirmation]', 'third password')
   await page.click('[data-test=save]')

@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
 import { starterApp } from '../fixtures/starter-app.ts'
-import { launchChromium } from '../fixtures/browser.ts'
+import { componentsReady, launchChromium, pageErrors } from '../fixtures/browser.ts'
 
 const text = (page: Page, selector: string) => page.$$eval(selector, (items) => items.map((item) => item.textContent?.trim()))
 
@@ -11,11 +11,8 @@ test('the starter in Chromium: counter, to-dos and tokens work, and no page logs
   const browser = await launchChromium()
   t.teardown(() => browser.close())
   const page = await (await browser.newContext()).newPage()
-  const errors: string[] = []
-  page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
-  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
-  const ready = () =>
-    page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  const errors = pageErrors(page)
+  const ready = () => componentsReady(page)
 
   await page.goto(`${server.url}/counter`)
   await ready()

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { starterApp } from '../fixtures/starter-app.ts'
-import { launchChromium } from '../fixtures/browser.ts'
+import { componentsReady, launchChromium, pageErrors } from '../fixtures/browser.ts'
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
@@ -11,9 +11,7 @@ test('the starter profile in Chromium: an avatar is previewed through temporaryU
   const browser = await launchChromium()
   t.teardown(() => browser.close())
   const page = await (await browser.newContext()).newPage()
-  const errors: string[] = []
-  page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
-  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
+  const errors = pageErrors(page)
   const image = (selector: string) => page.waitForFunction((s) => (document.querySelector(s) as HTMLImageElement | null)?.naturalWidth === 1, selector)
 
   await page.goto(`${server.url}/login`)
@@ -22,7 +20,7 @@ test('the starter profile in Chromium: an avatar is previewed through temporaryU
   await Promise.all([page.waitForURL(`${server.url}/`), page.click('button[type=submit]')])
   await page.click('header a[href="/profile"]')
   await page.waitForSelector('[data-test=no-avatar]')
-  await page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  await componentsReady(page)
 
   // Not an image by its content: refused, and said so.
   await page.setInputFiles('[data-test=avatar-file]', { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('<svg onload="alert(1)"/>') })
@@ -70,8 +68,7 @@ test('the starter profile in Chromium: name and email saved, the password change
     await page.fill('input[name=password]', password)
     await page.click('main button[type=submit]')
   }
-  const ready = () =>
-    page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  const ready = () => componentsReady(page)
 
   await page.goto(`${server.url}/login`)
   await page.fill('input[name=email]', 'test@example.com')

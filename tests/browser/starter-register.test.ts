@@ -1,6 +1,6 @@
 import test from 'ava'
 import { starterApp } from '../fixtures/starter-app.ts'
-import { launchChromium } from '../fixtures/browser.ts'
+import { componentsReady, launchChromium, pageErrors } from '../fixtures/browser.ts'
 
 test('the starter in Chromium: a visitor registers through the page (errors shown as they type), is logged in and asked to verify the address, and no console error', async (t) => {
   const app = await starterApp(t, 'sqlite', { BROADCAST_CONNECTION: 'log' })
@@ -8,13 +8,11 @@ test('the starter in Chromium: a visitor registers through the page (errors show
   const browser = await launchChromium()
   t.teardown(() => browser.close())
   const page = await (await browser.newContext()).newPage()
-  const errors: string[] = []
-  page.on('console', (message) => message.type() === 'error' && errors.push(`${page.url()}: ${message.text()}`))
-  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
+  const errors = pageErrors(page)
 
   await page.goto(`${server.url}/login`)
   await Promise.all([page.waitForURL(`${server.url}/register`), page.click('main a[href="/register"]')])
-  await page.waitForFunction(() => [...document.querySelectorAll('[wire\\:id]')].every((el) => (el as unknown as { _x_dataStack?: unknown })._x_dataStack))
+  await componentsReady(page)
 
   // Checked when a field is left.
   await page.fill('[data-test=email]', 'not an email')
