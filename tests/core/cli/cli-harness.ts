@@ -78,3 +78,23 @@ export const ANSI = /\u001b\[/
 
 /** A Node stack frame line. */
 export const STACK_FRAME = /^\s+at .+/m
+
+/**
+ * The starter's config/app.ts with `code` declared before it and `plugin`
+ * first in its plugins; throws when the starter's file no longer has the
+ * lines it edits (a silent miss once left the plugin undefined).
+ *
+ * @example
+ * ```ts
+ * tempApp({ 'config/app.ts': starterAppConfigWith("const extra = definePlugin({ name: 'extra' })", 'extra') })
+ * ```
+ */
+export function starterAppConfigWith(code: string, plugin: string): string {
+  const imports = "import { defineAppConfig } from 'kiln-framework'\n"
+  if (!TEMPLATE_APP_CONFIG.includes(imports) || !TEMPLATE_APP_CONFIG.includes('plugins: ['))
+    throw new Error('app-template/config/app.ts changed: update starterAppConfigWith()')
+  return TEMPLATE_APP_CONFIG.replace(imports, `import { defineAppConfig, definePlugin, defineCommand } from 'kiln-framework'\n${code}\n`).replace(
+    'plugins: [',
+    `plugins: [${plugin}, `,
+  )
+}

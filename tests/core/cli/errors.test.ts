@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { bin, cli, emptyDir, lines, REPO_ROOT, STACK_FRAME, TEMPLATE_APP_CONFIG, type CliResult } from './cli-harness.ts'
+import { bin, cli, emptyDir, lines, REPO_ROOT, STACK_FRAME, starterAppConfigWith, type CliResult } from './cli-harness.ts'
 
 const app = () =>
   tempApp({
-    'config/app.ts': TEMPLATE_APP_CONFIG.replace(
-      "import { defineConfig } from 'kiln-framework'\n",
-      "import { defineConfig, definePlugin, defineCommand } from 'kiln-framework'\nconst boom = definePlugin({ name: 'boom', boot(app) { app.commands.register(defineCommand({ name: 'boom', description: 'Fail', run() { throw new Error('kaboom inside the command') } })) } })\n",
-    ).replace('plugins: [', 'plugins: [boom, '),
+    'config/app.ts': starterAppConfigWith(
+      "const boom = definePlugin({ name: 'boom', boot(app) { app.commands.register(defineCommand({ name: 'boom', description: 'Fail', run() { throw new Error('kaboom inside the command') } })) } })",
+      'boom',
+    ),
     'config/database.ts': `export default { default: 'sqlite', connections: { sqlite: { driver: 'sqlite', filename: 'database/test.sqlite' } } }\n`,
   })
 

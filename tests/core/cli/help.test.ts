@@ -13,16 +13,13 @@ import { makeChannelCommand } from '../../../plugins/broadcasting/make-channel-c
 import { makeCompCommand } from '../../../plugins/comp/make-comp-command.ts'
 import { pruneExpiredCommand } from '../../../plugins/tok/prune-command.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { bin, cli, emptyDir, lines, REPO_ROOT, TEMPLATE_APP_CONFIG, VERSION } from './cli-harness.ts'
+import { bin, cli, emptyDir, lines, REPO_ROOT, starterAppConfigWith, VERSION } from './cli-harness.ts'
 
 // The starter app's plugins plus one of the app's own, so the list holds kernel, plugin and app commands.
 const extraPlugin = `const extra = definePlugin({ name: 'extra', boot(app) { app.commands.register(defineCommand({ name: 'extra:hello', description: 'Say hello', run: ({ info }) => { info('hello') } })) } })\n`
 const fullApp = () =>
   tempApp({
-    'config/app.ts': TEMPLATE_APP_CONFIG.replace(
-      "import { defineConfig } from 'kiln-framework'\n",
-      `import { defineConfig, definePlugin, defineCommand } from 'kiln-framework'\n${extraPlugin}`,
-    ).replace('plugins: [', 'plugins: [extra, '),
+    'config/app.ts': starterAppConfigWith(extraPlugin, 'extra'),
   })
 
 /** The "Available commands" part of `kiln --help`: namespace -> command names, '' for the top level. */
