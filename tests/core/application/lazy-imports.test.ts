@@ -25,6 +25,8 @@ const ON_FIRST_USE = [
   // The scheduler's and the generators' libraries (issue 27, item 6): only schedule:* and make:* load them.
   'croner',
   'pluralize',
+  // Nested form bodies (issue 27, item 5): the first urlencoded or multipart body loads it.
+  'qs',
 ]
 
 /** The packages under node_modules that a Node process running `script` (ESM, from the repository root) loaded. */
