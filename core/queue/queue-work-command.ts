@@ -26,8 +26,10 @@ export const queueWorkCommand = defineCommand({
       .map((q) => q.trim())
       .filter(Boolean)
     await driver.work(queues, { concurrency: Number(flags.concurrency) })
+    // Listening before the line that says Ctrl+C works: a signal sent on reading it must find the handler.
+    const stopped = waitForShutdownSignal()
     info(`Working ${queues.join(', ')}. Press Ctrl+C to stop.`)
-    await waitForShutdownSignal()
+    await stopped
     await app.close()
     return 0
   },

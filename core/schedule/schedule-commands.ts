@@ -54,10 +54,12 @@ export const scheduleWorkCommand = defineCommand({
       timer = setTimeout(tick, 60_000 - (now.getTime() % 60_000))
       void runDueTasks(app, schedule, now, io, running).then((outcomes) => report(outcomes, io))
     }
+    // Listening before the line that says Ctrl+C works: a signal sent on reading it must find the handler.
+    const stopped = waitForShutdownSignal()
     info(`Running the schedule (${schedule.tasks.length} task${schedule.tasks.length === 1 ? '' : 's'}) every minute. Press Ctrl+C to stop.`)
     const now = Date.now()
     timer = setTimeout(tick, 60_000 - (now % 60_000))
-    await waitForShutdownSignal()
+    await stopped
     clearTimeout(timer)
     await app.close()
     return 0

@@ -108,9 +108,11 @@ export const devCommand = defineCommand({
     watcher.on('error', (error) => warn(`${label} Watching files failed: ${(error as Error).message}`))
     await new Promise<void>((resolve) => watcher.once('ready', resolve))
 
+    // Listening before the first line: Ctrl-C right after it must find the handler.
+    const stopped = waitForShutdownSignal()
     info(`${label} Listening on ${url}, watching app/, config/, routes/, resources/, database/ and .env`)
     servers.start()
-    await waitForShutdownSignal()
+    await stopped
     closing = true
     clearTimeout(timer)
     await watcher.close()

@@ -33,8 +33,10 @@ export const serveCommand = defineCommand({
       throw explainListenError(error, { port, host, command: 'kiln serve' })
     })
     process.on('unhandledRejection', onRejection)
+    // Listening before the startup line: a supervisor that stops the server on reading it must find the handler.
+    const stopped = waitForShutdownSignal()
     info(servingLine(app.config.get<string>('app.name'), `${server.url}${app.urls.basePath || '/'}`))
-    await waitForShutdownSignal()
+    await stopped
     info('Shutting down...')
     await app.close()
     process.off('unhandledRejection', onRejection)
