@@ -103,6 +103,6 @@ test('kiln new --install outside the clone: npm installs it, its own kiln migrat
   t.is(tsc.code, 0, tsc.stdout + tsc.stderr)
   const tests = await run('npm', ['test'], { cwd: root, env: cleanEnv() })
   t.is(tests.code, 0, tests.stdout + tests.stderr)
-  t.regex(tests.stdout, /5 tests passed/) // tests/example.test.ts and the components' tests in tests/components/
+  t.regex(tests.stdout, /6 tests passed/) // tests/example.test.ts and the components' tests in tests/components/
   t.regex(readFileSync(join(root, '.env'), 'utf8'), /^APP_NAME=my-app$/m)
 })
