@@ -4,6 +4,7 @@ import { Env } from '../../config/env.ts'
 import { kilnPackageRoot } from '../../support/package-root.ts'
 import { changeKind, describeFiles } from '../../dev/changes.ts'
 import { CommandError, defineCommand } from '../define-command.ts'
+import { explainListenError } from '../serve-messages.ts'
 import { DevSupervisor, isWatched } from '../dev-supervisor.ts'
 import { waitForShutdownSignal } from '../shutdown-signal.ts'
 
@@ -70,10 +71,8 @@ export const devCommand = defineCommand({
       },
     })
     const port = await servers.listen(wanted, host).catch((error: NodeJS.ErrnoException) => error)
-    if (port instanceof Error) {
-      if (port.code === 'EADDRINUSE') throw new CommandError(`Port ${wanted} is in use on ${host}: stop what uses it, or pick another with --port.`)
-      throw port
-    }
+    // The same sentence as `kiln serve`'s for a taken or privileged port.
+    if (port instanceof Error) throw explainListenError(port, { port: wanted, host, command: 'kiln dev' })
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
     serverEnv.KILN_DEV_URL = url
 

@@ -38,6 +38,16 @@ test('serve on a port in use through PORT in .env: the same message', async (t) 
   t.notRegex(stderr, STACK_FRAME)
 })
 
+test('dev on a port in use: the same message as serve, naming kiln dev', async (t) => {
+  const port = await takenPort(t)
+  const root = tempApp(appFiles)
+  const { code, stderr } = await bin(['dev', `--port=${port}`], root)
+  t.is(code, 1)
+  t.regex(stderr, new RegExp(`Port ${port} is already in use on 127\\.0\\.0\\.1`))
+  t.regex(stderr, new RegExp(`kiln dev --port=${port + 1}`), 'the way out')
+  t.notRegex(stderr, STACK_FRAME)
+})
+
 test('the startup line names the app once: the starter, named Kiln, is not "Kiln is serving Kiln"', async (t) => {
   const server = await kilnServe(t, tempApp(appFiles), { APP_ENV: 'test', APP_NAME: 'Kiln' })
   const line = server
