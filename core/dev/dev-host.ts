@@ -27,6 +27,11 @@ export interface DevHostOptions {
   graceMs: number
 }
 
+// How long a stopping process keeps taking connections handed over before the stop, and waits for the first request
+// of a connection that has sent none yet (a browser's preconnect may never send one).
+const HANDOVER_SETTLE_MS = 100
+const FRESH_CONNECTION_MS = 1000
+
 type Loaded = { app: Application; handlers: ServerHandlers; error?: undefined } | { error: Error; app?: undefined }
 
 /**
@@ -101,7 +106,11 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
     return inject ? withDevClient(response, events.build, current.app.urls.basePath) : response
   }
   const nodeHandler = toNodeHandler(handle)
+  let stopping = false
   const server = createServer((req, res) => {
+    served.add(req.socket)
+    // A connection kept alive past the stop would be cut mid-reuse: the client is told to open a new one (to the new process).
+    if (stopping) res.shouldKeepAlive = false
     inFlight++
     res.once('close', () => inFlight--)
     // srvx types its handler for HTTP/2 as well; this server is HTTP/1.
@@ -145,6 +154,8 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
   }
 
   const sockets = new Set<Socket>()
+  /** Connections that sent at least one request: an idle one of these may be closed, the client knows to retry. */
+  const served = new WeakSet<Socket>()
   const onMessage = (message: HostMessage, handle: unknown) => {
     if (message?.type === 'kiln-dev:connection' && handle) {
       const socket = handle as Socket
@@ -161,10 +172,20 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
   process.send?.({ type: 'kiln-dev:ready' } satisfies HostMessage)
 
   await options.stopped
-  process.off('message', onMessage)
+  stopping = true
   events.close()
-  const deadline = Date.now() + options.graceMs
-  while (inFlight > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20))
+  // kiln dev stops this process as soon as its successor is ready, so connections handed over a moment earlier may
+  // still be on their way here, or here without their request yet: closing them would reset a request nobody sent
+  // twice. They get a short while to arrive and ask, and in-flight requests the grace period to end.
+  const stoppedAt = Date.now()
+  const deadline = stoppedAt + options.graceMs
+  const waiting = () => {
+    const since = Date.now() - stoppedAt
+    if (since < HANDOVER_SETTLE_MS) return true
+    return inFlight > 0 || (since < FRESH_CONNECTION_MS && [...sockets].some((socket) => !served.has(socket)))
+  }
+  while (waiting() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20))
+  process.off('message', onMessage)
   for (const socket of sockets) socket.destroy()
   await applying
   const last = await loaded

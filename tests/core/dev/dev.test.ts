@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test, { type ExecutionContext } from 'ava'
@@ -155,5 +155,36 @@ test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and res
   t.deepEqual(lines.slice(0, 1), ['[kiln dev] .env changed, restarting the server'], 'none of the ignored files caused a reload')
 
   dev.child.kill('SIGINT')
+  t.is(await dev.exited, 0)
+})
+
+test('kiln dev: a connection handed to the old server just before a restart still gets its answer from it', async (t) => {
+  t.timeout(120_000)
+  const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), '.env': 'APP_NAME=Kiln\n' })
+  const port = await freePort()
+  const dev = startDev(t, root, port)
+  await until(async () => (await answer(port))?.startsWith('one@') === true)
+  const pid = (await answer(port))!.split('@')[1]
+
+  // Opened (and so handed to the current server process) but silent until that process has been told to stop.
+  const socket = connect(port, '127.0.0.1')
+  await new Promise((resolve) => socket.once('connect', resolve))
+  let received = ''
+  socket.on('data', (chunk) => (received += String(chunk)))
+  const ended = new Promise<string>((resolve) => {
+    socket.once('close', () => resolve(received))
+    socket.once('error', (error) => resolve(`${received}${String(error)}`))
+  })
+
+  writeFileSync(join(root, '.env'), 'APP_NAME=Kiln\nPORT_UNUSED=1\n')
+  await until(async () => (await answer(port))?.endsWith(`@${pid}`) === false)
+  // The successor answers, so the old process has been sent SIGTERM; a moment for it to take it.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+  const response = await ended
+  t.regex(response, /^HTTP\/1\.1 200/, 'answered, not reset')
+  t.true(response.endsWith(`one@${pid}`), 'by the process the connection was handed to')
+
+  dev.child.kill('SIGTERM')
   t.is(await dev.exited, 0)
 })
