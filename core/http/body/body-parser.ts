@@ -3,6 +3,7 @@ import type { IParseOptions } from 'qs'
 import { limitRequestBody } from 'srvx/body-limit'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { HttpException } from '../errors/http-exception.ts'
+import { lingerOnClose } from './linger-close.ts'
 
 /** A parsed request body: fields, and uploaded files for multipart forms. */
 export interface ParsedBody {
@@ -38,7 +39,7 @@ export async function parseBody(request: Request, limit: number): Promise<Parsed
   if (headers.has('transfer-encoding') && headers.has('content-length'))
     throw new HttpException(400, 'A request cannot have both Content-Length and Transfer-Encoding.')
   const declared = Number(headers.get('content-length') ?? NaN)
-  if (declared > limit) throw tooLarge(limit)
+  if (declared > limit) throw tooLarge(limit, node)
   const type = (headers.get('content-type') ?? '').toLowerCase()
   // qs is loaded by the first form body, not at boot: JSON APIs never need it.
   if (qsParse === undefined && (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data'))) await loadQs()
@@ -49,7 +50,7 @@ export async function parseBody(request: Request, limit: number): Promise<Parsed
   const limited = limitRequestBody(request, limit, {
     createError: () => {
       exceeded = true
-      return tooLarge(limit)
+      return tooLarge(limit, node)
     },
   })
   try {
@@ -58,7 +59,7 @@ export async function parseBody(request: Request, limit: number): Promise<Parsed
       return fromFormData(await new Response(limited.body, { headers: { 'content-type': headers.get('content-type')! } }).formData())
     return fromText(await limited.text(), type)
   } catch (error) {
-    if (exceeded) throw tooLarge(limit)
+    if (exceeded) throw tooLarge(limit, node)
     if (error instanceof HttpException) throw error
     if (type.includes('multipart/form-data')) throw new HttpException(400, 'The multipart body could not be parsed.')
     throw new HttpException(400, 'The request body could not be read.')
@@ -93,7 +94,7 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
       if (size > limit) {
         done()
         req.pause()
-        return reject(tooLarge(limit))
+        return reject(tooLarge(limit, req))
       }
       chunks.push(chunk)
     }
@@ -114,8 +115,9 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
   })
 }
 
-function tooLarge(limit: number): HttpException {
-  // The rest of the body is never read: the connection closes after this answer.
+function tooLarge(limit: number, node: IncomingMessage | undefined): HttpException {
+  // The rest of the body is never read: the connection closes after this answer, without resetting it.
+  if (node) lingerOnClose(node)
   return new HttpException(413, `The request body is larger than ${limit} bytes.`, { headers: { connection: 'close' } })
 }
 

@@ -176,3 +176,39 @@ test('a body that hides a forbidden key behind a \\u escape is refused like a pl
   })
   t.deepEqual(await fine.json(), { fields: ['note'], files: [] })
 })
+
+/** Sends headers and then body bytes as fast as the server takes them, and reads nothing for the first 300 ms. */
+function lateReader(port: number, contentType: string, framing: 'chunked' | 'length'): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let response = ''
+    socket.on('connect', () => {
+      const length = framing === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${50 * MB}`
+      socket.write(`POST /upload HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nContent-Type: ${contentType}\r\n${length}\r\n\r\n`)
+      socket.pause()
+      const raw = Buffer.alloc(64 * 1024, 'a')
+      const chunk = framing === 'chunked' ? frame(raw) : raw
+      let sent = 0
+      const pump = () => {
+        while (sent < 50 * MB && !socket.destroyed) {
+          sent += raw.length
+          if (!socket.write(chunk)) return void socket.once('drain', pump)
+        }
+      }
+      pump()
+      setTimeout(() => socket.resume(), 300)
+    })
+    socket.on('data', (data) => (response += data))
+    socket.on('error', (error) => (response += `[${error.message}]`))
+    socket.on('close', () => resolve(response))
+  })
+}
+
+for (const type of ['multipart/form-data; boundary=xyz', 'application/json']) {
+  for (const framing of ['chunked', 'length'] as const) {
+    test(`${type.split(';')[0]}, ${framing === 'chunked' ? 'chunked' : 'with Content-Length'}: a client that reads the 413 late still gets it (the close does not reset the connection under it)`, async (t) => {
+      const { port } = await uploadApp(t)
+      t.regex(await lateReader(port, type, framing), /^HTTP\/1\.1 413 /)
+    })
+  }
+}
