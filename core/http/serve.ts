@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { IncomingMessage, Server as NodeServer } from 'node:http'
 import type { Duplex } from 'node:stream'
 import nodeAdapter from 'crossws/adapters/node'
-import type { Hooks } from 'crossws'
+import type { Hooks, Peer } from 'crossws'
 import { addRoute, createRouter, findRoute } from 'rou3'
 import { serve } from 'srvx'
 import type { Application } from '../application/application.ts'
@@ -55,10 +55,7 @@ export function serverHandlers(app: Application): ServerHandlers {
   const websockets = nodeAdapter({
     // ws would otherwise buffer frames up to 100 MiB before anyone can refuse them.
     serverOptions: { maxPayload: app.config.get<number>('http.websocket_max_payload', 1_048_576) },
-    resolve: (request) => {
-      const path = urls.strip(new URL(request.url).pathname)
-      return findRoute(sockets, '', path)?.data ?? {}
-    },
+    hooks: routeHooks((request) => findRoute(sockets, '', urls.strip(new URL(request.url).pathname))?.data ?? {}),
   })
   return {
     fetch: (request) => kernel.fetch(request),
@@ -116,5 +113,35 @@ export async function listen(app: Application, options: ListenOptions = {}): Pro
       })()
       return closing
     },
+  }
+}
+
+/** Where a socket's route hooks are kept: on crossws's per-peer context object, which every peer has anyway. */
+const ROUTE_HOOKS = Symbol('kiln.websocket.hooks')
+
+/**
+ * crossws hooks that hand each event to the hooks of the socket's route,
+ * found once by its path at the upgrade and kept on the peer's context.
+ * crossws's own `resolve` option would look them up the same way but keep
+ * a cache entry per socket (a WeakMap keyed by its context) for the
+ * socket's life, and wait on a promise for every frame.
+ */
+function routeHooks(resolve: (request: Request) => Partial<Hooks>): Partial<Hooks> {
+  // Each hook is async as under `resolve`: a hook that throws is a rejected promise the server logs, not an uncaught exception.
+  const of = (peer: Peer) => (peer.context as Record<symbol, Partial<Hooks> | undefined>)[ROUTE_HOOKS]
+  return {
+    async upgrade(request) {
+      const hooks = resolve(request)
+      const result = await hooks.upgrade?.(request)
+      if (result instanceof Response) return result
+      return { ...result, context: { ...result?.context, [ROUTE_HOOKS]: hooks } }
+    },
+    open: async (peer) => of(peer)?.open?.(peer),
+    message: async (peer, message) => of(peer)?.message?.(peer, message),
+    close: async (peer, details) => of(peer)?.close?.(peer, details),
+    error: async (peer, error) => of(peer)?.error?.(peer, error),
+    ping: async (peer, data) => of(peer)?.ping?.(peer, data),
+    pong: async (peer, data) => of(peer)?.pong?.(peer, data),
+    drain: async (peer) => of(peer)?.drain?.(peer),
   }
 }
