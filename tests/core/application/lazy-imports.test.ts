@@ -31,8 +31,13 @@ const ON_FIRST_USE = [
 
 /** The packages under node_modules that a Node process running `script` (ESM, from the repository root) loaded. */
 async function packagesLoaded(script: string, env: Record<string, string> = {}): Promise<Set<string>> {
+  return packagesOf(await modulesLoaded(script, env))
+}
+
+/** The packages under node_modules among module URLs. */
+function packagesOf(urls: string[]): Set<string> {
   const packages = new Set<string>()
-  for (const url of await modulesLoaded(script, env)) {
+  for (const url of urls) {
     const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]
     if (name) packages.add(name)
   }
@@ -71,13 +76,14 @@ test("import 'kiln-framework' loads none of the libraries that wait for their fi
 
 test('the starter app boots and answers its home page without loading the database, rate limiter, uploads, watcher or debug page', async (t) => {
   const root = join(ROOT, 'app-template')
-  const loaded = await packagesLoaded(
+  const urls = await modulesLoaded(
     `const { createApp } = await import('kiln-framework')
 const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_DEBUG: 'false', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', BROADCAST_CONNECTION: 'log', LOG_LEVEL: 'error' } })
 const res = await app.request('/')
 if (res.status !== 200) throw new Error('GET / answered ' + res.status)
 await app.close()`,
   )
+  const loaded = packagesOf(urls)
   t.true(loaded.has('handlebars'), 'the recording works: the home view loaded handlebars')
   t.deepEqual(
     ON_FIRST_USE.filter((name) => loaded.has(name)),
@@ -85,6 +91,16 @@ await app.close()`,
   )
   // The home page renders no component and sends no mail: no HTML parser (the components' root check, a mail's text part).
   t.false(loaded.has('htmlparser2'), 'htmlparser2 waits for the first component or mail')
+  // The starter lists the websocket driver and its connections, but its active one is `log`: the realtime server's
+  // sockets, channels, delivery and scaling (some twenty modules) wait for a websocket connection's first use.
+  t.true(
+    urls.some((url) => url.endsWith('/drivers/websocket/index.ts')),
+    'the recording works: the websocket driver is listed',
+  )
+  t.deepEqual(
+    urls.filter((url) => /\/drivers\/websocket\/(rt-engine\.ts|(connections|channels|scaling)\/)/.test(url)).map((url) => url.replace(/.*\/drivers\//, '')),
+    [],
+  )
 })
 
 /** A booted app with the components plugin alone, answering `path` in a child process: the modules it loaded. */
