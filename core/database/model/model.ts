@@ -2,14 +2,16 @@ import type { Kysely } from 'kysely'
 import { currentApp } from '../../application/current-app.ts'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { KilnError } from '../../support/errors.ts'
-import { castFromDb, castToDb, type Cast } from './casts.ts'
+import { castToDb, type Cast } from './casts.ts'
 import { column } from './identifiers.ts'
-import { fireModelEvent, LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
+import { LISTENERS, type ModelEventName, type ModelListener, type ModelObserver } from './model-events.ts'
 import { ModelQuery } from './model-query.ts'
 import { findByKey } from './find-by-key.ts'
 import { FactoryBuilder } from '../factory/factory.ts'
-import { ATTRIBUTE_HANDLER, dbValues, defaultCast, sameValue, snake, syncOriginal } from './model-attributes.ts'
-import { MassAssignmentError, ModelNotFoundError } from './model-errors.ts'
+import { defaultCast, snake, syncOriginal } from './model-attributes.ts'
+import { castRow, copyAttributes } from './model-hydration.ts'
+import { ModelRecord } from './model-record.ts'
+import { ModelNotFoundError } from './model-errors.ts'
 
 /**
  * What a model's key column holds, so `find` can refuse keys that cannot be
@@ -60,7 +62,7 @@ export function modelByMorphName(name: string): typeof Model | undefined {
  * const post = await Post.create({ title: 'Hi', meta: { tags: [] } })
  * ```
  */
-export class Model {
+export class Model extends ModelRecord {
   static table: string
   static primaryKey = 'id'
   /**
@@ -92,17 +94,6 @@ export class Model {
   /** The name stored in `*_type` columns of polymorphic relations (default: the class name). */
   static morphName?: string
 
-  /** @internal */ $attributes: Record<string, unknown> = {}
-  /** @internal */ $original: Record<string, unknown> = {}
-  /** True once saved to, or loaded from, the database. */
-  $exists = false
-
-  constructor(attributes: Record<string, unknown> = {}) {
-    const proxy = new Proxy<Model>(this, ATTRIBUTE_HANDLER as ProxyHandler<Model>)
-    if (Object.keys(attributes).length > 0) proxy.fill(attributes)
-    return proxy
-  }
-
   // ---- statics -------------------------------------------------------------
 
   /** @internal the Kysely to use: the transaction in scope, or the connection. */
@@ -124,20 +115,16 @@ export class Model {
 
   /** @internal a model from a database row. */
   static hydrate<M extends Model>(this: ModelClass<M>, row: Record<string, unknown>): M {
-    const model = new this()
-    // Whole objects assigned at once: every row of every query comes through here, and a proxy trap per column
-    // cost more than the casts (own fields take the set trap's fast path).
-    const attributes: Record<string, unknown> = {}
-    const casts = this.casts
-    for (const key in row) {
-      const value = row[key]
-      const cast = casts[key] ?? defaultCast(this, key)
-      attributes[key] = cast === undefined || value === null || value === undefined ? value : castFromDb(cast, value)
-    }
-    model.$attributes = attributes
-    model.$original = { ...attributes }
-    model.$exists = true
-    return model
+    return loadedModel(this, castRow(this, row))
+  }
+
+  /**
+   * @internal a model loaded from the database, with a copy of attributes
+   * already cast (another model's, a cache's): no column is cast again, and
+   * the copy shares no date or JSON value with `attributes`.
+   */
+  static hydrateCopy<M extends Model>(this: ModelClass<M>, attributes: Record<string, unknown>): M {
+    return loadedModel(this, copyAttributes(attributes))
   }
 
   /** @internal a value as the database stores it. */
@@ -224,181 +211,6 @@ export class Model {
     LISTENERS.delete(this)
   }
 
-  // ---- attributes ----------------------------------------------------------
-
-  /** The primary key's value. @example `post.getKey()` */
-  getKey(): unknown {
-    return this.$attributes[this.modelClass.primaryKey]
-  }
-
-  /** An attribute by name (for names a method shadows). @example `model.getAttribute('delete')` */
-  getAttribute<T = unknown>(key: string): T {
-    return this.$attributes[key] as T
-  }
-
-  /** Sets an attribute by name. @example `model.setAttribute('title', 'Hi')` */
-  setAttribute(key: string, value: unknown): this {
-    if (FORBIDDEN_KEYS.has(key)) throw new KilnError(`"${key}" cannot be an attribute.`)
-    this.$attributes[key] = value
-    return this
-  }
-
-  /**
-   * Mass-assigns attributes. Any that `fillable`/`guarded` refuse stop it
-   * before one is set, with a `MassAssignmentError` naming them: a silently
-   * dropped field hides a bug, and a guarded one (`is_admin`) is an attack.
-   *
-   * @example
-   * ```ts
-   * post.fill(request.only(['title', 'body']))
-   * ```
-   */
-  fill(attributes: Record<string, unknown>): this {
-    const Class = this.modelClass
-    const entries = Object.entries(attributes)
-    const refused = entries.filter(([key]) => !Class.isFillable(key)).map(([key]) => key)
-    if (refused.length > 0) throw new MassAssignmentError(Class.name, refused)
-    for (const [key, value] of entries) this.setAttribute(key, value)
-    return this
-  }
-
-  /** Sets attributes whatever `fillable` says (code that chose them itself, never request input). @example `user.forceFill({ is_admin: true })` */
-  forceFill(attributes: Record<string, unknown>): this {
-    for (const [key, value] of Object.entries(attributes)) this.setAttribute(key, value)
-    return this
-  }
-
-  /** Changed attributes since load or save. @example `post.getDirty()` */
-  getDirty(): Record<string, unknown> {
-    const dirty: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(this.$attributes)) if (!sameValue(value, this.$original[key])) dirty[key] = value
-    return dirty
-  }
-
-  /** True when something changed (or that one attribute changed). @example `post.isDirty('title')` */
-  isDirty(key?: string): boolean {
-    const dirty = this.getDirty()
-    return key ? key in dirty : Object.keys(dirty).length > 0
-  }
-
-  // ---- persistence ---------------------------------------------------------
-
-  /**
-   * Inserts or updates the row, with timestamps and events
-   * (`saving`, `creating`/`updating`, `created`/`updated`, `saved`).
-   * Resolves to false when a listener cancelled it.
-   *
-   * @example
-   * ```ts
-   * post.title = 'New title'
-   * await post.save()
-   * ```
-   */
-  async save(): Promise<boolean> {
-    const Class = this.modelClass
-    if (!(await fireModelEvent(Class, 'saving', this))) return false
-    const db = await Class.db()
-    const dialect = await Class.dialect()
-    const now = new Date()
-    if (this.$exists) {
-      if (!this.isDirty()) return (await fireModelEvent(Class, 'saved', this)) || true
-      if (!(await fireModelEvent(Class, 'updating', this))) return false
-      if (Class.timestamps) this.$attributes.updated_at = now
-      const values = dbValues(this, this.getDirty(), dialect)
-      await db
-        .updateTable(Class.table)
-        .set(values)
-        .where(Class.primaryKey, '=', this.getKey() as never)
-        .execute()
-      syncOriginal(this)
-      await fireModelEvent(Class, 'updated', this)
-    } else {
-      if (!(await fireModelEvent(Class, 'creating', this))) return false
-      if (Class.timestamps) {
-        this.$attributes.created_at ??= now
-        this.$attributes.updated_at ??= now
-      }
-      const values = dbValues(this, this.$attributes, dialect)
-      const row = await db.insertInto(Class.table).values(values).returningAll().executeTakeFirstOrThrow()
-      for (const [key, value] of Object.entries(row)) this.$attributes[key] = castFromDb(Class.casts[key] ?? defaultCast(Class, key), value)
-      this.$exists = true
-      syncOriginal(this)
-      await fireModelEvent(Class, 'created', this)
-    }
-    await fireModelEvent(Class, 'saved', this)
-    return true
-  }
-
-  /**
-   * Deletes the row; soft-deleting models set `deleted_at` instead (and fire `trashed`).
-   *
-   * @example
-   * ```ts
-   * await post.delete()
-   * ```
-   */
-  async delete(): Promise<boolean> {
-    const Class = this.modelClass
-    if (!this.$exists) return false
-    if (!(await fireModelEvent(Class, 'deleting', this))) return false
-    if (Class.softDeletes) {
-      this.$attributes.deleted_at = new Date()
-      const db = await Class.db()
-      await db
-        .updateTable(Class.table)
-        .set(dbValues(this, { deleted_at: this.$attributes.deleted_at }, await Class.dialect()))
-        .where(Class.primaryKey, '=', this.getKey() as never)
-        .execute()
-      syncOriginal(this)
-      await fireModelEvent(Class, 'trashed', this)
-    } else {
-      const db = await Class.db()
-      await db
-        .deleteFrom(Class.table)
-        .where(Class.primaryKey, '=', this.getKey() as never)
-        .execute()
-      this.$exists = false
-    }
-    await fireModelEvent(Class, 'deleted', this)
-    return true
-  }
-
-  /** Brings back a soft-deleted model. @example `await post.restore()` */
-  async restore(): Promise<boolean> {
-    const Class = this.modelClass
-    if (!Class.softDeletes) return false
-    this.$attributes.deleted_at = null
-    const db = await Class.db()
-    await db
-      .updateTable(Class.table)
-      .set({ deleted_at: null })
-      .where(Class.primaryKey, '=', this.getKey() as never)
-      .execute()
-    syncOriginal(this)
-    await fireModelEvent(Class, 'restored', this)
-    return true
-  }
-
-  /** Deletes the row for good, even on soft-deleting models. @example `await post.forceDelete()` */
-  async forceDelete(): Promise<boolean> {
-    const Class = this.modelClass
-    if (!(await fireModelEvent(Class, 'deleting', this))) return false
-    const db = await Class.db()
-    await db
-      .deleteFrom(Class.table)
-      .where(Class.primaryKey, '=', this.getKey() as never)
-      .execute()
-    this.$exists = false
-    await fireModelEvent(Class, 'forceDeleted', this)
-    await fireModelEvent(Class, 'deleted', this)
-    return true
-  }
-
-  /** True for a soft-deleted model. @example `post.trashed()` */
-  trashed(): boolean {
-    return this.modelClass.softDeletes && this.$attributes.deleted_at != null
-  }
-
   /** Reloads attributes from the database. @example `await post.refresh()` */
   async refresh(): Promise<this> {
     const Class = this.modelClass
@@ -407,24 +219,6 @@ export class Model {
     this.$attributes = { ...fresh.$attributes }
     syncOriginal(this)
     return this
-  }
-
-  /** Attributes without `hidden` ones, dates as ISO strings. @example `post.toDict()` */
-  toDict(): Record<string, unknown> {
-    const hidden = this.modelClass.hidden
-    const attributes = this.$attributes
-    const out: Record<string, unknown> = {}
-    for (const key in attributes) {
-      if (hidden.length > 0 && hidden.includes(key)) continue
-      const value = attributes[key]
-      out[key] = value instanceof Date ? value.toISOString() : value
-    }
-    return out
-  }
-
-  /** What `JSON.stringify` uses: `toDict()`. @example `JSON.stringify(post)` */
-  toJSON(): Record<string, unknown> {
-    return this.toDict()
   }
 
   // ---- relations -----------------------------------------------------------
@@ -458,7 +252,18 @@ export class Model {
   // ---- internals -----------------------------------------------------------
 
   /** The model's class. @example `post.modelClass.table` */
-  get modelClass(): ModelClass<this> {
+  override get modelClass(): ModelClass<this> {
     return this.constructor as ModelClass<this>
   }
+}
+
+/** A loaded model whose attributes are `attributes` (its own object from now on). */
+function loadedModel<M extends Model>(Class: ModelClass<M>, attributes: Record<string, unknown>): M {
+  const model = new Class()
+  // Whole objects assigned at once: every row of every query comes through here, and a proxy trap per column
+  // cost more than the casts (own fields take the set trap's fast path).
+  model.$attributes = attributes
+  model.$original = { ...attributes }
+  model.$exists = true
+  return model
 }
