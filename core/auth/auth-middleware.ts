@@ -2,6 +2,7 @@ import { HttpException } from '../http/errors/http-exception.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { Middleware } from '../http/pipeline/middleware.ts'
 import { redirect } from '../http/responses/to-response.ts'
+import { isThenable } from './request-auth.ts'
 import type { AuthManager } from './auth-manager.ts'
 
 /**
@@ -60,9 +61,16 @@ export const guest: Middleware = async (ctx, next, guards) => {
  * app.middleware.appendToGroup('web', initializeAuth)
  * ```
  */
-export const initializeAuth: Middleware = async (ctx, next) => {
-  const user = await ctx.auth.user()
-  if (user) ctx.request.setUser(user)
+export const initializeAuth: Middleware = (ctx, next) => {
+  // Without a promise when the guard can tell at once (a guest): it runs on every `web` request.
+  const found = ctx.auth.userNow()
+  if (isThenable(found)) {
+    return Promise.resolve(found).then((user) => {
+      if (user) ctx.request.setUser(user)
+      return next()
+    })
+  }
+  if (found) ctx.request.setUser(found)
   return next()
 }
 

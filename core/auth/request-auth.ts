@@ -1,7 +1,7 @@
 import { KilnError } from '../support/errors.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
-import type { AuthUser, LoginOptions } from './contracts.ts'
+import type { AuthUser, Guard, LoginOptions } from './contracts.ts'
 import { verifyNothing } from './password-hasher.ts'
 
 /**
@@ -28,11 +28,34 @@ export class RequestAuth {
 
   /** The user of a guard (the one that authenticated, else the default). @example `await ctx.auth.user()` */
   async user<U extends AuthUser = AuthUser>(guard?: string): Promise<U | undefined> {
+    return (await this.userNow(guard)) as U | undefined
+  }
+
+  /**
+   * {@link RequestAuth.user}, without a promise when the guard can tell at
+   * once (a user already resolved, or a session guard with no user and no
+   * remember-me cookie): `initializeAuth` runs on every `web` request. @internal
+   *
+   * @example
+   * ```ts
+   * const found = ctx.auth.userNow()
+   * const user = isThenable(found) ? await found : found
+   * ```
+   */
+  userNow(guard?: string): AuthUser | undefined | Promise<AuthUser | undefined> {
     const name = guard ?? this.guardName ?? this.manager.defaultGuard()
-    if (this.resolved.has(name)) return this.resolved.get(name) as U | undefined
-    const user = this.manager.actingUser(name) ?? (await this.manager.guard(name).authenticate(this.ctx))
-    this.resolved.set(name, user)
-    return user as U | undefined
+    if (this.resolved.has(name)) return this.resolved.get(name)
+    const acting = this.manager.actingUser(name)
+    const driver = acting ? undefined : (this.manager.guard(name) as Guard & { authenticateNow?(ctx: HttpContext): ReturnType<RequestAuth['userNow']> })
+    const found = acting ?? (driver!.authenticateNow ? driver!.authenticateNow(this.ctx) : driver!.authenticate(this.ctx))
+    if (!isThenable(found)) {
+      this.resolved.set(name, found)
+      return found
+    }
+    return Promise.resolve(found).then((user) => {
+      this.resolved.set(name, user)
+      return user
+    })
   }
 
   /** True when the guard has a user. @example `if (await ctx.auth.check()) ...` */
@@ -136,4 +159,17 @@ export class RequestAuth {
     if (!(await provider.validateCredentials(user, credentials))) return undefined
     return user as U
   }
+}
+
+/**
+ * True for a promise (or any thenable) from a guard, as opposed to a user or nothing.
+ *
+ * @example
+ * ```ts
+ * const found = ctx.auth.userNow()
+ * const user = isThenable(found) ? await found : found
+ * ```
+ */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
 }

@@ -5,7 +5,7 @@ import type { CookieCodec } from '../http/body/cookie-jar.ts'
 import type { Middleware } from '../http/pipeline/middleware.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
-import { Session } from './session.ts'
+import { Session, type SaveResult } from './session.ts'
 import { parseSessionCookie } from './session-cookie.ts'
 import { csrfTokenKeys } from './session-token.ts'
 import { sessionStore } from './session-stores.ts'
@@ -71,11 +71,27 @@ function cookieCodec(app: Application): CookieCodec {
 export const startSession: Middleware = async (ctx, next) => {
   if (ctx.session) return next()
   const config = ctx.app.config.get<SessionConfig>('session')
+  // Awaited only when the store is really read or written: each promise costs an AsyncLocalStorage hook on Node 20.
   const store = sessionStore(ctx.app)
-  const session = await storeCall(ctx.app, () => Session.load(store, ctx.cookies.get(config.cookie), config.lifetime * 60, { tokenKeys: tokenKeys(ctx.app) }))
+  let session: Session
+  try {
+    const opened = Session.open(store, ctx.cookies.get(config.cookie), config.lifetime * 60, { tokenKeys: tokenKeys(ctx.app) })
+    session = opened instanceof Session ? opened : await opened
+  } catch (error) {
+    throw storeFailure(ctx.app, error)
+  }
   ctx.session = session
   const response = await next()
-  const saved = await storeCall(ctx.app, () => session.save())
+  const xsrf = wantsXsrfCookie(ctx)
+  // Creates the CSRF token before the session is saved, if the handler has not (`verifyCsrfToken` asked for it).
+  if (xsrf) session.token()
+  let saved: SaveResult
+  try {
+    const result = session.saveNow()
+    saved = typeof result === 'string' ? result : await result
+  } catch (error) {
+    throw storeFailure(ctx.app, error)
+  }
   maybeCollectSessionGarbage(ctx.app)
   if (saved === 'ended') return response
   // Unchanged: the browser's cookie already names this id, and re-sending it would race a login elsewhere.
@@ -89,7 +105,7 @@ export const startSession: Middleware = async (ctx, next) => {
       maxAge: config.expire_on_close ? undefined : config.lifetime * 60,
     })
   }
-  if (wantsXsrfCookie(ctx) && (saved === 'written' || ctx.cookies.raw('XSRF-TOKEN') !== session.token())) addXsrfCookie(ctx, session.token())
+  if (xsrf && (saved === 'written' || ctx.cookies.raw('XSRF-TOKEN') !== session.token())) addXsrfCookie(ctx, session.token())
   return response
 }
 
@@ -106,15 +122,10 @@ function tokenKeys(app: Application): KeyObject[] {
 }
 
 /** A store that cannot be read or written (Redis down, a full disk) is 503, never a hang or a 500. */
-async function storeCall<T>(app: Application, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (error) {
-    // The store already logged an outage once; a plain I/O failure gets its own line.
-    if (!(error instanceof ServiceUnavailableError))
-      app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'The session store failed')
-    throw new ServiceUnavailableError('The session store is unavailable; try again shortly.', { cause: error })
-  }
+function storeFailure(app: Application, error: unknown): ServiceUnavailableError {
+  // The store already logged an outage once; a plain I/O failure gets its own line.
+  if (!(error instanceof ServiceUnavailableError)) app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'The session store failed')
+  return new ServiceUnavailableError('The session store is unavailable; try again shortly.', { cause: error })
 }
 
 export { sessionStore } from './session-stores.ts'

@@ -62,8 +62,9 @@ export class SessionRecords {
    * if ((await records.find(id))?.destroyed) return 'ended'
    * ```
    */
-  async find(id: string): Promise<StoredSession | undefined> {
-    return asRecord(await this.store.getItem(id))
+  find(id: string): Promise<StoredSession | undefined> {
+    // One promise, not an async wrapper around the store's: every web request reads its session.
+    return this.store.getItem(id).then(asRecord)
   }
 
   /**

@@ -69,17 +69,35 @@ export class Session {
    * const session = await Session.load(store, ctx.cookies.get('kiln_session'), 120 * 60, { tokenKeys })
    * ```
    */
-  static async load(
+  static load(store: Storage, cookie: string | undefined, lifetimeSeconds: number, options: { tokenKeys?: Array<Buffer | KeyObject> } = {}): Promise<Session> {
+    const opened = Session.open(store, cookie, lifetimeSeconds, options)
+    return opened instanceof Session ? Promise.resolve(opened) : opened
+  }
+
+  /**
+   * {@link Session.load}, without a promise when the store need not be
+   * read (no cookie, or one that names no session): the session middleware
+   * uses it, since each promise of a request costs an AsyncLocalStorage
+   * hook on Node 20. @internal
+   *
+   * @example
+   * ```ts
+   * const opened = Session.open(store, cookie, 7200, { tokenKeys })
+   * const session = opened instanceof Session ? opened : await opened
+   * ```
+   */
+  static open(
     store: Storage,
     cookie: string | undefined,
     lifetimeSeconds: number,
     options: { tokenKeys?: Array<Buffer | KeyObject> } = {},
-  ): Promise<Session> {
+  ): Session | Promise<Session> {
     const records = new SessionRecords(store, lifetimeSeconds)
     const keys = options.tokenKeys ?? []
     const named = parseSessionCookie(cookie)
-    if (named) {
-      const record = await records.find(named.id)
+    if (!named) return Session.fresh(records, keys)
+    // The store is read even for a session kept in its cookie alone: the read is what finds a tombstone.
+    return records.find(named.id).then((record) => {
       if (record && !record.destroyed && record.expires_at > Date.now()) {
         const session = new Session(named.id, records, false, keys)
         session.data = record.data
@@ -94,7 +112,11 @@ export class Session {
         session.loaded.mark({}, named.expiresAt)
         return session
       }
-    }
+      return Session.fresh(records, keys)
+    })
+  }
+
+  private static fresh(records: SessionRecords, keys: Array<Buffer | KeyObject>): Session {
     const session = new Session(randomId(), records, true, keys)
     session.replace = true
     return session
@@ -259,8 +281,40 @@ export class Session {
    * if ((await session.save()) === 'written') ctx.cookies.set('kiln_session', session.cookieValue())
    * ```
    */
-  async save(): Promise<SaveResult> {
+  save(): Promise<SaveResult> {
+    const saved = this.saveNow()
+    return typeof saved === 'string' ? Promise.resolve(saved) : saved
+  }
+
+  /**
+   * {@link Session.save}, without a promise when nothing goes to the store
+   * (the common case: a session unchanged, or kept in its cookie, and not
+   * due for renewal). The session middleware uses it. @internal
+   *
+   * @example
+   * ```ts
+   * const result = session.saveNow()
+   * const saved = typeof result === 'string' ? result : await result
+   * ```
+   */
+  saveNow(): SaveResult | Promise<SaveResult> {
     ageFlashOnSave(this.data)
+    const expiresAt = Date.now() + this.records.lifetimeSeconds * 1000
+    if (this.ended.length === 0 && !this.stored && Object.keys(this.data).length === 0) {
+      // Kept in its cookie alone: a new session (or one flushed) is sent without a store write.
+      if (this.replace) {
+        this.replace = false
+        this.loaded.mark({}, expiresAt)
+        return 'written'
+      }
+      if (expiresAt - this.loaded.expiresAt < TOUCH_INTERVAL_MS) return 'unchanged'
+    } else if (this.ended.length === 0 && !this.replace && expiresAt - this.loaded.expiresAt < TOUCH_INTERVAL_MS) {
+      if (this.loaded.changedKeys(this.data).length === 0) return 'unchanged'
+    }
+    return this.write()
+  }
+
+  private async write(): Promise<SaveResult> {
     for (const { id, until } of this.ended.splice(0)) await this.records.destroy(id, until)
     const expiresAt = Date.now() + this.records.lifetimeSeconds * 1000
     if (!this.stored && Object.keys(this.data).length === 0) return this.keepInCookie(expiresAt)

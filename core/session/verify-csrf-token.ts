@@ -23,18 +23,16 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
  * csrf_except: ['webhooks/*']
  * ```
  */
-export const verifyCsrfToken: Middleware = async (ctx, next) => {
+export const verifyCsrfToken: Middleware = (ctx, next) => {
   const session = ctx.session
   if (!session) throw new KilnError('verifyCsrfToken needs the session: put it after startSession.', { code: 'E_SESSION_MISSING' })
-  // Also on a refusal, so a client that lost the cookie can retry.
+  // Also on a refusal, so a client that lost the cookie can retry. The session middleware, seeing the mark, creates
+  // the token before it saves the session (if the handler has not) and sends the cookie: no promise of its own here.
   ;(ctx as Wanting)[XSRF_WANTED] = true
   if (!SAFE.has(ctx.request.method) && !isExcepted(ctx) && !tokensMatch(ctx, session)) {
     throw new HttpException(419, 'CSRF token mismatch.')
   }
-  const response = await next()
-  // Creates the token before the session is saved, if the handler has not.
-  session.token()
-  return response
+  return next()
 }
 
 // A mark on the request's context, not a WeakSet entry per request, which costs the garbage collector (issue 25).

@@ -76,12 +76,13 @@ export class HttpKernel {
     return this.serve(request)
   }
 
-  private async serve(request: Request): Promise<Response> {
+  private serve(request: Request): Promise<Response> {
     // Set by this kernel's handlers; cleared first, so a request served by another app before is never misread.
     ;(request as Answered)[ANSWERED] = undefined
-    const response = await this.h3.fetch(request)
     const compression = this.options.compression
-    return compression?.enabled ? compressResponse(request, response, compression, (request as Answered)[ANSWERED]) : response
+    const served = this.h3.fetch(request)
+    if (!compression?.enabled) return Promise.resolve(served)
+    return Promise.resolve(served).then((response) => compressResponse(request, response, compression, (request as Answered)[ANSWERED]))
   }
 
   /** Resolves every route's middleware now, so a typo fails at boot rather than on a request. @example `kernel.compileAll()` */
@@ -110,19 +111,19 @@ export class HttpKernel {
   private handle(event: H3Event, route: RouteDefinition): Promise<Response> {
     const ctx = contextOf(this.app, event)
     ctx.route = route
-    return runWithContext(ctx, async () => {
-      if (!BODYLESS.has(event.req.method)) {
-        try {
-          ctx.request.parsed = await parseBody(event.req as unknown as Request, route.maxBodyBytes ?? this.options.bodyLimit)
-        } catch (error) {
-          return renderError(error, ctx)
-        }
-      }
-      const response = await this.pipelineFor(route)(ctx)
-      ;(event.req as unknown as Answered)[ANSWERED] = response
-      // HEAD runs the GET handler for its headers; the body is never sent.
-      return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
-    })
+    // No async wrapper for a bodyless request: each promise costs an AsyncLocalStorage hook on Node 20.
+    return runWithContext(ctx, () =>
+      BODYLESS.has(event.req.method) ? this.pipelineFor(route)(ctx).then((response) => answer(event, response)) : this.handleWithBody(event, route, ctx),
+    )
+  }
+
+  private async handleWithBody(event: H3Event, route: RouteDefinition, ctx: HttpContext): Promise<Response> {
+    try {
+      ctx.request.parsed = await parseBody(event.req as unknown as Request, route.maxBodyBytes ?? this.options.bodyLimit)
+    } catch (error) {
+      return renderError(error, ctx)
+    }
+    return answer(event, await this.pipelineFor(route)(ctx))
   }
 
   private pipelineFor(route: RouteDefinition): Pipeline {
@@ -177,6 +178,12 @@ const ALLOWED = Symbol('allowed-methods')
 const ANSWERED = Symbol('kiln.answered')
 type Answered = Request & { [ANSWERED]?: Response }
 
+/** Marks what the app answered (for the compressor); HEAD runs the GET handler for its headers, and its body is never sent. */
+function answer(event: H3Event, response: Response): Response {
+  ;(event.req as unknown as Answered)[ANSWERED] = response
+  return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
+}
+
 function unmatched(ctx: HttpContext): never {
   const allowed = ctx.locals.get(ALLOWED) as Set<string> | undefined
   if (allowed && allowed.size > 0) {
@@ -186,7 +193,8 @@ function unmatched(ctx: HttpContext): never {
   throw new HttpException(404, 'Not found.')
 }
 
-async function callHandler(route: RouteDefinition, ctx: HttpContext): Promise<unknown> {
+/** Not async: a handler's plain answer becomes a `Response` without a promise (the pipeline awaits only promises). */
+function callHandler(route: RouteDefinition, ctx: HttpContext): unknown {
   const handler = route.handler
   if (typeof handler === 'function') return handler(ctx)
   const [Controller, method] = handler
