@@ -49,7 +49,7 @@ export class RtLimits {
    * is a trusted proxy, the last `X-Forwarded-For` entry (the one that proxy added).
    */
   address(peer: Peer): string {
-    const remote = plainAddress(peer.remoteAddress ?? '')
+    const remote = plainAddress(remoteAddress(peer))
     if (!this.proxies.has(remote)) return remote
     const forwarded = requestHeader(peer.request, 'x-forwarded-for')
       ?.split(',')
@@ -96,6 +96,28 @@ export class RtLimits {
       Refusal: RateLimiterRes,
     }
   }
+}
+
+/** What of a crossws Node peer and its socket the address is read from (crossws's and Node's own fields). */
+interface NodePeerInternals {
+  _internal?: { nodeReq?: { socket?: { _peername?: unknown; _handle?: { getpeername?(out: { address?: string }): number } } } }
+}
+
+/**
+ * The peer's address, read from the socket's handle as Node's own
+ * `remoteAddress` does, but without the copy Node then keeps on the socket
+ * for its life (an object and a string, about 88 bytes a socket: most of
+ * what the per-address limits cost). Any other peer (or a Node that changed
+ * its internals) is read through `remoteAddress`.
+ */
+function remoteAddress(peer: Peer): string {
+  const socket = (peer as unknown as NodePeerInternals)._internal?.nodeReq?.socket
+  const handle = socket?._handle
+  if (handle?.getpeername && socket?._peername === undefined) {
+    const out: { address?: string } = {}
+    if (handle.getpeername(out) === 0 && out.address) return out.address
+  }
+  return peer.remoteAddress ?? ''
 }
 
 /** `::ffff:127.0.0.1` (IPv4 on a dual-stack socket) is `127.0.0.1`. */

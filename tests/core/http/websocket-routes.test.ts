@@ -29,7 +29,7 @@ test('each websocket route gets its own sockets; its upgrade hook refuses or giv
   app.config.set('app.base_path', '/sub')
   const closed: string[] = []
   app.router.websocket('/echo', {
-    message: (peer, message) => peer.send(`echo:${message.text()}`),
+    message: (peer, message) => void peer.send(`echo:${message.text()}`),
     close: () => void closed.push('echo'),
   })
   app.router.websocket('/rooms/{room}', {
@@ -38,8 +38,8 @@ test('each websocket route gets its own sockets; its upgrade hook refuses or giv
       if (!user) return new Response('Who are you?', { status: 401 })
       return { context: { user } }
     },
-    open: (peer) => peer.send(`welcome ${String(peer.context.user)}`),
-    message: (peer, message) => peer.send(`${String(peer.context.user)} says ${message.text()}`),
+    open: (peer) => void peer.send(`welcome ${String(peer.context.user)}`),
+    message: (peer, message) => void peer.send(`${String(peer.context.user)} says ${message.text()}`),
     close: () => void closed.push('rooms'),
   })
   const server = await app.listen()

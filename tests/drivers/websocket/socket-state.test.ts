@@ -119,3 +119,22 @@ test('an Origin header sent twice is read as both values joined, as the Fetch st
   t.regex(await once.ready(), /^\d+\.\d+$/)
   once.close()
 })
+
+test("the per-address limits read a socket's address without Node keeping a copy of it on the socket; the cap still holds", async (t) => {
+  const rt = await rtApp(t, { max_connections_per_address: 2 })
+  await rt.connect()
+  await rt.connect()
+  const third = new TestSocket(rt.socketUrl)
+  t.is((await third.event('svc:error')).data.code, 4004, 'the third from 127.0.0.1')
+  // The server side of each socket: Node's remoteAddress would have left `_peername` (an object and a string) on it.
+  type Held = { peer: { _internal: { nodeReq: { socket: { _peername?: unknown; remoteAddress?: string } } } } }
+  type Holder = { sockets: { byId: Map<string, Held> } }
+  // The server's socket registry (on the engine it loads on start, or on the server itself).
+  const server = rt.broadcaster.server as unknown as Holder & { engine?: Holder }
+  const held = [...(server.engine ?? server).sockets.byId.values()]
+  t.is(held.length, 2)
+  for (const { peer } of held) {
+    t.is(peer._internal.nodeReq.socket._peername, undefined)
+    t.regex(peer._internal.nodeReq.socket.remoteAddress ?? '', /127\.0\.0\.1$/, 'what the limits read is the address')
+  }
+})
