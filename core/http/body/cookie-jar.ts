@@ -1,4 +1,4 @@
-import { parse as parseCookies, serialize } from 'cookie-es'
+import { parse as parseCookies } from 'cookie-es'
 
 /** Options for a cookie the response sets. */
 export interface CookieOptions {
@@ -114,7 +114,9 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
 }
 
 /**
- * Serialises one `Set-Cookie` value (cookie-es). `Path` defaults to `/`;
+ * Serialises one `Set-Cookie` value, as cookie-es's `serialize` does (the
+ * same text, the same checks, the same `TypeError`s), in a fraction of its
+ * time: a new visitor's answer carries two cookies. `Path` defaults to `/`;
  * `SameSite=None` always comes with `Secure`, since browsers drop it otherwise.
  *
  * @example
@@ -124,13 +126,63 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
  * ```
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  return serialize(name, value, {
-    path: options.path ?? '/',
-    ...(options.maxAge !== undefined ? { maxAge: Math.floor(options.maxAge) } : {}),
-    ...(options.expires ? { expires: options.expires } : {}),
-    ...(options.domain ? { domain: options.domain } : {}),
-    httpOnly: options.httpOnly,
-    secure: options.secure || options.sameSite === 'none',
-    sameSite: options.sameSite,
-  })
+  if (!COOKIE_NAME.test(name)) throw new TypeError(`argument name is invalid: ${name}`)
+  const encoded = value ? encodeURIComponent(value) : ''
+  if (!COOKIE_VALUE.test(encoded)) throw new TypeError(`argument val is invalid: ${value}`)
+  const sameSite = typeof options.sameSite === 'string' ? (options.sameSite.toLowerCase() as string) : (options.sameSite as unknown)
+  const secure = options.secure || options.sameSite === 'none'
+  if (!secure) {
+    if (sameSite === 'none') throw new TypeError('SameSite=None cookies must have the Secure attribute')
+    if (name.length > 9 && name.charCodeAt(0) === 95 && name.charCodeAt(1) === 95) {
+      const lower = name.toLowerCase()
+      if (lower.startsWith('__secure-') || lower.startsWith('__host-')) throw new TypeError(`${name} cookies must have the Secure attribute`)
+    }
+  }
+  if (name.length > 7 && name.charCodeAt(0) === 95 && name.charCodeAt(1) === 95 && name.toLowerCase().startsWith('__host-')) {
+    if ((options.path ?? '/') !== '/') throw new TypeError('__Host- cookies must have Path=/')
+    if (options.domain) throw new TypeError('__Host- cookies must not have a Domain attribute')
+  }
+  let out = `${name}=${encoded}`
+  if (options.maxAge !== undefined) {
+    const maxAge = Math.floor(options.maxAge)
+    if (!Number.isInteger(maxAge)) throw new TypeError(`option maxAge is invalid: ${maxAge}`)
+    out += `; Max-Age=${Math.max(0, Math.min(maxAge, MAX_AGE_LIMIT))}`
+  }
+  if (options.domain) {
+    if (!DOMAIN_VALUE.test(options.domain)) throw new TypeError(`option domain is invalid: ${options.domain}`)
+    out += `; Domain=${options.domain}`
+  }
+  const path = options.path ?? '/'
+  if (path) {
+    if (!PATH_VALUE.test(path)) throw new TypeError(`option path is invalid: ${path}`)
+    out += `; Path=${path}`
+  }
+  if (options.expires) {
+    if (!(options.expires instanceof Date) || !Number.isFinite(options.expires.valueOf()))
+      throw new TypeError(`option expires is invalid: ${String(options.expires)}`)
+    out += `; Expires=${options.expires.toUTCString()}`
+  }
+  if (options.httpOnly) out += '; HttpOnly'
+  if (secure) out += '; Secure'
+  if (sameSite)
+    out +=
+      sameSite === 'lax'
+        ? '; SameSite=Lax'
+        : sameSite === 'strict' || sameSite === true
+          ? '; SameSite=Strict'
+          : sameSite === 'none'
+            ? '; SameSite=None'
+            : invalidSameSite(sameSite)
+  return out
+}
+
+// cookie-es's rules (RFC 6265 token and cookie-octets, as percent-encoding leaves them), and its 400-day Max-Age cap.
+const COOKIE_NAME = /^[\u0021-\u003A\u003C\u003E-\u007E]+$/
+const COOKIE_VALUE = /^[\u0021-\u003A\u003C-\u007E]*$/
+const DOMAIN_VALUE = /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
+const PATH_VALUE = /^[\u0020-\u003A\u003C-\u007E]*$/
+const MAX_AGE_LIMIT = 34_560_000
+
+function invalidSameSite(value: unknown): never {
+  throw new TypeError(`option sameSite is invalid: ${String(value)}`)
 }
