@@ -53,12 +53,24 @@ export function registerUnstorageDrivers(manager: DriverManager<Storage, Applica
 export function lazyStorage(load: () => Promise<Driver>): Storage {
   let loading: Promise<Driver> | undefined
   let ready: Promise<Storage> | undefined
+  let storage: Storage | undefined
   const driver = () => (loading ??= load())
-  const get = () => (ready ??= driver().then((loaded) => createStorage({ driver: loaded })))
+  const get = () =>
+    (ready ??= driver().then((loaded) => {
+      storage = createStorage({ driver: loaded })
+      return storage
+    }))
+  // Once loaded, a call goes straight to the storage: an async wrapper would add two promises to every session read.
   const forward =
     (method: keyof Storage) =>
-    async (...args: unknown[]) =>
-      ((await get())[method] as (...a: unknown[]) => unknown)(...args)
+    (...args: unknown[]): Promise<unknown> => {
+      if (!storage) return get().then((loaded) => (loaded[method] as (...a: unknown[]) => unknown)(...args))
+      try {
+        return Promise.resolve((storage[method] as (...a: unknown[]) => unknown)(...args))
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }
   return {
     getItem: forward('getItem'),
     getItemRaw: forward('getItemRaw'),
