@@ -104,7 +104,8 @@ export class TokGuard implements Guard {
   ): Promise<{ token: PersonalAccessToken; user: TokenUser } | undefined> {
     const cache = tokenCache(this.app)
     const cached = cache?.get(id, hash)
-    if (cached) return { token: tokenModel.hydrate(cached.token), user: userModel.hydrate(cached.user) as unknown as TokenUser }
+    // Copies of attributes cast when the entry was made: a hit parses no date or JSON column again.
+    if (cached) return { token: tokenModel.hydrateCopy(cached.token), user: userModel.hydrateCopy(cached.user) as unknown as TokenUser }
     const generation = cache?.generation
     // Synchronous on SQLite: no promise, which costs about as much as the read.
     const now = readTokenWithUserNow(tokenModel, userModel, id)
@@ -113,13 +114,21 @@ export class TokGuard implements Guard {
     const token = tokenModel.hydrate(rows.token)
     const until = validUntil(token, this.config())
     if (until <= Date.now()) return undefined
-    const user = userModel.hydrate(rows.user) as unknown as TokenUser
+    const userRecord = userModel.hydrate(rows.user)
+    const user = userRecord as unknown as TokenUser
     if (cache) {
       cache.userModels.add(userModel)
       const ttl = this.config().cache.ttl * 1000
       cache.set(
         id,
-        { hash, token: rows.token, user: rows.user, userKey: userKey(userModel, user.getKey()), until: Math.min(until, Date.now() + ttl) },
+        {
+          hash,
+          // Copies taken before the route runs: what it changes on its models never reaches the cache.
+          token: tokenModel.hydrateCopy(token.$attributes).$attributes,
+          user: userModel.hydrateCopy(userRecord.$attributes).$attributes,
+          userKey: userKey(userModel, user.getKey()),
+          until: Math.min(until, Date.now() + ttl),
+        },
         generation!,
       )
     }

@@ -1,6 +1,10 @@
 import { safeEqual, type Model } from '../../core/index.ts'
 
-/** A verified token as the cache keeps it: rows, never models (each request gets its own). */
+/**
+ * A verified token as the cache keeps it: the token's and the user's
+ * attributes as their models cast them, never models (each request gets its
+ * own, made by `hydrateCopy`, so a route's changes never reach the cache).
+ */
 export interface VerifiedToken {
   /** The stored SHA-256 of the secret: a hit still needs the request's secret to hash to it. */
   hash: string

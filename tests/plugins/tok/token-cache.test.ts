@@ -215,3 +215,28 @@ test('while Redis is down the cache is bypassed, so no invalidation can be misse
   t.true(await until(() => cache.usable), 'the cache counts again once Redis is back')
   t.is(cache.size, 0, 'it starts empty: invalidations sent during the outage were lost')
 })
+
+test('one process: a hit gives the route its own models; what the route changes in them, saved or not, never reaches the cache', async (t) => {
+  const app = await cachedApp(t, {}, { tok: { cache: { enabled: true, ttl: 60 } } })
+  app.router.group({ middleware: ['api'] }, () => {
+    app.router
+      .get('/meddle', ({ request }) => {
+        const user = request.user<User>()!
+        const seen = { name: user.name, created: (user.getAttribute('created_at') as Date).getTime(), abilities: [...(user.currentAccessToken() as PersonalAccessToken).abilities] }
+        user.name = 'Changed in a route'
+        ;(user.getAttribute('created_at') as Date).setTime(0)
+        ;(user.currentAccessToken() as PersonalAccessToken).abilities.push('everything')
+        return seen
+      })
+      .middleware(['auth:tok'])
+  })
+  await refreshDatabase(app)
+  const { user, tokens } = await userWithTokens(app, 1)
+  const headers = { authorization: `Bearer ${tokens[0].text}`, accept: 'application/json' }
+  const client = new TestClient(app)
+  const first = await (await client.json('GET', '/meddle', undefined, headers)).json()
+  t.is(tokenCache(app)!.size, 1)
+  for (let i = 0; i < 2; i++) t.deepEqual(await (await client.json('GET', '/meddle', undefined, headers)).json(), first)
+  t.deepEqual(first, { name: user.name, created: (user.getAttribute('created_at') as Date).getTime(), abilities: ['orders:read'] })
+  t.false(await can(app, tokens[0].text, 'everything'))
+})
