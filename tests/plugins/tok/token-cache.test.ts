@@ -222,7 +222,11 @@ test('one process: a hit gives the route its own models; what the route changes 
     app.router
       .get('/meddle', ({ request }) => {
         const user = request.user<User>()!
-        const seen = { name: user.name, created: (user.getAttribute('created_at') as Date).getTime(), abilities: [...(user.currentAccessToken() as PersonalAccessToken).abilities] }
+        const seen = {
+          name: user.name,
+          created: (user.getAttribute('created_at') as Date).getTime(),
+          abilities: [...(user.currentAccessToken() as PersonalAccessToken).abilities],
+        }
         user.name = 'Changed in a route'
         ;(user.getAttribute('created_at') as Date).setTime(0)
         ;(user.currentAccessToken() as PersonalAccessToken).abilities.push('everything')
