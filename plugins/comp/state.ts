@@ -105,7 +105,14 @@ export async function hydrate(
   types: TypedPath[] = [],
   openUpload: (reference: string) => Promise<TemporaryUploadedFile>,
 ): Promise<Record<string, unknown>> {
-  const values = structuredClone(data)
+  // A copy, so what the browser sent stays as it was (the answer lists what changed against it); only objects
+  // and lists need one, and a snapshot is mostly numbers and text.
+  const values: Record<string, unknown> = {}
+  for (const key of Object.keys(data)) {
+    if (FORBIDDEN_KEYS.has(key)) continue
+    const value = data[key]
+    values[key] = value !== null && typeof value === 'object' ? structuredClone(value) : value
+  }
   for (const [path, type] of types) {
     const current = read(values, path)
     let value: unknown

@@ -24,7 +24,7 @@ export interface CheckedEntry {
  *
  * @example
  * ```ts
- * await checkEntry(services, ctx, updatePayloadSchema(limits).parse(body))
+ * await checkEntry(services, ctx, parseUpdatePayload(limits, body))
  * ```
  */
 export async function checkEntry(services: CompServices, ctx: HttpContext, entry: CheckedEntry): Promise<void> {

@@ -5,7 +5,7 @@ import { streamedUpdate } from './features/stream/stream-response.ts'
 import { showsErrorPages } from './error-page.ts'
 import { updateComponent } from './lifecycle/update.ts'
 import { checkEntry } from './update-checks.ts'
-import { updatePayloadSchema } from './update-payload.ts'
+import { parseUpdatePayload } from './update-payload.ts'
 
 export { EXPIRED_CODE } from './update-checks.ts'
 
@@ -30,7 +30,7 @@ export { EXPIRED_CODE } from './update-checks.ts'
  * ```
  */
 export function updateHandler(services: CompServices): HandlerFunction {
-  const schema = updatePayloadSchema(services.config.limits)
+  const { limits } = services.config
   return async (ctx) => {
     try {
       // The features' hooks load on the process's first mount or update, not at boot.
@@ -38,7 +38,7 @@ export function updateHandler(services: CompServices): HandlerFunction {
       if (pending) await pending
       const body = ctx.request.body()
       if (isBatch(body)) return await streamedUpdate(ctx, services.config.stream.max_kb, () => runBatch(services, ctx, body))
-      const payload = schema.parse(body)
+      const payload = parseUpdatePayload(limits, body)
       await checkEntry(services, ctx, payload)
       // An action that calls this.stream() turns the answer into a stream (features/stream).
       return await streamedUpdate(ctx, services.config.stream.max_kb, () => updateComponent(services, payload, ctx))

@@ -185,7 +185,26 @@ export function runFeatureHooks<K extends keyof StepHooks>(
   c: ComponentContext,
   ...args: StepHooks[K]
 ): Promise<void> | undefined {
-  return runFrom(features, 0, step, c, args)
+  return runFrom(withHook(features, step), 0, step, c, args)
+}
+
+type Step = keyof StepHooks | 'render'
+
+// Per feature list (one per process), the features that have each hook: an update walks the few that do, not all of them.
+const WITH_HOOK = new WeakMap<readonly ComponentHook[], Partial<Record<Step, readonly ComponentHook[]>>>()
+
+/**
+ * The features that have a hook for `step`, in their order; worked out once per feature list.
+ *
+ * @example
+ * ```ts
+ * for (const feature of withHook(services.features, 'render')) feature.render!(c)
+ * ```
+ */
+export function withHook(features: readonly ComponentHook[], step: Step): readonly ComponentHook[] {
+  let steps = WITH_HOOK.get(features)
+  if (!steps) WITH_HOOK.set(features, (steps = {}))
+  return (steps[step] ??= features.filter((feature) => typeof feature[step] === 'function'))
 }
 
 function runFrom<K extends keyof StepHooks>(
@@ -196,8 +215,7 @@ function runFrom<K extends keyof StepHooks>(
   args: StepHooks[K],
 ): Promise<void> | undefined {
   for (let i = from; i < features.length; i++) {
-    const hook = features[i]![step] as ((c: ComponentContext, ...args: StepHooks[K]) => unknown) | undefined
-    if (!hook) continue
+    const hook = features[i]![step] as (c: ComponentContext, ...args: StepHooks[K]) => unknown
     const result = hook.call(features[i], c, ...args)
     if (isPromiseLike(result)) return Promise.resolve(result).then(() => runFrom(features, i + 1, step, c, args))
   }

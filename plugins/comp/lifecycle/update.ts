@@ -9,7 +9,7 @@ import { hydrate } from '../state.ts'
 import type { UpdatePayload } from '../update-payload.ts'
 import { applyUpdate } from '../updates.ts'
 import { bootComponent } from './boot.ts'
-import { ComponentContext, isPromiseLike, runFeatureHooks, type ComponentHook, type CompServices } from './component-hook.ts'
+import { ComponentContext, isPromiseLike, runFeatureHooks, withHook, type ComponentHook, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** What `POST /comp/update` answers. */
@@ -150,7 +150,7 @@ function callsOf(features: readonly ComponentHook[]): Map<string, NonNullable<Co
 
 /** True when a feature's render hook rendered on its own (an island); a promise only when a hook returned one. */
 function renderedByFeature(c: ComponentContext, from = 0): boolean | Promise<boolean> {
-  const features = c.services.features
+  const features = withHook(c.services.features, 'render')
   for (let i = from; i < features.length; i++) {
     const result = features[i]!.render?.(c)
     if (isPromiseLike(result)) return Promise.resolve(result).then((rendered) => rendered === true || renderedByFeature(c, i + 1))

@@ -7,7 +7,7 @@ import { showsErrorPages } from '../../error-page.ts'
 import { updateComponent, type UpdateResponse } from '../../lifecycle/update.ts'
 import { checkEntry } from '../../update-checks.ts'
 import { propsMoved } from '../props/props-hook.ts'
-import { updatePayloadSchema, type UpdatePayload } from '../../update-payload.ts'
+import { parseSnapshotPart, parseUpdatePayload, type UpdatePayload } from '../../update-payload.ts'
 
 /**
  * One entry's failure, in place of its answer: the status and message a
@@ -84,9 +84,8 @@ function parseBatch(limits: CompConfig['limits'], body: unknown): { components: 
     })
     .parse(body)
   if (counted.components.length + counted.listeners.length > max) throw new HttpException(422, `At most ${max} components per request.`)
-  const entry = updatePayloadSchema(limits)
-  const components = counted.components.map((item) => entry.parse(item))
-  const listeners = counted.listeners.map((item) => entry.pick({ fingerprint: true, serverMemo: true }).parse(item))
+  const components = counted.components.map((item) => parseUpdatePayload(limits, item))
+  const listeners = counted.listeners.map((item) => parseSnapshotPart(item))
   const ids = [...components, ...listeners].map((item) => item.fingerprint.id)
   // Two snapshots of one component would fork its state.
   if (new Set(ids).size !== ids.length) throw new HttpException(422, 'A component appears twice in one request.')

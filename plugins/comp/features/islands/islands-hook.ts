@@ -34,14 +34,19 @@ export const islands: ComponentHook = {
       c.set(LOADS, loads.add(name))
     },
   },
-  async render(c) {
+  render(c) {
     const names = islandsToRender(c)
+    // A promise only when islands render alone: the whole component's render is the common case.
     if (!names) return false
-    const out: Record<string, string> = {}
-    for (const name of names) out[name] = await renderOne(c, name)
-    c.effects.islands = out
-    return true
+    return renderAlone(c, names)
   },
+}
+
+async function renderAlone(c: ComponentContext, names: Set<string>): Promise<boolean> {
+  const out: Record<string, string> = {}
+  for (const name of names) out[name] = await renderOne(c, name)
+  c.effects.islands = out
+  return true
 }
 
 /** The islands this update renders alone, or undefined when the whole component renders. */

@@ -64,9 +64,14 @@ function chain(Class: Function): Function[] {
  * reactivePropsOf(TodoCount) // ['todos']
  * ```
  */
-export function reactivePropsOf(Class: Function): string[] {
-  return [...new Set(chain(Class).flatMap((current) => [...(reactiveProps.get(current) ?? [])]))]
+export function reactivePropsOf(Class: Function): readonly string[] {
+  // Worked out once per class (decorators have all run by the time an instance exists); every update asks for it.
+  let names = reactiveOfClass.get(Class)
+  if (!names) reactiveOfClass.set(Class, (names = [...new Set(chain(Class).flatMap((current) => [...(reactiveProps.get(current) ?? [])]))]))
+  return names
 }
+
+const reactiveOfClass = new WeakMap<Function, readonly string[]>()
 
 /**
  * The `@modelable()` property of a class (its own, else its nearest parent's).

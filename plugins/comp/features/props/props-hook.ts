@@ -1,5 +1,6 @@
 import { HttpException, KilnError, type HttpContext } from '../../../../core/index.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
+import type { ServerMemo } from '../../snapshot.ts'
 import { dehydrate } from '../../state.ts'
 import { coerce } from '../../updates.ts'
 import { BINDING, passedTo, type Binding } from './passed-props.ts'
@@ -45,17 +46,13 @@ export const props: ComponentHook = {
   mounted(c) {
     c.set(ORIGINALS, snapshotOf(c))
   },
-  async hydrate(c, memo) {
+  hydrate(c, memo) {
     const bindings = memo.bindings as BindingMemo | undefined
     if (bindings) c.set(BINDINGS, bindings)
     const passed = passedTo(c.run.ctx, c.run.id)
-    if (passed) {
-      for (const name of reactivePropsOf(c.Class))
-        if (Object.prototype.hasOwnProperty.call(passed.params, name) && moved(passed.params[name], memo.data[name])) await assign(c, name, passed.params[name])
-      if (bindings && passed.binding?.outer === bindings.outer && moved(passed.binding.value, memo.data[bindings.inner]))
-        await assign(c, bindings.inner, passed.binding.value)
-    }
-    c.set(ORIGINALS, snapshotOf(c))
+    // A promise only when a parent passed values in this request: most updates are of a component alone.
+    if (passed) return takePassed(c, memo, passed, bindings)
+    if (reactivePropsOf(c.Class).length > 0) c.set(ORIGINALS, snapshotOf(c))
   },
   update(c, path) {
     const root = path.split('.')[0]!
@@ -126,6 +123,20 @@ function fingerprint(value: unknown, raw = false): string {
     // Not storable: never equal, so the child gets it (and its own dehydrate names the problem).
     return '\u0000'
   }
+}
+
+/** The values a parent rendered in this request passed, where they differ from the snapshot's. */
+async function takePassed(
+  c: ComponentContext,
+  memo: ServerMemo,
+  passed: NonNullable<ReturnType<typeof passedTo>>,
+  bindings: BindingMemo | undefined,
+): Promise<void> {
+  for (const name of reactivePropsOf(c.Class))
+    if (Object.prototype.hasOwnProperty.call(passed.params, name) && moved(passed.params[name], memo.data[name])) await assign(c, name, passed.params[name])
+  if (bindings && passed.binding?.outer === bindings.outer && moved(passed.binding.value, memo.data[bindings.inner]))
+    await assign(c, bindings.inner, passed.binding.value)
+  c.set(ORIGINALS, snapshotOf(c))
 }
 
 /** The reactive properties' current values, as the snapshot would store them. */

@@ -1,0 +1,168 @@
+/**
+ * In-process accounting of one component update (issue 25, P4): CPU µs per
+ * request through `app.request()` for bare h3 doing the increment, a `web`
+ * route doing the same increment (the web group alone), and
+ * `POST /comp/update` calling the counter's `increment`. 16 requests in
+ * flight, the lowest of the rounds (interference only adds). Not part of
+ * `npm run bench`: `node --conditions=kiln-source --import=tsx bench/comp-phases.ts [rounds] [per round]`.
+ * `ONLY=comp` runs one case (for `--cpu-prof`); `SOCKET=comp|web|bare` serves it and drives it with autocannon
+ * for `rounds` seconds under the inspector's profiler (tmp/socket-<case>.cpuprofile); `PHASES=1` runs updates one
+ * at a time and prints the phases that temporary brackets in the update's code recorded with `phase()`.
+ */
+import { writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import { H3 } from 'h3'
+import { serve } from 'srvx'
+import { cannon } from './autocannon.ts'
+import { createApp } from '../core/index.ts'
+import { comp } from '../plugins/comp/index.ts'
+import { tempApp } from '../tests/fixtures/temp-app.ts'
+
+const files = {
+  'app/components/counter.ts':
+    "import { Component } from 'kiln-framework/comp'\nexport default class Counter extends Component {\n  count = 0\n  increment() { this.count++ }\n}\n",
+  'resources/views/components/counter.hbs': '<section class="counter"><p>{{count}}</p><button wire:click="increment">+</button></section>',
+  'resources/views/page.hbs': "<!doctype html><html><head>@compScripts</head><body>@comp('counter')</body></html>",
+  'routes/web.ts':
+    "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('page')); Route.post('/web-inc', (ctx) => ({ count: (ctx.request.body() as { count: number }).count + 1 })) })\n",
+}
+
+/** CPU µs of this process now (user + system): time the process spends descheduled on a loaded machine does not count. */
+function now(): number {
+  const used = process.cpuUsage()
+  return used.user + used.system
+}
+
+/**
+ * Adds the CPU since `t0` to a named phase. The update's code calls it through temporary brackets (not committed):
+ * `globalThis.__compPhases` collects them, and `PHASES=1` prints them.
+ */
+function phase(name: string, t0: number): number {
+  const t = now()
+  const phases = ((globalThis as { __compPhases?: Map<string, number[]> }).__compPhases ??= new Map())
+  const entry = phases.get(name) ?? [0, 0]
+  entry[0]! += t - t0
+  entry[1]!++
+  phases.set(name, entry)
+  return now()
+}
+
+const rounds = Number(process.argv[2] ?? 7)
+const perRound = Number(process.argv[3] ?? 2000)
+const app = await createApp({
+  root: tempApp(files),
+  env: { APP_ENV: 'production', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` },
+  plugins: [comp()],
+  config: { session: { driver: 'memory' }, logging: { channels: [] } },
+})
+const bare = new H3().post('/increment', async (event) => {
+  const { count } = (await event.req.json()) as { count: number }
+  return { count: count + 1 }
+})
+
+const page = await app.request('/')
+const html = await page.text()
+const cookies = page.headers
+  .getSetCookie()
+  .map((line) => line.split(';')[0])
+  .join('; ')
+const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookies)![1]!)
+const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+const snapshot = JSON.parse(unescape(/wire:snapshot="([^"]+)"/.exec(html)![1]!))
+const endpoint = unescape(/<meta name="comp-endpoint" content="([^"]+)">/.exec(html)![1]!)
+const body = JSON.stringify({ ...snapshot, updates: [], calls: [{ method: 'increment', params: [] }], island: null })
+const headers = { 'content-type': 'application/json', accept: 'application/json', cookie: cookies, 'x-csrf-token': xsrf }
+const bareBody = JSON.stringify({ count: 0 })
+
+type Case = { name: string; send: () => Response | Promise<Response> }
+const cases: Case[] = [
+  {
+    name: 'bare h3',
+    send: () => bare.fetch(new Request('http://127.0.0.1/increment', { method: 'POST', body: bareBody, headers: { 'content-type': 'application/json' } })),
+  },
+  { name: 'web route, increment', send: () => app.request('/web-inc', { method: 'POST', body: bareBody, headers }) },
+  { name: 'comp update', send: () => app.request(endpoint, { method: 'POST', body, headers }) },
+]
+for (const c of cases) {
+  const res = await c.send()
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${text.slice(0, 300)}`)
+}
+
+async function round(send: Case['send'], n: number): Promise<number> {
+  let left = n
+  const start = process.cpuUsage()
+  const worker = async () => {
+    while (left-- > 0) await (await send()).text()
+  }
+  await Promise.all(Array.from({ length: 16 }, worker))
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) / n
+}
+
+const g = globalThis as unknown as { __reqStart?: number; __handlerEnd?: number; __compPhases?: Map<string, number[]> }
+if (process.env.PHASES) {
+  const update = cases[2]!
+  for (let i = 0; i < 3000; i++) await (await update.send()).text()
+  g.__compPhases?.clear()
+  let after = 0
+  const n = 5000
+  const start = process.cpuUsage()
+  for (let i = 0; i < n; i++) {
+    g.__reqStart = now()
+    const res = await update.send()
+    const t = now()
+    await res.text()
+    after += t - g.__handlerEnd!
+  }
+  const used = process.cpuUsage(start)
+  g.__reqStart = undefined
+  for (let i = 0; i < n; i++) phase('Z empty phase (calibration)', now())
+  console.log(`sequential: ${((used.user + used.system) / n).toFixed(1)} µs CPU/update; after handler until Response: ${(after / n).toFixed(1)} µs`)
+  for (const [name, [total, count]] of [...g.__compPhases!].sort()) console.log(`  ${name.padEnd(44)} ${(total! / count!).toFixed(2)} µs`)
+  process.exit(0)
+}
+if (process.env.SOCKET) {
+  // Over a socket, autocannon in its own process; the inspector's profiler runs only during the measured run.
+  const server = await app.listen({ port: 0 })
+  const bareServer = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1', silent: true })
+  await bareServer.ready()
+  const targets: Record<string, [string, string, Record<string, string>]> = {
+    bare: [`${new URL(bareServer.url!).origin}/increment`, bareBody, { 'content-type': 'application/json' }],
+    web: [`${server.url}/web-inc`, bareBody, headers],
+    comp: [`${server.url}${endpoint}`, body, headers],
+  }
+  const [url, sent, sentHeaders] = targets[process.env.SOCKET]!
+  await cannon(url, { seconds: 2, method: 'POST', body: sent, headers: sentHeaders })
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 100) })
+  await session.post('Profiler.start')
+  const run = await cannon(url, { seconds: rounds, method: 'POST', body: sent, headers: sentHeaders })
+  const { profile } = await session.post('Profiler.stop')
+  writeFileSync(`tmp/socket-${process.env.SOCKET}.cpuprofile`, JSON.stringify(profile))
+  console.log(`${process.env.SOCKET}: ${run.rps} req/s, ${run.cpuMicrosPerRequest} µs CPU/req, non2xx ${run.non2xx}`)
+  await bareServer.close(true)
+  await app.close()
+  process.exit(0)
+}
+if (process.env.ONLY) {
+  const only = cases.find((c) => c.name.startsWith(process.env.ONLY!))!
+  await round(only.send, perRound)
+  const us = await round(only.send, perRound * rounds)
+  console.log(`${only.name}: ${us.toFixed(1)} µs CPU/req`)
+  await app.close()
+  process.exit(0)
+}
+for (const c of cases) await round(c.send, perRound / 2)
+const best = new Map<string, number>()
+for (let r = 0; r < rounds; r++) {
+  for (const c of cases) {
+    const us = await round(c.send, perRound)
+    best.set(c.name, Math.min(best.get(c.name) ?? Infinity, us))
+  }
+}
+for (const [name, us] of best) console.log(`${name.padEnd(24)} ${us.toFixed(1)} µs CPU/req (lowest of ${rounds})`)
+await app.close()
+process.exit(0)
