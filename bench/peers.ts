@@ -28,12 +28,13 @@ import { freePort } from '../tests/drivers/kv/redis-server.ts'
 import { cannon, type CannonResult } from './autocannon.ts'
 import { ADONIS_DEPENDENCIES, adonisFiles, adonisPackageJson } from './peers/adonis-app.ts'
 import { kilnFiles } from './peers/kiln-app.ts'
+import { buildApp, packKiln, productionEnv } from './packed-app.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const KILN = join(ROOT, 'bin', 'kiln.js')
+const SOURCE_KILN = join(ROOT, 'bin', 'kiln.js')
 const PROBE = pathToFileURL(fileURLToPath(new URL('./peers/cpu-probe.mjs', import.meta.url))).href
-/** Inside the repository (gitignored tmp/), so the app resolves `kiln-framework` by self-reference. */
-const KILN_APP = join(ROOT, 'tmp', 'bench-peers-kiln')
+/** `PEERS_KILN=source`: inside the repository (gitignored tmp/), so the app resolves `kiln-framework` by self-reference. */
+const SOURCE_APP = join(ROOT, 'tmp', 'bench-peers-kiln')
 const TOKENS = 64
 const CONNECTIONS = 32
 const SECONDS = 3
@@ -52,13 +53,49 @@ export async function peers(): Promise<void> {
     return
   }
   const adonisEnv = cleanEnv({ NODE_ENV: 'production', HOST: '127.0.0.1', PEERS_DB: join(adonisRoot, 'tmp', 'bench.sqlite3') })
-  const kilnEnv = cleanEnv({ APP_ENV: 'production', PEERS_DB: join(KILN_APP, 'database', 'bench.sqlite'), PEERS_TOKENS: join(KILN_APP, 'tokens.json') })
-  for (const env of [adonisEnv, kilnEnv]) delete env.NODE_OPTIONS
+  delete adonisEnv.NODE_OPTIONS
   const adonisTokens = await seedAdonis(adonisRoot, adonisEnv)
-  const kilnTokens = await seedKiln(kilnEnv)
+  const { kiln: kilnBin, root: kilnRoot, cleanup } = await kilnApp(adonisRoot)
+  try {
+    const kilnEnv = productionEnv({ PEERS_DB: join(kilnRoot, 'database', 'bench.sqlite'), PEERS_TOKENS: join(kilnRoot, 'tokens.json') })
+    const kilnTokens = await seedKiln(kilnBin, kilnRoot, kilnEnv)
+    await compare(adonisRoot, adonisEnv, adonisTokens, kilnBin, kilnRoot, kilnEnv, kilnTokens)
+  } finally {
+    cleanup()
+  }
+}
+
+/**
+ * The Kiln side as AdonisJS's side runs: compiled JavaScript on plain node. By default Kiln is packed from the
+ * clone and the app built with `kiln build` and installed with `--omit=dev` (a few minutes: npm installs twice);
+ * `PEERS_KILN=source` runs the clone's TypeScript through tsx instead, quicker to set up but slower to start.
+ */
+async function kilnApp(scratch: string): Promise<{ kiln: string; root: string; cleanup(): void }> {
+  if (process.env.PEERS_KILN === 'source') {
+    rmSync(SOURCE_APP, { recursive: true, force: true })
+    writeFiles(SOURCE_APP, kilnFiles(`base64:${randomBytes(32).toString('base64')}`, TOKENS))
+    return { kiln: SOURCE_KILN, root: SOURCE_APP, cleanup: () => {} }
+  }
+  const work = join(scratch, 'kiln')
+  rmSync(work, { recursive: true, force: true })
+  mkdirSync(work, { recursive: true })
+  console.log('peers: packing Kiln and building its app (kiln build, --omit=dev)...')
+  const built = await buildApp(work, await packKiln(work), 'peers-kiln', kilnFiles(`base64:${randomBytes(32).toString('base64')}`, TOKENS))
+  return { ...built, cleanup: () => rmSync(work, { recursive: true, force: true }) }
+}
+
+async function compare(
+  adonisRoot: string,
+  adonisEnv: NodeJS.ProcessEnv,
+  adonisTokens: string[],
+  kilnBin: string,
+  kilnRoot: string,
+  kilnEnv: NodeJS.ProcessEnv,
+  kilnTokens: string[],
+): Promise<void> {
   const load = loadavg()
 
-  const kiln = await startServer(KILN, ['serve'], KILN_APP, kilnEnv)
+  const kiln = await startServer(kilnBin, ['serve'], kilnRoot, kilnEnv)
   let adonis: PeerServer | undefined
   const lines: Line[] = []
   try {
@@ -91,7 +128,7 @@ export async function peers(): Promise<void> {
   const adonisStarts: StartTime[] = []
   for (let i = 0; i < STARTS; i++) {
     adonisStarts.push(await coldStart(join(adonisRoot, 'bin', 'server.js'), [], adonisRoot, adonisEnv))
-    kilnStarts.push(await coldStart(KILN, ['serve'], KILN_APP, kilnEnv))
+    kilnStarts.push(await coldStart(kilnBin, ['serve'], kilnRoot, kilnEnv))
   }
   const starts = (times: StartTime[]) => ({ wall: median(times.map((time) => time.wall)), cpu: median(times.map((time) => time.cpu)) })
   printTable(adonisRoot, lines, { kiln: starts(kilnStarts), adonis: starts(adonisStarts) }, load)
@@ -120,14 +157,13 @@ async function seedAdonis(root: string, env: NodeJS.ProcessEnv): Promise<string[
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as string[]
 }
 
-async function seedKiln(env: NodeJS.ProcessEnv): Promise<string[]> {
-  rmSync(KILN_APP, { recursive: true, force: true })
-  writeFiles(KILN_APP, kilnFiles(`base64:${randomBytes(32).toString('base64')}`, TOKENS))
+async function seedKiln(kilnBin: string, kilnRoot: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  mkdirSync(dirname(env.PEERS_DB!), { recursive: true })
   for (const args of [
     ['migrate', '--force'],
     ['db:seed', '--force'],
   ]) {
-    const { code, stderr } = await run(process.execPath, [KILN, ...args], { cwd: KILN_APP, env })
+    const { code, stderr } = await run(process.execPath, [kilnBin, ...args], { cwd: kilnRoot, env })
     if (code !== 0) throw new Error(`peers: kiln ${args[0]} failed: ${stderr.slice(0, 800)}`)
   }
   return JSON.parse(readFileSync(env.PEERS_TOKENS!, 'utf8')) as string[]
