@@ -1,6 +1,7 @@
 import type { Hooks, Peer } from 'crossws'
 import { ServiceUnavailableError, type Logger, type RedisClient, type RedisHealth } from '../../core/index.ts'
-import { encryptPayload, verifyChannelAuth } from '../../plugins/broadcasting/index.ts'
+import { encryptPayload } from '../../plugins/broadcasting/index.ts'
+import { ChannelFrames } from './channels/channel-frames.ts'
 import type { ChannelStore } from './channels/channel-store.ts'
 import { Connection } from './connections/connection.ts'
 import { RtError } from './protocol/error-codes.ts'
@@ -14,7 +15,7 @@ import type { HealedChange, ReapedMember } from './channels/redis-channel-store.
 import type { RedisRelay, RelayMessage } from './scaling/redis-relay.ts'
 import { startScaling } from './scaling/rt-scaling.ts'
 import { isEncryptedChannel, isSealed } from './protocol/sealed-payload.ts'
-import { MEMBER_ADDED, MEMBER_REMOVED, readMember } from './protocol/rt-frames.ts'
+import { MEMBER_ADDED, MEMBER_REMOVED } from './protocol/rt-frames.ts'
 import type { RtConfig } from './rt-config.ts'
 import type { Inbound, WireProtocol } from './protocol/wire-protocol.ts'
 import type { PublishOptions, Refusal, RtCredentials } from './rt-types.ts'
@@ -40,6 +41,7 @@ export class RtEngine implements RtHub {
   private readonly limits: RtLimits
   private store: ChannelStore = new MemoryChannelStore(this.sockets)
   private relay?: RedisRelay
+  private readonly frames: ChannelFrames
   private redis: RedisClient[] = []
   private health?: RedisHealth
   private sweeper?: NodeJS.Timeout
@@ -53,6 +55,16 @@ export class RtEngine implements RtHub {
   ) {
     this.delivery = new LocalDelivery(this.sockets, config.max_buffered_bytes, logger)
     this.limits = new RtLimits(config)
+    this.frames = new ChannelFrames({
+      config: this.config,
+      credentials: this.credentials,
+      sockets: this.sockets,
+      limits: this.limits,
+      store: () => this.store,
+      relay: () => this.relay,
+      emit: (channels, message) => this.emit(channels, message),
+      unsent: (channel, error) => this.unsent(channel, error),
+    })
   }
 
   /** Connections held by this process. @example `server.size` */
@@ -204,92 +216,14 @@ export class RtEngine implements RtHub {
       case 'pong':
         return
       case 'subscribe':
-        return this.subscribe(connection, frame.channel, frame.auth, frame.channelData)
+        return this.frames.subscribe(connection, frame.channel, frame.auth, frame.channelData)
       case 'unsubscribe':
-        return this.unsubscribe(connection, frame.channel)
+        return this.frames.unsubscribe(connection, frame.channel)
       case 'client-event':
-        return this.clientEvent(connection, frame.event, frame.channel, frame.data)
+        return this.frames.clientEvent(connection, frame.event, frame.channel, frame.data)
       case 'invalid':
         return connection.fail(frame.code, frame.message)
     }
-  }
-
-  private async subscribe(connection: Connection, channel: string, auth?: string, channelData?: string): Promise<void> {
-    const { protocol } = connection
-    // Counted first, before any other work a flood of subscribe frames would cause: the socket's own budget, then its address's.
-    const rate = this.config.subscribe_rate
-    if ((rate && !connection.takeSubscribe(rate.limit, rate.per_seconds)) || !(await this.limits.takeSubscribe(connection.slot))) {
-      return connection.send(
-        protocol.subscriptionError(
-          channel,
-          RtError.SubscribeRateLimited,
-          `Too many subscriptions from this connection or address; subscribe to ${channel} again shortly.`,
-        ),
-      )
-    }
-    // Closed while its address's budget was read: nothing to record for it.
-    if (connection.closed) return
-    const presence = channel.startsWith('presence-')
-    if (connection.isOn(channel)) {
-      return connection.send(protocol.subscribed(channel, presence ? await this.store.members(channel) : undefined))
-    }
-    const maxChannels = this.config.max_channels_per_connection
-    if (connection.channelCount >= maxChannels) {
-      return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, `A connection may join at most ${maxChannels} channels.`))
-    }
-    let member: PresenceMember | undefined
-    if (presence || channel.startsWith('private-')) {
-      const secrets = [this.credentials.secret, ...(this.credentials.previousSecrets ?? [])]
-      if (!secrets.some((secret) => verifyChannelAuth(auth, this.credentials.key, secret, connection.socketId, channel, presence ? channelData : undefined))) {
-        return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, `The auth signature for ${channel} is missing or invalid.`))
-      }
-      if (presence) {
-        member = readMember(channelData)
-        if (!member)
-          return connection.send(protocol.subscriptionError(channel, RtError.SubscriptionRefused, 'Presence channels need channel_data with a user_id.'))
-      }
-    }
-    // Not hearing the relay yet (its Redis connection is coming back): subscribed now, the socket would miss broadcasts.
-    if (this.relay && !this.relay.listening) return connection.send(tryAgain(protocol, channel))
-    this.sockets.join(channel, connection, member ?? null)
-    let members: PresenceMember[] | undefined
-    try {
-      const first = await this.store.join(channel, connection.socketId, member)
-      members = member ? await this.store.members(channel) : undefined
-      if (member && first && !connection.closed) await this.emit([channel], { event: MEMBER_ADDED, data: member, socket: connection.socketId })
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableError)) throw error
-      // Not (fully) recorded, so not subscribed: undo, and tell the client instead of letting it believe it is.
-      // Whatever Redis did record anyway (a timeout it carried out later) is healed once it answers again.
-      this.sockets.leave(channel, connection)
-      void this.store.leave(channel, connection.socketId, member).catch((error: unknown) => this.unsent(channel, error))
-      return connection.send(tryAgain(protocol, channel))
-    }
-    if (connection.closed) return
-    connection.send(protocol.subscribed(channel, members))
-  }
-
-  private async unsubscribe(connection: Connection, channel: string): Promise<void> {
-    if (!connection.isOn(channel)) return
-    const member = connection.memberOn(channel) ?? undefined
-    this.sockets.leave(channel, connection)
-    // Unsubscribed here whatever Redis says: a departure it missed is healed once it answers again.
-    await this.forget(connection.socketId, channel, member).catch((error: unknown) => {
-      if (!(error instanceof ServiceUnavailableError)) throw error
-    })
-  }
-
-  private async clientEvent(connection: Connection, event: string, channel: string, data: unknown): Promise<void> {
-    const refuse = (message: string) => connection.send(connection.protocol.error(RtError.ClientEventRefused, message))
-    if (!this.config.client_events) return refuse('Client events are disabled on this connection.')
-    if (!(channel.startsWith('private-') || channel.startsWith('presence-')) || channel.startsWith('private-encrypted-'))
-      return refuse('Client events are only allowed on private and presence channels.')
-    if (!connection.isOn(channel)) return refuse(`Subscribe to ${channel} before sending client events on it.`)
-    const { limit, per_seconds: perSeconds } = this.config.client_event_rate
-    if (!connection.takeClientEvent(limit, perSeconds))
-      return connection.fail(RtError.ClientEventRateLimited, `At most ${limit} client events per ${perSeconds} s.`)
-    const member = connection.memberOn(channel)
-    await this.emit([channel], { event, data, socket: connection.socketId, ...(member ? { user_id: member.user_id } : {}) })
   }
 
   private async drop(peer: Peer): Promise<void> {
@@ -302,17 +236,12 @@ export class RtEngine implements RtHub {
     for (const [channel, member] of [...connection.channels()]) {
       this.sockets.unindex(channel, connection)
       if (this.stopped) continue
-      await this.forget(connection.socketId, channel, member ?? undefined).catch((error: Error) => {
+      await this.frames.forget(connection.socketId, channel, member ?? undefined).catch((error: Error) => {
         // During an outage the departure is recorded when Redis is back (the outage itself is logged once).
         if (!(error instanceof ServiceUnavailableError)) this.logger.warn({ err: error.message, channel }, 'rt: could not record a departure')
       })
     }
     connection.clearChannels()
-  }
-
-  private async forget(socketId: string, channel: string, member?: PresenceMember): Promise<void> {
-    const last = await this.store.leave(channel, socketId, member)
-    if (member && last) await this.emit([channel], { event: MEMBER_REMOVED, data: { user_id: member.user_id }, socket: null })
   }
 
   private announceReaped(reaped: ReapedMember[]): void {
@@ -326,9 +255,4 @@ export class RtEngine implements RtHub {
     if (this.relay) return this.relay.publish(channels, message)
     for (const channel of channels) this.delivery.deliver(channel, message)
   }
-}
-
-/** The refusal of a subscription Redis could not record right now: the client may try again (`@kiln/rt` does). */
-function tryAgain(protocol: WireProtocol, channel: string): string {
-  return protocol.subscriptionError(channel, RtError.TryAgain, `Could not subscribe to ${channel} right now; try again shortly.`)
 }
