@@ -28,8 +28,21 @@ export function csrfTokenKeys(appKeys: Buffer[]): KeyObject[] {
  * ```
  */
 export function derivedCsrfToken(key: Buffer | KeyObject, id: string): string {
-  return createHmac('sha256', key).update(id).digest('hex').slice(0, 40)
+  // A returning browser's every request needs its token (to check the XSRF-TOKEN cookie it sent): remembered per
+  // key for the ids seen lately, as the encrypter remembers opened cookies. Only the id's holder can ask for it.
+  let known = DERIVED.get(key)
+  if (!known) DERIVED.set(key, (known = new Map()))
+  let token = known.get(id)
+  if (token === undefined) {
+    token = createHmac('sha256', key).update(id).digest('hex').slice(0, 40)
+    if (known.size >= DERIVED_LIMIT) known.clear()
+    known.set(id, token)
+  }
+  return token
 }
+
+const DERIVED = new WeakMap<Buffer | KeyObject, Map<string, string>>()
+const DERIVED_LIMIT = 10_000
 
 /**
  * True when `given` is the session's token, compared in constant time. A
