@@ -1,7 +1,19 @@
 import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, resolve } from 'node:path'
-import pino, { type Logger } from 'pino'
+import type pino from 'pino'
+import type { Logger } from 'pino'
+
+let pinoModule: typeof pino | undefined
+/**
+ * pino, loaded by the first logger (at boot) rather than by `import
+ * 'kiln-framework'`: with its serializers, redaction and thread-stream it is
+ * some 30 CommonJS modules (issue 25, P6). `require`, so creating a logger
+ * stays synchronous.
+ */
+function loadPino(): typeof pino {
+  return (pinoModule ??= createRequire(import.meta.url)('pino') as typeof pino)
+}
 
 /** Keys whose values never reach a log line, wherever they appear. */
 export const REDACTED_KEYS = [
@@ -47,6 +59,7 @@ export interface LoggerOptions {
  */
 export function createLogger(options: LoggerOptions): Logger {
   const paths = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`].map((p) => (/^[\w*.]+$/.test(p) ? p : p.replace(k, `["${k}"]`))))
+  const pino = loadPino()
   const streams: pino.StreamEntry[] = []
   if (options.channels.includes('stdout')) streams.push({ stream: options.pretty ? prettyStdout() : pino.destination({ dest: 1, sync: false }) })
   if (options.channels.includes('file')) {
@@ -79,7 +92,7 @@ function prettyStdout(): pino.DestinationStream {
     const { code, message } = error as { code?: string; message?: string }
     if (code !== 'MODULE_NOT_FOUND' || !message?.includes("'pino-pretty'")) throw error
     process.stderr.write('kiln: pino-pretty is not installed, so log lines stay JSON: run npm install --save-dev pino-pretty for readable ones.\n')
-    return pino.destination({ dest: 1, sync: false })
+    return loadPino().destination({ dest: 1, sync: false })
   }
   return pretty({
     destination: 1,
