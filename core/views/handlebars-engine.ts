@@ -3,8 +3,9 @@ import { join, relative } from 'node:path'
 import Handlebars from 'handlebars'
 import { KilnError } from '../support/errors.ts'
 import { asyncCapable, withAsyncHelpers } from './async-helpers.ts'
+import { markedTemplate } from './block-markers.ts'
 import { loopEach } from './loop-data.ts'
-import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
+import type { Preprocessor, RenderOptions, ViewEngine, ViewHelper } from './view-engine.ts'
 
 const RUNTIME_OPTIONS = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false }
 const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
@@ -19,7 +20,9 @@ const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
  * `@remaining`, `@even`, `@odd`, `@depth` and `@parent` (see
  * `loop-data.ts`). Compiled templates are cached unless `cache` is off.
  * A helper may return a Promise: the render waits for it (see
- * `async-helpers.ts`).
+ * `async-helpers.ts`). With `{ blockMarkers }` a render's template gets
+ * comments around its blocks (see `block-markers.ts`), compiled and cached
+ * apart from the plain one.
  *
  * @example
  * ```ts
@@ -30,7 +33,8 @@ const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
  */
 export class HandlebarsEngine implements ViewEngine {
   private readonly hbs = Handlebars.create()
-  private readonly compiled = new Map<string, { template: Handlebars.TemplateDelegate; layout?: string }>()
+  /** Compiled views by name, then by variant ('' plain, else the block markers' options). */
+  private readonly compiled = new Map<string, Map<string, { template: Handlebars.TemplateDelegate; layout?: string }>>()
   private readonly inline = new Map<string, Handlebars.TemplateDelegate>()
   private partialsLoaded = false
 
@@ -51,9 +55,9 @@ export class HandlebarsEngine implements ViewEngine {
     return this.fileFor(name) !== undefined
   }
 
-  async render(name: string, data: Record<string, unknown>): Promise<string> {
+  async render(name: string, data: Record<string, unknown>, options: RenderOptions = {}): Promise<string> {
     this.loadPartials()
-    const { template, layout } = this.compile(name)
+    const { template, layout } = this.compile(name, options)
     const body = await withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
     if (!layout) return body
     return this.render(layout, { ...data, body: new Handlebars.SafeString(body) })
@@ -62,22 +66,24 @@ export class HandlebarsEngine implements ViewEngine {
   /**
    * Renders a template given as source (a component's inline template), with
    * the same helpers, partials and preprocessors as a view. Compiled once per
-   * distinct source.
+   * distinct source (and block markers' options).
    *
    * @example
    * ```ts
    * await engine.renderInline('<p>{{count}}</p>', { count: 1 })
    * ```
    */
-  async renderInline(source: string, data: Record<string, unknown>): Promise<string> {
+  async renderInline(source: string, data: Record<string, unknown>, options: RenderOptions = {}): Promise<string> {
     this.loadPartials()
     // Keyed by the source itself: a component's template is one string whose hash V8 works out once (a digest cost every render).
-    let template = this.inline.get(source)
+    const variant = variantOf(options)
+    const key = variant ? `${variant}\u0000${source}` : source
+    let template = this.inline.get(key)
     if (!template) {
-      template = this.hbs.compile(this.preprocess(source, 'inline'), { strict: false })
+      template = this.build(this.preprocess(source, 'inline'), options)
       // Sources come from code, so they are few; the bound only guards against a template built from data.
       if (this.inline.size >= 1000) this.inline.clear()
-      this.inline.set(source, template)
+      this.inline.set(key, template)
     }
     return withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
   }
@@ -116,17 +122,26 @@ export class HandlebarsEngine implements ViewEngine {
     else this.hbs.unregisterPartial(name)
   }
 
-  private compile(name: string): { template: Handlebars.TemplateDelegate; layout?: string } {
-    const cached = this.options.cache ? this.compiled.get(name) : undefined
+  private compile(name: string, options: RenderOptions): { template: Handlebars.TemplateDelegate; layout?: string } {
+    const variant = variantOf(options)
+    const cached = this.options.cache ? this.compiled.get(name)?.get(variant) : undefined
     if (cached) return cached
     const file = this.fileFor(name)
     if (!file) throw new KilnError(`View "${name}" not found: looked for ${join(this.root, `${name}.hbs`)}.`)
     let source = this.preprocess(readFileSync(file, 'utf8'), name)
     const layout = LAYOUT_DIRECTIVE.exec(source)?.[1]
     if (layout) source = source.replace(LAYOUT_DIRECTIVE, '')
-    const entry = { template: this.hbs.compile(source, { strict: false }), layout }
-    this.compiled.set(name, entry)
+    const entry = { template: this.build(source, options), layout }
+    let variants = this.compiled.get(name)
+    if (!variants) this.compiled.set(name, (variants = new Map()))
+    variants.set(variant, entry)
     return entry
+  }
+
+  /** Compiles a source, with block markers when asked (the pass runs here, once per cached template). */
+  private build(source: string, options: RenderOptions): Handlebars.TemplateDelegate {
+    const input = options.blockMarkers ? markedTemplate(this.hbs, source, options.blockMarkers) : source
+    return this.hbs.compile(input, { strict: false })
   }
 
   private preprocess(source: string, name: string): string {
@@ -149,6 +164,12 @@ export class HandlebarsEngine implements ViewEngine {
     const file = join(this.root, `${name}.hbs`)
     return existsSync(file) ? file : undefined
   }
+}
+
+/** The cache key part for a render's options: '' for a plain template. */
+function variantOf(options: RenderOptions): string {
+  const markers = options.blockMarkers
+  return markers ? `markers:${(markers.except ?? []).join(',')}` : ''
 }
 
 function listViews(dir: string): string[] {

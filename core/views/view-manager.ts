@@ -2,7 +2,7 @@ import { KilnError } from '../support/errors.ts'
 import type { Application } from '../application/application.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { DriverManager } from '../manager/driver-manager.ts'
-import type { Preprocessor, ViewEngine, ViewHelper } from './view-engine.ts'
+import type { Preprocessor, RenderOptions, ViewEngine, ViewHelper } from './view-engine.ts'
 
 /** Adds data to every view rendered in a request. */
 export type ViewComposer = (ctx: HttpContext) => Record<string, unknown> | Promise<Record<string, unknown>>
@@ -70,15 +70,18 @@ export class ViewManager {
   }
 
   /**
-   * Renders a view to HTML. With a request context, composers add their data.
+   * Renders a view to HTML. With a request context, composers add their
+   * data; `options` change how the template compiles (block markers for
+   * components, see `RenderOptions`).
    *
    * @example
    * ```ts
    * await views.render('emails/welcome', { name: 'Ada' })
+   * await views.render('components/counter', data, ctx, { blockMarkers: {} })
    * ```
    */
-  async render(name: string, data: Record<string, unknown> = {}, ctx?: HttpContext): Promise<string> {
-    return this.engine().render(name, await this.viewData(data, ctx))
+  async render(name: string, data: Record<string, unknown> = {}, ctx?: HttpContext, options?: RenderOptions): Promise<string> {
+    return this.engine().render(name, await this.viewData(data, ctx), options)
   }
 
   /**
@@ -90,10 +93,10 @@ export class ViewManager {
    * await views.renderInline('<p>Hello {{name}}</p>', { name: 'Ada' })
    * ```
    */
-  async renderInline(source: string, data: Record<string, unknown> = {}, ctx?: HttpContext): Promise<string> {
+  async renderInline(source: string, data: Record<string, unknown> = {}, ctx?: HttpContext, options?: RenderOptions): Promise<string> {
     const engine = this.engine()
     if (!engine.renderInline) throw new KilnError('The default view engine cannot render inline templates.', { code: 'E_VIEW_INLINE' })
-    return engine.renderInline(source, await this.viewData(data, ctx))
+    return engine.renderInline(source, await this.viewData(data, ctx), options)
   }
 
   /**

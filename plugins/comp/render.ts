@@ -1,4 +1,4 @@
-import { HttpException, KilnError, ViewResponse, type HttpContext, type ViewManager } from '../../core/index.ts'
+import { HttpException, KilnError, ViewResponse, type HttpContext, type RenderOptions, type ViewManager } from '../../core/index.ts'
 import { metaOf } from './class-meta.ts'
 import { templateSource } from './features/single-file/template-check.ts'
 import { withData } from './features/with-data/with-data.ts'
@@ -8,6 +8,20 @@ import type { ChildRecord } from './snapshot.ts'
 
 /** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
 export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
+
+/**
+ * How component templates compile: with comments around every block in
+ * element content, so the browser's morph patches a block that appears or
+ * goes away as a unit instead of shifting the elements after it onto new
+ * ones. `{{#island}}` is left bare: it renders one element either way, and
+ * an island rendered alone must give the HTML it gives inside its component.
+ *
+ * @example
+ * ```ts
+ * await views.render('components/counter', data, ctx, COMPONENT_RENDER)
+ * ```
+ */
+export const COMPONENT_RENDER: RenderOptions = Object.freeze({ blockMarkers: Object.freeze({ except: Object.freeze(['island']) }) })
 
 /** One component render: what its nested components were, and what they are now. */
 export interface RenderScope {
@@ -89,7 +103,10 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
   const { component } = scope
   await component.rendering?.()
   const view = await componentView(scope, name)
-  const html = view.source === undefined ? await views.render(view.name, view.data, scope.ctx) : await views.renderInline(view.source, view.data, scope.ctx)
+  const html =
+    view.source === undefined
+      ? await views.render(view.name, view.data, scope.ctx, COMPONENT_RENDER)
+      : await views.renderInline(view.source, view.data, scope.ctx, COMPONENT_RENDER)
   await component.rendered?.(html)
   return html
 }
@@ -108,7 +125,7 @@ export async function renderIsland(views: ViewManager, scope: RenderScope, islan
   if (fromRequest && !Object.prototype.hasOwnProperty.call(islands, island))
     throw new HttpException(422, `${scope.Class.name} has no island "${island.slice(0, 100)}".`)
   const viewName = islandView(scope.Class, island)
-  return views.render(viewName, viewData(scope, await withData(scope.component)), scope.ctx)
+  return views.render(viewName, viewData(scope, await withData(scope.component)), scope.ctx, COMPONENT_RENDER)
 }
 
 /**

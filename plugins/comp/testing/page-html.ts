@@ -25,7 +25,9 @@ export function componentRoots(html: string): Array<{ snapshot: Snapshot; html: 
  * The HTML a visitor would read: a component's markers (`wire:id`,
  * `wire:name`, `wire:snapshot`, `wire:effects`) removed, so that text
  * assertions do not match a random id or the state serialized in a
- * snapshot, which is never shown.
+ * snapshot, which is never shown; and the comments around template blocks
+ * (`<!--[if BLOCK]><![endif]-->`, for the browser's morph), so that
+ * `assertSeeHtml('<ul><li>')` reads the template as written.
  *
  * @example
  * ```ts
@@ -33,7 +35,7 @@ export function componentRoots(html: string): Array<{ snapshot: Snapshot; html: 
  * ```
  */
 export function visibleHtml(html: string): string {
-  return html.replace(/\swire:(?:id|name|snapshot|effects)="[^"]*"/g, '')
+  return html.replace(/\swire:(?:id|name|snapshot|effects)="[^"]*"/g, '').replace(/<!--\[if (?:END)?BLOCK\]><!\[endif\]-->/g, '')
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import Handlebars from 'handlebars'
 import { HttpException, KilnError, type ViewManager } from '../../../../core/index.ts'
-import { componentView, type RenderScope } from '../../render.ts'
+import { COMPONENT_RENDER, componentView, type RenderScope } from '../../render.ts'
 
 /** Island names: plain enough to sit in a CSS selector and in a `$loadIsland('…')` call unescaped. */
 export const ISLAND_NAME = /^[\w.-]{1,100}$/
@@ -107,7 +107,7 @@ export async function renderInlineIsland(views: ViewManager, scope: RenderScope,
   if (block === undefined) return undefined
   renderingOnly.set(scope, island)
   try {
-    return await views.renderInline(block, data, scope.ctx)
+    return await views.renderInline(block, data, scope.ctx, COMPONENT_RENDER)
   } finally {
     renderingOnly.delete(scope)
   }

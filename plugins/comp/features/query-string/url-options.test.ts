@@ -32,7 +32,7 @@ async function send(client: Parameters<typeof update>[0], endpoint: string, snap
 test('the first render reads each property by its key; the memo lists the keys and what the URL must show at once', async (t) => {
   const { client } = await compApp(t, files)
   const read = await page(client, '/page/finder?q=kiln&sort=old&t=a&page=3&search=ignored')
-  t.regex(read.html, />kiln\|old\|3\|a,<\/div>/, 'a list shown by one key is a list of one')
+  t.regex(read.html, />kiln\|old\|3\|<!--\[if BLOCK\]><!\[endif\]-->a,<!--\[if ENDBLOCK\]><!\[endif\]--><\/div>/, 'a list shown by one key is a list of one')
   t.deepEqual(read.snapshot.serverMemo.url, ['page', 'q', 'sort', 't'])
   t.false('urlInit' in read.snapshot.serverMemo, 'the URL already shows the state')
 
@@ -66,11 +66,15 @@ test('$syncUrl (back and forward) sets properties from a query; a missing key re
   const { client } = await compApp(t, files)
   const { snapshot, endpoint } = await page(client, '/page/finder?q=one&sort=old&page=4')
   const restored = await send(client, endpoint, snapshot, { calls: [{ method: '$syncUrl', params: [{ q: 'two', t: 'z' }] }] })
-  t.regex(restored.effects.html, />two\|new\|1\|z,<\/div>/)
+  t.regex(restored.effects.html, />two\|new\|1\|<!--\[if BLOCK\]><!\[endif\]-->z,<!--\[if ENDBLOCK\]><!\[endif\]--><\/div>/)
   t.false('queryPush' in restored.effects)
   t.is((await update(client, endpoint, snapshot, { calls: [{ method: '$syncUrl', params: ['q=two'] }] })).status, 422)
   const bad = await send(client, endpoint, snapshot, { calls: [{ method: '$syncUrl', params: [{ page: 'many' }] }] })
-  t.regex(bad.effects.html, />\|new\|4\|<\/div>/, 'a value that does not fit is ignored (page stays 4), as on a first render')
+  t.regex(
+    bad.effects.html,
+    />\|new\|4\|<!--\[if BLOCK\]><!\[endif\]--><!--\[if ENDBLOCK\]><!\[endif\]--><\/div>/,
+    'a value that does not fit is ignored (page stays 4), as on a first render',
+  )
 })
 
 test('@url refuses prototype names as keys when the class is declared, and two properties with one key', (t) => {
