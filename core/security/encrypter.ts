@@ -1,5 +1,6 @@
 import { KilnError } from '../support/errors.ts'
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto'
+import { pooledRandomBytes } from './random-pool.ts'
 
 const VERSION = 1
 /** How many opened values {@link Encrypter} remembers (oldest forgotten first). */
@@ -40,7 +41,7 @@ export class Encrypter {
 
   /** Seals a string. @example `encrypter.encrypt('secret')` */
   encrypt(plain: string, associated = ''): string {
-    const iv = randomBytes(12)
+    const iv = pooledRandomBytes(12)
     const cipher = createCipheriv('aes-256-gcm', this.keys[0]!, iv)
     cipher.setAAD(Buffer.from(associated))
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])

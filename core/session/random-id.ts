@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { pooledRandomBytes } from '../security/random-pool.ts'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -11,7 +11,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * ```
  */
 export function randomId(length = 40): string {
-  const bytes = randomBytes(length * 2)
+  const bytes = pooledRandomBytes(length * 2)
   let out = ''
   // 248 is the largest multiple of 62 under 256: rejecting above it keeps the choice unbiased.
   for (let i = 0; i < bytes.length && out.length < length; i++) if (bytes[i]! < 248) out += ALPHABET[bytes[i]! % 62]
