@@ -9,6 +9,7 @@
  * for `rounds` seconds under the inspector's profiler (tmp/socket-<case>.cpuprofile); `PHASES=1` runs updates one
  * at a time and prints the phases that temporary brackets in the update's code recorded with `phase()`.
  */
+import { createHook } from 'node:async_hooks'
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { H3 } from 'h3'
@@ -120,6 +121,20 @@ if (process.env.PHASES) {
   for (let i = 0; i < n; i++) phase('Z empty phase (calibration)', now())
   console.log(`sequential: ${((used.user + used.system) / n).toFixed(1)} µs CPU/update; after handler until Response: ${(after / n).toFixed(1)} µs`)
   for (const [name, [total, count]] of [...g.__compPhases!].sort()) console.log(`  ${name.padEnd(44)} ${(total! / count!).toFixed(2)} µs`)
+  process.exit(0)
+}
+if (process.env.PROMISES) {
+  // Promises made per request (each one runs AsyncLocalStorage's hooks on Node 20).
+  let made = 0
+  const hook = createHook({ init: (_id, type) => void (type === 'PROMISE' && made++) })
+  for (const c of cases) {
+    for (let i = 0; i < 200; i++) await (await c.send()).text()
+    hook.enable()
+    made = 0
+    for (let i = 0; i < 1000; i++) await (await c.send()).text()
+    hook.disable()
+    console.log(`${c.name.padEnd(24)} ${(made / 1000).toFixed(1)} promises/req`)
+  }
   process.exit(0)
 }
 if (process.env.SOCKET) {
