@@ -1,7 +1,8 @@
-import Handlebars from 'handlebars'
+import type Handlebars from 'handlebars'
 import { currentApp } from '../application/current-app.ts'
 import { definePlugin } from '../application/define-plugin.ts'
 import { currentHttpContext, HttpContext } from '../http/pipeline/http-context.ts'
+import { handlebars } from '../views/handlebars-module.ts'
 import { AuthorizationGate, type AbilityCallback, type AbilityOptions, type GateUser, type PolicyClass } from './gate.ts'
 
 declare module '../application/kiln-services.ts' {
@@ -47,8 +48,8 @@ function canHelper(expect: boolean) {
     const yes = options.fn(this)
     const no = options.inverse(this)
     const ctx = currentHttpContext()
-    if (!ctx) return new Handlebars.SafeString(expect ? no : yes)
-    return ctx.can(String(ability), ...rest).then((allowed) => new Handlebars.SafeString(allowed === expect ? yes : no))
+    if (!ctx) return new (handlebars().SafeString)(expect ? no : yes)
+    return ctx.can(String(ability), ...rest).then((allowed) => new (handlebars().SafeString)(allowed === expect ? yes : no))
   }
 }
 

@@ -1,6 +1,6 @@
 import { KilnError } from '../support/errors.ts'
 import { randomBytes } from 'node:crypto'
-import Handlebars from 'handlebars'
+import { handlebars } from './handlebars-module.ts'
 
 /**
  * Handlebars helpers are synchronous; a helper that must wait (render a
@@ -32,6 +32,7 @@ export async function withAsyncHelpers(render: () => string): Promise<string> {
   const pattern = new RegExp(`\\u0000async:${collector.nonce}:(\\d+)\\u0000`, 'g')
   return output.replace(pattern, (_token, index: string) => {
     const value = values[Number(index)]
+    const Handlebars = handlebars()
     return value instanceof Handlebars.SafeString ? value.toString() : Handlebars.escapeExpression(value === undefined || value === null ? '' : String(value))
   })
 }
@@ -52,7 +53,7 @@ export function asyncCapable<F extends (...args: any[]) => unknown>(fn: F): F {
     const collector = stack.at(-1)
     if (!collector) throw new KilnError('An async view helper was called outside of a render.', { code: 'E_VIEW_OUTSIDE_RENDER' })
     const index = collector.pending.push(Promise.resolve(result)) - 1
-    return new Handlebars.SafeString(`\u0000async:${collector.nonce}:${index}\u0000`)
+    return new (handlebars().SafeString)(`\u0000async:${collector.nonce}:${index}\u0000`)
   } as F
 }
 

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import Handlebars from 'handlebars'
+import type Handlebars from 'handlebars'
 import { KilnError } from '../support/errors.ts'
 import { asyncCapable, withAsyncHelpers } from './async-helpers.ts'
+import { handlebars } from './handlebars-module.ts'
 import { markedTemplate } from './block-markers.ts'
 import { loopEach } from './loop-data.ts'
 import type { Preprocessor, RenderOptions, ViewEngine, ViewHelper } from './view-engine.ts'
@@ -32,7 +33,7 @@ const LAYOUT_DIRECTIVE = /^\s*\{\{!<\s*([\w./-]+)\s*\}\}\s*\n?/
  * ```
  */
 export class HandlebarsEngine implements ViewEngine {
-  private readonly hbs = Handlebars.create()
+  private readonly hbs = handlebars().create()
   /** Compiled views by name, then by variant ('' plain, else the block markers' options). */
   private readonly compiled = new Map<string, Map<string, { template: Handlebars.TemplateDelegate; layout?: string }>>()
   private readonly inline = new Map<string, Handlebars.TemplateDelegate>()
@@ -60,7 +61,7 @@ export class HandlebarsEngine implements ViewEngine {
     const { template, layout } = this.compile(name, options)
     const body = await withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
     if (!layout) return body
-    return this.render(layout, { ...data, body: new Handlebars.SafeString(body) })
+    return this.render(layout, { ...data, body: new (handlebars().SafeString)(body) })
   }
 
   /**

@@ -1,5 +1,6 @@
-import Handlebars from 'handlebars'
+import type Handlebars from 'handlebars'
 import { KilnError } from '../support/errors.ts'
+import { handlebars } from './handlebars-module.ts'
 import type { ViewHelper } from './view-engine.ts'
 
 /**
@@ -98,7 +99,7 @@ export function classList(...args: unknown[]): Handlebars.SafeString {
   for (const arg of args.slice(0, -1)) addClasses(names, arg)
   addClasses(names, inSourceOrder(options?.hash))
   // Escaped here, and safe, so `{{{class ...}}}` cannot open a hole either.
-  return new Handlebars.SafeString(Handlebars.escapeExpression([...new Set(names)].join(' ')))
+  return new (handlebars().SafeString)(handlebars().escapeExpression([...new Set(names)].join(' ')))
 }
 
 /** Handlebars 4 builds a hash with its pairs in reverse order; a class list reads better in the order written. */
@@ -107,7 +108,7 @@ function inSourceOrder(hash: Record<string, unknown> | undefined): Record<string
 }
 
 function addClasses(into: string[], value: unknown): void {
-  if (value instanceof Handlebars.SafeString || typeof value === 'number') value = String(value)
+  if (value instanceof handlebars().SafeString || typeof value === 'number') value = String(value)
   if (typeof value === 'string') into.push(...value.split(/\s+/).filter(Boolean))
   else if (Array.isArray(value)) for (const entry of value) addClasses(into, entry)
   else if (value && typeof value === 'object') for (const [name, on] of Object.entries(value)) if (truthy(on)) addClasses(into, name)

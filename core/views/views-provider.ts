@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
-import Handlebars from 'handlebars'
 import { definePlugin } from '../application/define-plugin.ts'
 import { escapeHtml } from '../http/errors/error-renderer.ts'
 import { errorHelper, oldHelper } from './error-helper.ts'
 import { HandlebarsEngine } from './handlebars-engine.ts'
+import { handlebars } from './handlebars-module.ts'
 import { classList, logicHelpers } from './logic-helpers.ts'
 import { ViewManager } from './view-manager.ts'
 import { viewsConfigSchema } from './views-config.ts'
@@ -37,7 +37,7 @@ export const viewsProvider = definePlugin({
     views.helper('route', (name: string, options: { hash?: Record<string, string | number> }) => app.urls.route(name, options?.hash ?? {}))
     views.helper('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'))
     views.helper('csrfField', function (this: { csrfToken?: string }) {
-      return new Handlebars.SafeString(`<input type="hidden" name="_token" value="${escapeHtml(this.csrfToken ?? '')}">`)
+      return new (handlebars().SafeString)(`<input type="hidden" name="_token" value="${escapeHtml(this.csrfToken ?? '')}">`)
     })
     for (const [name, fn] of Object.entries(logicHelpers)) views.helper(name, fn)
     views.helper('class', classList)

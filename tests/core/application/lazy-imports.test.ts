@@ -67,7 +67,7 @@ async function modulesLoaded(script: string, env: Record<string, string> = {}): 
 
 // Libraries the boot needs but the import does not: they load when the app is created, so that `import 'kiln-framework'`
 // (which every app file, test and command does) costs less (issue 25, P6).
-const AT_BOOT = ['pino']
+const AT_BOOT = ['pino', 'handlebars']
 
 test("import 'kiln-framework' loads none of the libraries that wait for their first use", async (t) => {
   const loaded = await packagesLoaded(`await import('kiln-framework')`)
