@@ -18,6 +18,31 @@ const clock = () => Math.floor(Date.now() - EPOCH)
 /** The send options of a broadcast frame, one object for every send: a Buffer that stays a text frame. */
 const TEXT_FRAME = { compress: false, binary: false } as { compress: boolean }
 
+/** A socket id's two halves (`high.low`), each a positive integer below 2^31. */
+export interface SocketIdParts {
+  high: number
+  low: number
+}
+
+/**
+ * The halves of a socket id as this server makes them, or undefined for any
+ * other string (which then names none of its sockets, as before).
+ *
+ * @example
+ * ```ts
+ * splitSocketId('123.456') // { high: 123, low: 456 }
+ * splitSocketId('0123.456') // undefined: no socket here has that id
+ * ```
+ */
+export function splitSocketId(id: string): SocketIdParts | undefined {
+  const match = SOCKET_ID.exec(id)
+  if (!match) return undefined
+  const [high, low] = [Number(match[1]), Number(match[2])]
+  return high < 2 ** 31 && low < 2 ** 31 ? { high, low } : undefined
+}
+
+const SOCKET_ID = /^([1-9]\d{0,9})\.([1-9]\d{0,9})$/
+
 /** A fixed-window budget: `count` uses since `start` (ms on {@link clock}). */
 interface Window {
   start: number
@@ -59,13 +84,29 @@ export class Connection {
   private subscribes = 0
   private clientEvents?: Window
 
+  /** The socket id's halves, `high.low`: small integers kept in the object, where the id as a string would cost 40 bytes a socket. */
+  readonly idHigh: number
+  readonly idLow: number
+
   constructor(
-    readonly socketId: string,
+    id: SocketIdParts,
     readonly peer: Peer,
     readonly protocol: WireProtocol,
     now: number,
   ) {
+    this.idHigh = id.high
+    this.idLow = id.low
     this.lastSeen = now
+  }
+
+  /** The socket id, `\d+.\d+` as Pusher's, made when asked for (frames, auth checks, the store: not the delivery loop). */
+  get socketId(): string {
+    return `${this.idHigh}.${this.idLow}`
+  }
+
+  /** Whether this is the socket `id` names (a broadcast's `except`), without making its string. */
+  is(id: SocketIdParts): boolean {
+    return this.idLow === id.low && this.idHigh === id.high
   }
 
   send(text: string): void {

@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/index.ts'
+import { splitSocketId } from './connection.ts'
 import type { LocalSockets } from './local-sockets.ts'
 import { RecentIds } from '../scaling/recent-ids.ts'
 import type { RelayMessage } from '../scaling/redis-relay.ts'
@@ -37,8 +38,9 @@ export class LocalDelivery {
     const subscribers = this.sockets.on(channel)
     if (!subscribers) return
     const encoded: Partial<Record<WireProtocol['name'], Buffer>> = {}
+    const except = message.socket === null ? undefined : splitSocketId(message.socket)
     for (const connection of subscribers) {
-      if (connection.socketId === message.socket) continue
+      if (except && connection.is(except)) continue
       const { protocol } = connection
       connection.sendEncoded((encoded[protocol.name] ??= Buffer.from(encode(protocol, channel, message))))
       // A client that stopped reading would otherwise grow this process's memory without bound.

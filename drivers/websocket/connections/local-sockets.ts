@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import type { Peer } from 'crossws'
-import type { Connection } from './connection.ts'
+import type { Connection, SocketIdParts } from './connection.ts'
 import type { PresenceMember } from '../channels/hub.ts'
 import type { LocalSubscription } from '../channels/redis-channel-store.ts'
 import { RtError } from '../protocol/error-codes.ts'
@@ -21,7 +21,8 @@ const CONNECTION = Symbol('kiln.rt.connection')
  * ```
  */
 export class LocalSockets {
-  readonly byId = new Map<string, Connection>()
+  /** By the low half of their socket ids, unique here (a number key: the id's string is made only when asked for). */
+  readonly byId = new Map<number, Connection>()
   private readonly byChannel = new Map<string, Set<Connection>>()
   /** Sweeps so far: a connection's `lastSeen` is this count when it was last heard from. */
   private sweeps = 0
@@ -35,12 +36,12 @@ export class LocalSockets {
     return this.sweeps
   }
 
-  /** A socket id (`\d+\.\d+`, as Pusher's) no connection here has. */
-  newSocketId(): string {
-    let id: string
-    do id = `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`
-    while (this.byId.has(id))
-    return id
+  /** A socket id (`\d+\.\d+`, as Pusher's, both halves random) whose low half no connection here has. */
+  newSocketId(): SocketIdParts {
+    let low: number
+    do low = randomInt(1, 2 ** 31)
+    while (this.byId.has(low))
+    return { high: randomInt(1, 2 ** 31), low }
   }
 
   /** Ties a connection to its peer (before it is admitted: a refused one still gets its frames). */
@@ -58,12 +59,12 @@ export class LocalSockets {
   }
 
   add(connection: Connection): void {
-    this.byId.set(connection.socketId, connection)
+    this.byId.set(connection.idLow, connection)
   }
 
   /** Forgets a closed socket; its channels are left to the caller (they need Redis). */
   remove(connection: Connection): void {
-    if (this.byId.get(connection.socketId) === connection) this.byId.delete(connection.socketId)
+    if (this.byId.get(connection.idLow) === connection) this.byId.delete(connection.idLow)
   }
 
   join(channel: string, connection: Connection, member: PresenceMember | null): void {

@@ -143,4 +143,9 @@ test('a broadcast with a socket to leave out (toOthers) skips that socket only',
     me.socket.frames.some((f) => f.event === 'Moved'),
     'deliveries to one socket keep their order: Moved would have come first',
   )
+  // The same id written another way (a leading zero) names no socket here: both get it.
+  await rt.broadcaster.broadcast({ channels: ['board'], event: 'Padded', payload: {}, socket: `0${me.id}` })
+  await me.socket.event('Padded')
+  await other.socket.event('Padded')
+  t.pass()
 })
