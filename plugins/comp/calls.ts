@@ -41,14 +41,16 @@ export function callable(Class: ComponentClass, method: string): boolean {
 
 /**
  * Calls a public method with the browser's parameters, or refuses with 403
- * naming the method.
+ * naming the method. Returns what the method returned: a promise from an
+ * async method, to be awaited (a synchronous action makes no promise).
  *
  * @example
  * ```ts
- * await callMethod(component, Counter, 'add', [5])
+ * const called = callMethod(component, Counter, 'add', [5])
+ * if (isPromiseLike(called)) await called
  * ```
  */
-export async function callMethod(component: Component, Class: ComponentClass, method: string, params: unknown[]): Promise<void> {
+export function callMethod(component: Component, Class: ComponentClass, method: string, params: unknown[]): unknown {
   if (!callable(Class, method)) throw new HttpException(403, `The method "${method.slice(0, 100)}" cannot be called on ${Class.name}.`)
-  await (component as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...params)
+  return (component as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...params)
 }

@@ -100,11 +100,11 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
  * const values = await hydrate(memo.data, memo.types, uploads)
  * ```
  */
-export async function hydrate(
+export function hydrate(
   data: Record<string, unknown>,
   types: TypedPath[] = [],
   openUpload: (reference: string) => Promise<TemporaryUploadedFile>,
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   // A copy, so what the browser sent stays as it was (the answer lists what changed against it); only objects
   // and lists need one, and a snapshot is mostly numbers and text.
   const values: Record<string, unknown> = {}
@@ -113,6 +113,16 @@ export async function hydrate(
     const value = data[key]
     values[key] = value !== null && typeof value === 'object' ? structuredClone(value) : value
   }
+  // Plain JSON state (the common case) comes back without a promise.
+  return types.length === 0 ? values : typed(values, types, openUpload)
+}
+
+/** Puts the typed values back: dates, bigints, models loaded again, uploaded files. */
+async function typed(
+  values: Record<string, unknown>,
+  types: TypedPath[],
+  openUpload: (reference: string) => Promise<TemporaryUploadedFile>,
+): Promise<Record<string, unknown>> {
   for (const [path, type] of types) {
     const current = read(values, path)
     let value: unknown

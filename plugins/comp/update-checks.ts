@@ -24,18 +24,21 @@ export interface CheckedEntry {
  *
  * @example
  * ```ts
- * await checkEntry(services, ctx, parseUpdatePayload(limits, body))
+ * const refused = checkEntry(services, ctx, parseUpdatePayload(limits, body))
+ * if (refused) await refused
  * ```
  */
-export async function checkEntry(services: CompServices, ctx: HttpContext, entry: CheckedEntry): Promise<void> {
+export function checkEntry(services: CompServices, ctx: HttpContext, entry: CheckedEntry): Promise<never> | undefined {
   const { limits } = services.config
+  // A promise only for a refusal (the rate limit of failures is asynchronous): a genuine snapshot is checked without one.
   if (nestedDeeperThan(entry.serverMemo, limits.max_state_depth + 2) || !services.checksums.verify(entry.fingerprint, entry.serverMemo)) {
-    await tamperingRefused(services, ctx)
+    return tamperingRefused(services, ctx)
   }
   if (nestedDeeperThan(entry.updates ?? [], limits.max_state_depth + 2) || nestedDeeperThan(entry.calls ?? [], limits.max_state_depth + 3)) {
     throw new HttpException(422, `An update's value or a call's parameters nest deeper than ${limits.max_state_depth} levels.`)
   }
   refuseOutOfDate(services, ctx, entry.serverMemo as unknown as ServerMemo)
+  return undefined
 }
 
 /** A snapshot changed outside the server: 403, and 429 for an address that keeps sending them. */

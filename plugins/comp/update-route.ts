@@ -39,7 +39,8 @@ export function updateHandler(services: CompServices): HandlerFunction {
       const body = ctx.request.body()
       if (isBatch(body)) return await streamedUpdate(ctx, services.config.stream.max_kb, () => runBatch(services, ctx, body))
       const payload = parseUpdatePayload(limits, body)
-      await checkEntry(services, ctx, payload)
+      const refused = checkEntry(services, ctx, payload)
+      if (refused) await refused
       // An action that calls this.stream() turns the answer into a stream (features/stream).
       return await streamedUpdate(ctx, services.config.stream.max_kb, () => updateComponent(services, payload, ctx))
     } catch (error) {

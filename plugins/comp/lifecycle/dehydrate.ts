@@ -1,5 +1,5 @@
 import type { ChildRecord, ServerMemo, Snapshot } from '../snapshot.ts'
-import { dehydrate } from '../state.ts'
+import { dehydrate, type TypedPath } from '../state.ts'
 import { isPromiseLike, runFeatureHooks, type ComponentContext } from './component-hook.ts'
 
 /**
@@ -13,16 +13,24 @@ import { isPromiseLike, runFeatureHooks, type ComponentContext } from './compone
  * const snapshot = await dehydrateComponent(c, scope.children)
  * ```
  */
-export async function dehydrateComponent(c: ComponentContext, children: Record<string, ChildRecord>): Promise<Snapshot> {
-  const { component, run, services } = c
-  const dehydrating = component.dehydrate?.()
-  if (isPromiseLike(dehydrating)) await dehydrating
-  const { data, types } = dehydrate(component.state(), run.name)
+export function dehydrateComponent(c: ComponentContext, children: Record<string, ChildRecord>): Snapshot | Promise<Snapshot> {
+  // A promise only when the component's dehydrate() or a feature's hook returns one: every update and mount ends here.
+  const dehydrating = c.component.dehydrate?.()
+  if (isPromiseLike(dehydrating)) return Promise.resolve(dehydrating).then(() => withHooks(c, children))
+  return withHooks(c, children)
+}
+
+function withHooks(c: ComponentContext, children: Record<string, ChildRecord>): Snapshot | Promise<Snapshot> {
+  const { data, types } = dehydrate(c.component.state(), c.run.name)
   c.data = data
-  const hooks = runFeatureHooks(services.features, 'dehydrate', c)
-  if (hooks) await hooks
+  const hooks = runFeatureHooks(c.services.features, 'dehydrate', c)
+  return hooks ? hooks.then(() => seal(c, children, types)) : seal(c, children, types)
+}
+
+function seal(c: ComponentContext, children: Record<string, ChildRecord>, types: TypedPath[]): Snapshot {
+  const { run, services } = c
   const memo: Omit<ServerMemo, 'checksum'> = {
-    data,
+    data: c.data,
     errors: run.errors,
     session: services.binding.tag(run.ctx),
     expires: Math.ceil(Date.now() + services.config.snapshot_ttl_minutes * 60_000),

@@ -53,7 +53,8 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
   const component = services.instantiate(Class, run)
   const sessionTag = services.binding.tag(ctx)
   const openUpload = (reference: string) => services.uploads.open(reference, sessionTag)
-  const values = await hydrate(memo.data, memo.types ?? [], openUpload)
+  const hydrated = hydrate(memo.data, memo.types ?? [], openUpload)
+  const values = isPromiseLike(hydrated) ? await hydrated : hydrated
   const self = component as unknown as Record<string, unknown>
   // Every key of a checksummed snapshot was public state when it was made, fields with `declare` (no initial value) too;
   // a name the class now has as a method or getter is left alone.
@@ -93,7 +94,10 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
     for (const { method, params } of payload.calls) {
       const feature = calls.get(method)
       if (feature) await feature(c, params)
-      else await callMethod(component, Class, method, params)
+      else {
+        const called = callMethod(component, Class, method, params)
+        if (isPromiseLike(called)) await called
+      }
     }
   } catch (error) {
     // validate() stops this request's calls; the component still renders, with its errors.
@@ -109,7 +113,8 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
     html = withRootAttributes(await renderComponentView(services.views, scope, name), name, { 'wire:id': run.id, 'wire:name': name }, { check }).html
     children = scope.children
   }
-  const snapshot = await dehydrateComponent(c, children)
+  const dehydrated = dehydrateComponent(c, children)
+  const snapshot = isPromiseLike(dehydrated) ? await dehydrated : dehydrated
   const data = snapshot.serverMemo.data
   // What the browser has is the old memo plus its own updates: a property it updated comes back whatever its value.
   const updatedRoots = new Set(payload.updates.map(([path]) => path.split('.')[0]!))

@@ -83,8 +83,13 @@ export function streamChunk(run: ComponentRun, to: string, content: string, repl
  * return streamedUpdate(ctx, services.config.stream.max_kb, () => updateComponent(services, payload, ctx))
  * ```
  */
-export async function streamedUpdate(ctx: HttpContext, maxKb: number, work: () => Promise<unknown>): Promise<unknown> {
+export function streamedUpdate(ctx: HttpContext, maxKb: number, work: () => Promise<unknown>): Promise<unknown> {
+  // No promise of its own for an answer that is not streamed: every update passes here.
   if (ctx.request.header(STREAM_HEADER) !== '1') return work()
+  return streamed(ctx, maxKb, work)
+}
+
+async function streamed(ctx: HttpContext, maxKb: number, work: () => Promise<unknown>): Promise<unknown> {
   const sink = new StreamSink(maxKb * 1024)
   sinks.set(ctx, sink)
   const done = work()
