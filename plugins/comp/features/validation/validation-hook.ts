@@ -15,6 +15,8 @@ import type { ComponentHook } from '../../lifecycle/component-hook.ts'
 export const validation: ComponentHook = {
   name: 'validation',
   hydrate(c, memo) {
-    c.run.errors = structuredClone(memo.errors ?? {})
+    const errors = memo.errors ?? {}
+    // A copy only when there is something to copy: most snapshots carry no messages.
+    c.run.errors = Object.keys(errors).length === 0 ? {} : structuredClone(errors)
   },
 }
