@@ -23,6 +23,20 @@ export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
  */
 export const COMPONENT_RENDER: RenderOptions = Object.freeze({ blockMarkers: Object.freeze({ except: Object.freeze(['island']) }) })
 
+const EDGE_START = /^(?:\s*<!--\[if (?:END)?BLOCK\]><!\[endif\]-->)+/
+const EDGE_END = /(?:<!--\[if (?:END)?BLOCK\]><!\[endif\]-->\s*)+$/
+
+/**
+ * A component's HTML without the block markers around its root element (a
+ * view that is one `{{#if}}…{{else}}…{{/if}}`): the root is morphed on its
+ * own, and outside it they would only sit in the parent's HTML, where a
+ * re-render of the parent (the child as a bare placeholder) has none.
+ */
+function outerMarkersRemoved(html: string): string {
+  // A cheap look at the ends first: most views start and end with their root's tags.
+  return html.trimStart().startsWith('<!--[if') || html.trimEnd().endsWith('<![endif]-->') ? html.replace(EDGE_START, '').replace(EDGE_END, '') : html
+}
+
 /** One component render: what its nested components were, and what they are now. */
 export interface RenderScope {
   component: Component
@@ -103,10 +117,11 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
   const { component } = scope
   await component.rendering?.()
   const view = await componentView(scope, name)
-  const html =
+  const html = outerMarkersRemoved(
     view.source === undefined
       ? await views.render(view.name, view.data, scope.ctx, COMPONENT_RENDER)
-      : await views.renderInline(view.source, view.data, scope.ctx, COMPONENT_RENDER)
+      : await views.renderInline(view.source, view.data, scope.ctx, COMPONENT_RENDER),
+  )
   await component.rendered?.(html)
   return html
 }
