@@ -36,7 +36,8 @@ export class HandlebarsEngine implements ViewEngine {
   private readonly hbs = handlebars().create()
   /** Compiled views by name, then by variant ('' plain, else the block markers' options). */
   private readonly compiled = new Map<string, Map<string, { template: Handlebars.TemplateDelegate; layout?: string }>>()
-  private readonly inline = new Map<string, Handlebars.TemplateDelegate>()
+  /** Inline templates by variant, then by source. */
+  private readonly inline = new Map<string, Map<string, Handlebars.TemplateDelegate>>()
   private partialsLoaded = false
 
   constructor(
@@ -78,13 +79,14 @@ export class HandlebarsEngine implements ViewEngine {
     this.loadPartials()
     // Keyed by the source itself: a component's template is one string whose hash V8 works out once (a digest cost every render).
     const variant = variantOf(options)
-    const key = variant ? `${variant}\u0000${source}` : source
-    let template = this.inline.get(key)
+    let sources = this.inline.get(variant)
+    if (!sources) this.inline.set(variant, (sources = new Map()))
+    let template = sources.get(source)
     if (!template) {
       template = this.build(this.preprocess(source, 'inline'), options)
       // Sources come from code, so they are few; the bound only guards against a template built from data.
-      if (this.inline.size >= 1000) this.inline.clear()
-      this.inline.set(key, template)
+      if (sources.size >= 1000) sources.clear()
+      sources.set(source, template)
     }
     return withAsyncHelpers(() => template(data, RUNTIME_OPTIONS))
   }
@@ -167,10 +169,15 @@ export class HandlebarsEngine implements ViewEngine {
   }
 }
 
-/** The cache key part for a render's options: '' for a plain template. */
+const variants = new WeakMap<object, string>()
+
+/** The cache key part for a render's options: '' for a plain template; worked out once per options object. */
 function variantOf(options: RenderOptions): string {
   const markers = options.blockMarkers
-  return markers ? `markers:${(markers.except ?? []).join(',')}` : ''
+  if (!markers) return ''
+  let variant = variants.get(markers)
+  if (variant === undefined) variants.set(markers, (variant = `markers:${(markers.except ?? []).join(',')}`))
+  return variant
 }
 
 function listViews(dir: string): string[] {
