@@ -20,7 +20,8 @@ export async function installedApp(): Promise<void> {
   try {
     const { root: build, kiln } = await buildApp(work, await packKiln(work), 'shop')
     const env = productionEnv()
-    await step('kiln migrate', run(process.execPath, [kiln, 'migrate'], { cwd: build, env }))
+    // --force: a production app refuses migrate without it (the bench's app is production, as a deploy is).
+    await step('kiln migrate', run(process.execPath, [kiln, 'migrate', '--force'], { cwd: build, env }))
     const size = execFileSync('du', ['-sm', join(build, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]
     const count =
       execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: build, encoding: 'utf8', env: cleanEnv() }).trim().split('\n').length - 1
