@@ -6,12 +6,12 @@ type Block = hbs.AST.BlockStatement
 /** A text node as Handlebars makes it (its typings give `original` the wrong type). */
 type Content = Omit<hbs.AST.ContentStatement, 'original'> & { original: string }
 
-/** The comment put before a block's output: Alpine's morph reads it as the start of one unit. */
+/** The comment put before a block's output: Alpine's morph reads it as the start of one unit. @example `html.startsWith(BLOCK_START)` */
 export const BLOCK_START = '<!--[if BLOCK]><![endif]-->'
-/** The comment put after a block's output. */
+/** The comment put after a block's output. @example `html.endsWith(BLOCK_END)` */
 export const BLOCK_END = '<!--[if ENDBLOCK]><![endif]-->'
 
-/** Which blocks get markers: all in element content, but those of the helpers named in `except`. */
+/** Which blocks get markers: all in element content, but those of the helpers named in `except`. @example `{ except: ['island'] }` */
 export interface BlockMarkerOptions {
   /** Block helpers whose output needs no markers (one that always renders the same single element). */
   except?: readonly string[]

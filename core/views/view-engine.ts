@@ -1,4 +1,11 @@
-/** How one render compiles its template, beyond the view's source. */
+/**
+ * How one render compiles its template, beyond the view's source.
+ *
+ * @example
+ * ```ts
+ * await views.render('components/counter', data, ctx, { blockMarkers: { except: ['island'] } })
+ * ```
+ */
 export interface RenderOptions {
   /**
    * Comments around the output of every block in element content
