@@ -15,6 +15,7 @@ import { Session } from 'node:inspector/promises'
 import { H3 } from 'h3'
 import { serve } from 'srvx'
 import { cannon } from './autocannon.ts'
+import { counterVisit } from './counter-visit.ts'
 import { createApp } from '../core/index.ts'
 import { comp } from '../plugins/comp/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
@@ -61,18 +62,7 @@ const bare = new H3().post('/increment', async (event) => {
   return { count: count + 1 }
 })
 
-const page = await app.request('/')
-const html = await page.text()
-const cookies = page.headers
-  .getSetCookie()
-  .map((line) => line.split(';')[0])
-  .join('; ')
-const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookies)![1]!)
-const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&amp;/g, '&')
-const snapshot = JSON.parse(unescape(/wire:snapshot="([^"]+)"/.exec(html)![1]!))
-const endpoint = unescape(/<meta name="comp-endpoint" content="([^"]+)">/.exec(html)![1]!)
-const body = JSON.stringify({ ...snapshot, updates: [], calls: [{ method: 'increment', params: [] }], island: null })
-const headers = { 'content-type': 'application/json', accept: 'application/json', cookie: cookies, 'x-csrf-token': xsrf }
+const { endpoint, body, headers } = await counterVisit(await app.request('/'))
 const bareBody = JSON.stringify({ count: 0 })
 
 type Case = { name: string; send: () => Response | Promise<Response> }

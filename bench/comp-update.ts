@@ -14,6 +14,7 @@ import { createApp } from '../core/index.ts'
 import { comp } from '../plugins/comp/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { cannon } from './autocannon.ts'
+import { counterVisit } from './counter-visit.ts'
 
 const files = {
   'app/components/counter.ts':
@@ -39,18 +40,7 @@ export async function compUpdate(): Promise<void> {
   await bareServer.ready()
 
   try {
-    const page = await fetch(`${server.url}/`)
-    const html = await page.text()
-    const cookies = page.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ')
-    const xsrf = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(cookies)![1]!)
-    const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&amp;/g, '&')
-    const snapshot = JSON.parse(unescape(/wire:snapshot="([^"]+)"/.exec(html)![1]!))
-    const endpoint = unescape(/<meta name="comp-endpoint" content="([^"]+)">/.exec(html)![1]!)
-    const body = JSON.stringify({ ...snapshot, updates: [], calls: [{ method: 'increment', params: [] }], island: null })
-    const headers = { 'content-type': 'application/json', accept: 'application/json', cookie: cookies, 'x-csrf-token': xsrf }
+    const { endpoint, body, headers } = await counterVisit(await fetch(`${server.url}/`))
     const probe = await fetch(`${server.url}${endpoint}`, { method: 'POST', headers, body })
     const answer = await probe.text()
     if (probe.status !== 200) throw new Error(`P4: the update answered ${probe.status}: ${answer.slice(0, 300)}`)

@@ -89,14 +89,7 @@ export async function deleteModel(model: Persisted): Promise<boolean> {
       .execute()
     syncOriginal(model)
     await fireModelEvent(Class, 'trashed', model)
-  } else {
-    const db = await Class.db()
-    await db
-      .deleteFrom(Class.table)
-      .where(Class.primaryKey, '=', model.getKey() as never)
-      .execute()
-    model.$exists = false
-  }
+  } else await deleteRow(model)
   await fireModelEvent(Class, 'deleted', model)
   return true
 }
@@ -135,13 +128,19 @@ export async function restoreModel(model: Persisted): Promise<boolean> {
 export async function forceDeleteModel(model: Persisted): Promise<boolean> {
   const Class = model.modelClass
   if (!(await fireModelEvent(Class, 'deleting', model))) return false
+  await deleteRow(model)
+  await fireModelEvent(Class, 'forceDeleted', model)
+  await fireModelEvent(Class, 'deleted', model)
+  return true
+}
+
+/** Deletes the model's row and marks it as no longer stored. */
+async function deleteRow(model: Persisted): Promise<void> {
+  const Class = model.modelClass
   const db = await Class.db()
   await db
     .deleteFrom(Class.table)
     .where(Class.primaryKey, '=', model.getKey() as never)
     .execute()
   model.$exists = false
-  await fireModelEvent(Class, 'forceDeleted', model)
-  await fireModelEvent(Class, 'deleted', model)
-  return true
 }
