@@ -77,6 +77,15 @@ async function get(port: number, path = '/', accept = 'text/plain'): Promise<{ s
 }
 const answer = async (port: number, path = '/') => (await get(port, path))?.body
 
+/** A `kiln dev` of an app with an `.env`, once its first server process answers; `pid` is that process's. */
+async function devServing(t: ExecutionContext) {
+  const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), '.env': 'APP_NAME=Kiln\n' })
+  const port = await freePort()
+  const dev = startDev(t, root, port)
+  await until(async () => (await answer(port))?.startsWith('one@') === true)
+  return { root, port, dev, pid: (await answer(port))!.split('@')[1] }
+}
+
 test('kiln dev reloads routes and views in the same process, shows a syntax error until it is fixed, refuses no connection, and exits 0', async (t) => {
   // Two Node processes start through tsx: slow on a loaded machine, though nothing here waits on a clock.
   t.timeout(120_000)
@@ -120,11 +129,7 @@ test('kiln dev reloads routes and views in the same process, shows a syntax erro
 
 test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and restarts the process for .env with the port kept open', async (t) => {
   t.timeout(120_000)
-  const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), '.env': 'APP_NAME=Kiln\n' })
-  const port = await freePort()
-  const dev = startDev(t, root, port)
-  await until(async () => (await answer(port))?.startsWith('one@') === true)
-  const pid = (await answer(port))!.split('@')[1]
+  const { root, port, dev, pid } = await devServing(t)
   const poll = pollConnections(port)
 
   for (const dir of ['storage/logs', 'tmp', 'node_modules/some-package', 'database']) mkdirSync(join(root, dir), { recursive: true })
@@ -160,11 +165,7 @@ test('kiln dev ignores storage/, tmp/, node_modules/ and database files, and res
 
 test('kiln dev: a connection handed to the old server just before a restart still gets its answer from it', async (t) => {
   t.timeout(120_000)
-  const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), '.env': 'APP_NAME=Kiln\n' })
-  const port = await freePort()
-  const dev = startDev(t, root, port)
-  await until(async () => (await answer(port))?.startsWith('one@') === true)
-  const pid = (await answer(port))!.split('@')[1]
+  const { root, port, dev, pid } = await devServing(t)
 
   // Opened (and so handed to the current server process) but silent until that process has been told to stop.
   const socket = connect(port, '127.0.0.1')
