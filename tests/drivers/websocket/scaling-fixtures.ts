@@ -16,9 +16,14 @@ export interface RtCluster {
 
 /**
  * Starts a redis-server and `nodes` rt apps scaled over it (prefix
- * `cluster:`, quick heartbeats, a 300 ms Redis timeout), each logging to
+ * `cluster:`, quick heartbeats, a 1 s Redis timeout), each logging to
  * `storage/logs/rt.log` (see {@link logLines}). Nodes listed in `linked`
  * reach Redis through a {@link RedisLink} the test can cut.
+ *
+ * The timeout is long enough that a heartbeat delayed by a loaded machine
+ * (CI shares two cores with other suites) is not taken for an outage, and
+ * short enough that a stalled Redis is still refused well within the
+ * tests' 3 s hang checks.
  *
  * @example
  * ```ts
@@ -27,7 +32,7 @@ export interface RtCluster {
  */
 export async function rtCluster(
   t: T,
-  { nodes = 2, linked = [] as number[], heartbeatSeconds = 0.2, options = {} as Record<string, unknown> } = {},
+  { nodes = 2, linked = [] as number[], heartbeatSeconds = 0.2, timeoutMs = 1000, options = {} as Record<string, unknown> } = {},
 ): Promise<RtCluster> {
   const port = await freePort()
   const redis = await redisServer(t, port)
@@ -38,7 +43,7 @@ export async function rtCluster(
     links.map((link) =>
       rtApp(
         t,
-        { ...options, scaling: { enabled: true, url: link?.url ?? url, prefix: 'cluster:', heartbeat_seconds: heartbeatSeconds, timeout_ms: 300 } },
+        { ...options, scaling: { enabled: true, url: link?.url ?? url, prefix: 'cluster:', heartbeat_seconds: heartbeatSeconds, timeout_ms: timeoutMs } },
         { config: logging },
       ),
     ),
