@@ -8,6 +8,8 @@
  * `ONLY=comp` runs one case (for `--cpu-prof`); `SOCKET=comp|web|bare` serves it and drives it with autocannon
  * for `rounds` seconds under the inspector's profiler (tmp/socket-<case>.cpuprofile); `PHASES=1` runs updates one
  * at a time and prints the phases that temporary brackets in the update's code recorded with `phase()`.
+ * `STORE=fs` runs Kiln on the file store with a stored session (P4's line); `SOCKET=same` serves the same-work
+ * baseline of bench/comp-same-work.ts instead.
  */
 import { createHook } from 'node:async_hooks'
 import { writeFileSync } from 'node:fs'
@@ -16,18 +18,8 @@ import { H3 } from 'h3'
 import { serve } from 'srvx'
 import { cannon } from './autocannon.ts'
 import { counterVisit } from './counter-visit.ts'
-import { createApp } from '../core/index.ts'
-import { comp } from '../plugins/comp/index.ts'
-import { tempApp } from '../tests/fixtures/temp-app.ts'
-
-const files = {
-  'app/components/counter.ts':
-    "import { Component } from 'kiln-framework/comp'\nexport default class Counter extends Component {\n  count = 0\n  increment() { this.count++ }\n}\n",
-  'resources/views/components/counter.hbs': '<section class="counter"><p>{{count}}</p><button wire:click="increment">+</button></section>',
-  'resources/views/page.hbs': "<!doctype html><html><head>@compScripts</head><body>@comp('counter')</body></html>",
-  'routes/web.ts':
-    "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', () => view('page')); Route.post('/web-inc', (ctx) => ({ count: (ctx.request.body() as { count: number }).count + 1 })) })\n",
-}
+import { counterApp } from './counter-app.ts'
+import { sameWorkServer } from './comp-same-work.ts'
 
 /** CPU µs of this process now (user + system): time the process spends descheduled on a loaded machine does not count. */
 function now(): number {
@@ -51,13 +43,11 @@ function phase(name: string, t0: number): number {
 
 const rounds = Number(process.argv[2] ?? 7)
 const perRound = Number(process.argv[3] ?? 2000)
-const app = await createApp({
-  root: tempApp(files),
-  env: { APP_ENV: 'production', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` },
-  plugins: [comp()],
-  config: { session: { driver: 'memory' }, logging: { channels: [] } },
+const app = await counterApp({
+  store: process.env.STORE === 'fs' ? 'fs' : 'memory',
+  routes: "Route.post('/web-inc', (ctx) => ({ count: (ctx.request.body() as { count: number }).count + 1 }))",
 })
-const bare = new H3().post('/increment', async (event) => {
+const bare = new H3({ silent: true }).post('/increment', async (event) => {
   const { count } = (await event.req.json()) as { count: number }
   return { count: count + 1 }
 })
@@ -132,10 +122,13 @@ if (process.env.SOCKET) {
   const server = await app.listen({ port: 0 })
   const bareServer = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1', silent: true })
   await bareServer.ready()
+  const same = await sameWorkServer()
+  const sameVisit = await counterVisit(await fetch(`${same.url}/`))
   const targets: Record<string, [string, string, Record<string, string>]> = {
     bare: [`${new URL(bareServer.url!).origin}/increment`, bareBody, { 'content-type': 'application/json' }],
     web: [`${server.url}/web-inc`, bareBody, headers],
     comp: [`${server.url}${endpoint}`, body, headers],
+    same: [`${same.url}${sameVisit.endpoint}`, sameVisit.body, sameVisit.headers],
   }
   const [url, sent, sentHeaders] = targets[process.env.SOCKET]!
   await cannon(url, { seconds: 2, method: 'POST', body: sent, headers: sentHeaders })
@@ -146,8 +139,9 @@ if (process.env.SOCKET) {
   await session.post('Profiler.start')
   const run = await cannon(url, { seconds: rounds, method: 'POST', body: sent, headers: sentHeaders })
   const { profile } = await session.post('Profiler.stop')
-  writeFileSync(`tmp/socket-${process.env.SOCKET}.cpuprofile`, JSON.stringify(profile))
+  writeFileSync(`tmp/socket-${process.env.SOCKET}${process.env.STORE ? `-${process.env.STORE}` : ''}.cpuprofile`, JSON.stringify(profile))
   console.log(`${process.env.SOCKET}: ${run.rps} req/s, ${run.cpuMicrosPerRequest} µs CPU/req, non2xx ${run.non2xx}`)
+  await same.server.close(true)
   await bareServer.close(true)
   await app.close()
   process.exit(0)
