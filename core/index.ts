@@ -110,7 +110,7 @@ export {
   type ModelObserver,
   type QueryWrite,
 } from './database/model/model-events.ts'
-export { compiledRead, compiledReadNow, parameter, type ReadBuilder } from './database/compiled-read.ts'
+export { compiledRead, compiledReadNow, compiledRowNow, parameter, type ReadBuilder } from './database/compiled-read.ts'
 export { keyFits } from './database/model/find-by-key.ts'
 export type { Cast } from './database/model/casts.ts'
 export { DatabaseManager } from './database/database-manager.ts'

@@ -82,6 +82,29 @@ export function compiledReadNow(key: string, values: readonly unknown[], options
 }
 
 /**
+ * The first row of a {@link compiledRead} as an array, with its column
+ * names (one array per statement, so a caller can key what it works out
+ * from them), `null` for no row, or undefined when it cannot run
+ * synchronously (as {@link compiledReadNow}). Saves building a row object
+ * keyed by column names when the caller takes the row apart anyway.
+ *
+ * @example
+ * ```ts
+ * const first = compiledRowNow('users by email', [email]) // { columns: ['id', ...], row: [1, ...] }
+ * ```
+ */
+export function compiledRowNow(
+  key: string,
+  values: readonly unknown[],
+  options: { connection?: string } = {},
+): { columns: readonly string[]; row: unknown[] } | null | undefined {
+  const open = currentApp().service('db').openConnection(options.connection)
+  if (!open?.readRowSync) return undefined
+  const query = compiled.get(open.kysely)?.get(key)
+  return query && open.readRowSync(query, bind(query, values))
+}
+
+/**
  * Forgets the compiled reads and column lists of a connection, so that the
  * next reads see a changed schema (the migrator calls it after every run).
  *

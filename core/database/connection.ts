@@ -23,6 +23,12 @@ export interface Connection {
    */
   readSync?(sql: string, parameters: readonly unknown[]): Record<string, unknown>[] | undefined
   /**
+   * The first row of a compiled read as an array, with its column names
+   * (the same array for every run of one `query` object), `null` for no row,
+   * or undefined when it cannot run now (as {@link Connection.readSync}).
+   */
+  readRowSync?(query: { sql: string }, parameters: readonly unknown[]): { columns: readonly string[]; row: unknown[] } | null | undefined
+  /**
    * Runs a write at once without waiting for another writer's lock, or
    * answers undefined when it cannot (the database is locked, or a
    * transaction is open on the connection). Only drivers whose client blocks

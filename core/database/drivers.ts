@@ -57,6 +57,8 @@ export async function sqliteConnection(app: Application, name: string, config: {
     throw new DatabaseBusyError(error)
   }
   busyAtOpen(app).delete(name)
+  // Before the busy wrapper and the statement cache: readRowSync's statements are its own (raw mode is a statement's state).
+  const prepareUnshared = database.prepare.bind(database)
   reportBusy(
     database,
     (error) => app.logger.warn({ connection: name, err: error.message }, 'SQLite is locked by another writer; writes get 503 until it is free'),
@@ -76,6 +78,25 @@ export async function sqliteConnection(app: Application, name: string, config: {
       throw translateQueryError(error)
     }
   }
+  // Keyed by the compiled query, which the migrator's forgetCompiledReads replaces: a `*` column list never outlives a migration.
+  const rowStatements = new WeakMap<object, { statement: import('better-sqlite3').Statement; columns: readonly string[] }>()
+  const readRowSync = (query: { sql: string }, parameters: readonly unknown[]) => {
+    if (database.inTransaction) return undefined
+    try {
+      let entry = rowStatements.get(query)
+      if (!entry) {
+        // Raw: the row as an array, so better-sqlite3 builds no object keyed by column names the caller splits anyway.
+        const statement = prepareUnshared(query.sql).raw(true)
+        entry = { statement, columns: statement.columns().map((column) => column.name) }
+        rowStatements.set(query, entry)
+      }
+      const row = entry.statement.get(parameters) as unknown[] | undefined
+      return row ? { columns: entry.columns, row } : null
+    } catch (error) {
+      if (isBusy(error)) throw new DatabaseBusyError(error)
+      throw translateQueryError(error)
+    }
+  }
   const writeNow = (sql: string, parameters: readonly unknown[]) => {
     // Inside another context's open transaction the write would join it (and be rolled back with it).
     if (database.inTransaction) return undefined
@@ -90,7 +111,7 @@ export async function sqliteConnection(app: Application, name: string, config: {
       database.pragma(`busy_timeout = ${busyTimeout}`)
     }
   }
-  return { name, dialect: 'sqlite', kysely, readSync, writeNow, close: () => kysely.destroy() }
+  return { name, dialect: 'sqlite', kysely, readSync, readRowSync, writeNow, close: () => kysely.destroy() }
 }
 
 const lockedAtOpen = new WeakMap<Application, Set<string>>()

@@ -1,7 +1,7 @@
 import type { Compilable } from 'kysely'
 import {
   compiledRead,
-  compiledReadNow,
+  compiledRowNow,
   currentApp,
   inTransaction,
   keyFits,
@@ -121,9 +121,9 @@ export async function readTokenWithUser(tokenModel: typeof PersonalAccessToken, 
 export function readTokenWithUserNow(tokenModel: typeof PersonalAccessToken, userModel: JoinableUser, id: number): TokenRows | null | undefined {
   if (id > 2 ** 31 - 1) return undefined
   const plan = planFor(tokenModel, userModel)
-  const rows = compiledReadNow(plan.key, [id, plan.morph], { connection: tokenModel.connection })
-  if (!rows) return undefined
-  return rows[0] ? split(rows[0]) : null
+  const first = compiledRowNow(plan.key, [id, plan.morph], { connection: tokenModel.connection })
+  // The row as an array: no object keyed by the prefixed names is built only to be taken apart.
+  return first && splitRow(first.columns, first.row)
 }
 
 /** The token-with-user statement, for one id or for `any` of an array of ids (PostgreSQL). */
@@ -147,6 +147,26 @@ async function tokenQuery(
   if (ids === 'any') return query.where(sql<boolean>`kiln_token.id = any(${parameter(0)})`)
   // A literal: SQLite re-plans a statement for every run when its LIMIT is a bound parameter.
   return query.where('kiln_token.id', '=', parameter(0) as never).limit(sql.lit(1))
+}
+
+/** For each column of a statement, its name in the token's record, or in the user's (`undefined` there): worked out once per statement. */
+const rowPlans = new WeakMap<readonly string[], { token: Array<string | undefined>; user: Array<string | undefined> }>()
+
+function splitRow(columns: readonly string[], row: unknown[]): TokenRows {
+  let plan = rowPlans.get(columns)
+  if (!plan) {
+    const token = columns.map((column) => (column.startsWith(PREFIX) ? column.slice(PREFIX.length) : undefined))
+    plan = { token, user: columns.map((column, i) => (token[i] === undefined ? column : undefined)) }
+    rowPlans.set(columns, plan)
+  }
+  const token: Record<string, unknown> = {}
+  const user: Record<string, unknown> = {}
+  for (let i = 0; i < row.length; i++) {
+    const name = plan.token[i]
+    if (name !== undefined) token[name] = row[i]
+    else user[plan.user[i]!] = row[i]
+  }
+  return { token, user }
 }
 
 /** `__kiln_token__name` → `name`, '' for other columns: remembered, so splitting a row allocates no strings. */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import { sql } from 'kysely'
-import { compiledRead, compiledReadNow, Migrator, onAnyQueryWrite, parameter, runWithApp, type QueryWrite } from '../../../core/index.ts'
+import { compiledRead, compiledReadNow, compiledRowNow, Migrator, onAnyQueryWrite, parameter, runWithApp, type QueryWrite } from '../../../core/index.ts'
 import { Author, databaseApp } from './database-suite.ts'
 
 const addNickname = `export async function up(db) { await db.schema.alterTable('authors').addColumn('nickname', 'varchar(50)').execute() }
@@ -95,5 +95,38 @@ test('compiledReadNow answers at once on SQLite once the read was compiled, and 
     await Author.create({ name: 'Ada' })
     t.deepEqual(await compiledRead('author now', build, ['Ada']), [{ name: 'Ada' }])
     t.is(compiledReadNow('author now', ['Ada']), undefined, 'a network read always has a promise')
+  })
+})
+
+test('compiledRowNow gives the first row as an array with its columns, leaves transactions to compiledRead, and sees a column a migration adds to *', async (t) => {
+  const build = ({ db }: { db: import('kysely').Kysely<any> }) =>
+    db
+      .selectFrom('authors')
+      .selectAll()
+      .where('name', '=', parameter(0) as never)
+      .limit(sql.lit(1))
+  const app = await databaseApp(t, 'sqlite')
+  const named = (first: ReturnType<typeof compiledRowNow>) => first && Object.fromEntries(first.columns.map((column, i) => [column, first.row[i]]))
+  await runWithApp(app, async () => {
+    await Author.create({ name: 'Ada' })
+    t.is(compiledRowNow('author row', ['Ada']), undefined, 'not compiled yet')
+    const [object] = await compiledRead('author row', build, ['Ada'])
+    t.deepEqual(named(compiledRowNow('author row', ['Ada'])), object)
+    t.is(compiledRowNow('author row', ['Bob']), null)
+    // The shared statement behind compiledReadNow still answers objects.
+    t.deepEqual(compiledReadNow('author row', ['Ada']), [object])
+    await app.service('db').transaction(async () => {
+      await Author.create({ name: 'Bob' })
+      t.is(compiledRowNow('author row', ['Bob']), undefined)
+    })
+    t.is(named(compiledRowNow('author row', ['Bob']))!.name, 'Bob')
+    t.false(compiledRowNow('author row', ['Ada'])!.columns.includes('nickname'))
+  })
+  writeFileSync(join(app.root, 'database/migrations/0002_nickname.ts'), addNickname)
+  await new Migrator(app).migrate()
+  await runWithApp(app, async () => {
+    t.is(compiledRowNow('author row', ['Ada']), undefined, 'forgotten by the migration')
+    await compiledRead('author row', build, ['Ada'])
+    t.is(named(compiledRowNow('author row', ['Ada']))!.nickname, null)
   })
 })
