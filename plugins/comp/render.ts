@@ -5,6 +5,7 @@ import { withData } from './features/with-data/with-data.ts'
 import type { Component } from './component.ts'
 import type { ComponentClass } from './registry.ts'
 import type { ChildRecord } from './snapshot.ts'
+import { isPromiseLike } from './promise-like.ts'
 
 /** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
 export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
@@ -90,7 +91,14 @@ export type ComponentView =
  * const view = await componentView(scope, 'counter') // { source: '<div>{{count}}</div>', data }
  * ```
  */
-export async function componentView(scope: RenderScope, name: string): Promise<ComponentView> {
+export function componentView(scope: RenderScope, name: string): ComponentView | Promise<ComponentView> {
+  const { component, Class } = scope
+  // Without `render()` or `with()` nothing can wait: no promise (each costs an AsyncLocalStorage hook on Node 20, issue 25).
+  if (!component.render && typeof component.with !== 'function') return namedView(Class, name, viewData(scope))
+  return customView(scope, name)
+}
+
+async function customView(scope: RenderScope, name: string): Promise<ComponentView> {
   const { component, Class } = scope
   const data = viewData(scope, await withData(component))
   if (component.render) {
@@ -100,6 +108,11 @@ export async function componentView(scope: RenderScope, name: string): Promise<C
     if (typeof result === 'string') return { name: result, data }
     throw new KilnError(`${Class.name}.render() must return a view name, a template or view(...).`)
   }
+  return namedView(Class, name, data)
+}
+
+/** The component's `static template`, else the view `components/<name>`. */
+function namedView(Class: ComponentClass, name: string, data: Record<string | symbol, unknown>): ComponentView {
   const source = templateSource(Class)
   return source === undefined ? { name: `components/${name.replaceAll('.', '/')}`, data } : { source, data }
 }
@@ -115,14 +128,18 @@ export async function componentView(scope: RenderScope, name: string): Promise<C
  */
 export async function renderComponentView(views: ViewManager, scope: RenderScope, name: string): Promise<string> {
   const { component } = scope
-  await component.rendering?.()
-  const view = await componentView(scope, name)
+  // Hooks and the view are awaited only when they return a promise: most components have no hooks and no `with()`.
+  const rendering = component.rendering?.()
+  if (isPromiseLike(rendering)) await rendering
+  const pending = componentView(scope, name)
+  const view = isPromiseLike(pending) ? await pending : pending
   const html = outerMarkersRemoved(
     view.source === undefined
       ? await views.render(view.name, view.data, scope.ctx, COMPONENT_RENDER)
       : await views.renderInline(view.source, view.data, scope.ctx, COMPONENT_RENDER),
   )
-  await component.rendered?.(html)
+  const rendered = component.rendered?.(html)
+  if (isPromiseLike(rendered)) await rendered
   return html
 }
 

@@ -9,6 +9,7 @@ import type { RenderScope } from '../render.ts'
 import type { ServerMemo } from '../snapshot.ts'
 import type { SessionBinding } from '../session-binding.ts'
 import type { UpdatePayload } from '../update-payload.ts'
+import { isPromiseLike } from '../promise-like.ts'
 
 /** The incoming side of an update: the checked body and its memo. */
 export interface UpdateRequest {
@@ -222,15 +223,5 @@ function runFrom<K extends keyof StepHooks>(
   return undefined
 }
 
-/**
- * True for a promise (or any thenable): what a hook returned that must be awaited.
- *
- * @example
- * ```ts
- * const pending = component.hydrate?.()
- * if (isPromiseLike(pending)) await pending
- * ```
- */
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
-}
+// In its own module, so that render.ts (which this file names as a type) can use it without an import cycle.
+export { isPromiseLike }
