@@ -55,10 +55,20 @@ test('a consumer installs the packed tarball by a relative path, type-checks wit
   for (const field of ['repository', 'bugs', 'homepage', 'keywords']) t.truthy(published[field], `package.json has ${field}`)
   for (const name of ['better-sqlite3', 'chokidar', 'pino-pretty', 'tweetnacl']) t.falsy(published.dependencies[name], `${name} is not a dependency`)
   for (const name of OPTIONAL) t.false(existsSync(join(app, 'node_modules', name)), `${name} is an optional peer: not installed`)
-  // Source maps carry their sources, which the package does not ship.
-  for (const map of ['dist/core/index.js.map', 'dist/core/index.d.ts.map']) {
-    const { sourcesContent } = JSON.parse(readFileSync(join(installed, map), 'utf8')) as { sourcesContent?: string[] }
-    t.regex(sourcesContent?.[0] ?? '', /export /, `${map} has its TypeScript source inside`)
+  // Source maps carry their sources, which the package does not ship. The JavaScript is bundled (an entry point such
+  // as dist/core/index.js re-exports shared chunks, so its own map may name no source): every JavaScript map
+  // carries the TypeScript of each source it names (the compiled files' maps lead to it).
+  const { sourcesContent } = JSON.parse(readFileSync(join(installed, 'dist/core/index.d.ts.map'), 'utf8')) as { sourcesContent?: string[] }
+  t.regex(sourcesContent?.[0] ?? '', /export /, 'dist/core/index.d.ts.map has its TypeScript source inside')
+  const maps = [...paths].filter((path) => path.startsWith('dist/') && path.endsWith('.js.map'))
+  const named = maps.map((path) => JSON.parse(readFileSync(join(installed, path), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] })
+  t.true(
+    named.some((map) => map.sources.some((source) => source.endsWith('core/application/application.ts'))),
+    'a JavaScript map leads to the TypeScript',
+  )
+  for (const [index, map] of named.entries()) {
+    t.is(map.sourcesContent?.length, map.sources.length, `${maps[index]} carries its sources`)
+    t.true(map.sourcesContent?.every((text) => typeof text === 'string' && text.length > 0) ?? false, `${maps[index]} has every source's text`)
   }
 
   // Kiln's declarations and the app type-check with skipLibCheck false, without any optional package. h3's and
