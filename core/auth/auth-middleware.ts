@@ -4,6 +4,7 @@ import type { Middleware } from '../http/pipeline/middleware.ts'
 import { redirect } from '../http/responses/to-response.ts'
 import { isThenable } from './request-auth.ts'
 import type { AuthManager } from './auth-manager.ts'
+import type { AuthUser } from './contracts.ts'
 
 /**
  * `auth` / `auth:<guard>,<guard>`: the first guard that finds a user wins; it
@@ -17,17 +18,23 @@ import type { AuthManager } from './auth-manager.ts'
  * Route.get('/user', handler).middleware(['auth:tok'])
  * ```
  */
-export const authenticate: Middleware = async (ctx, next, guards) => {
-  const names = guards.length > 0 ? guards : [manager(ctx).defaultGuard()]
-  for (const name of names) {
-    const user = await ctx.auth.user(name)
-    if (user) {
-      ctx.auth.guardName = name
-      ctx.request.setUser(user)
-      return next()
-    }
+export const authenticate: Middleware = (ctx, next, guards) => firstGuard(ctx, next, guards.length > 0 ? guards : [manager(ctx).defaultGuard()], 0)
+
+/** Tries the guards from `index` on; without a promise while each guard can tell at once (`userNow`). */
+function firstGuard(ctx: HttpContext, next: () => Promise<Response>, names: readonly string[], index: number): unknown {
+  for (let i = index; i < names.length; i++) {
+    const name = names[i]!
+    const found = ctx.auth.userNow(name)
+    if (isThenable(found)) return Promise.resolve(found).then((user) => (user ? admit(ctx, next, name, user) : firstGuard(ctx, next, names, i + 1)))
+    if (found) return admit(ctx, next, name, found)
   }
   return unauthenticated(ctx)
+}
+
+function admit(ctx: HttpContext, next: () => Promise<Response>, name: string, user: AuthUser): Promise<Response> {
+  ctx.auth.guardName = name
+  ctx.request.setUser(user)
+  return next()
 }
 
 /**
