@@ -75,8 +75,9 @@ export class TokGuard implements Guard {
     return this.resolveProvider()
   }
 
-  authenticate(ctx: HttpContext): Promise<AuthUser | undefined> {
-    return Promise.resolve(this.authenticateNow(ctx))
+  // Async: what authenticateNow throws at once (a failed read) reaches a caller of the Guard contract as a rejection.
+  async authenticate(ctx: HttpContext): Promise<AuthUser | undefined> {
+    return this.authenticateNow(ctx)
   }
 
   /**

@@ -61,3 +61,31 @@ for (const [label, config] of [
     },
   )
 }
+
+test.serial('the guard’s authenticate() rejects, never throws, when the read fails at once (SQLite, the table gone)', async (t) => {
+  const { app, token } = await tokenApp(t)
+  const guard = app.service('auth').guard('tok')
+  app.router.group({ middleware: ['api'] }, () =>
+    app.router.get('/probe', async (ctx) => {
+      let promise: Promise<unknown>
+      try {
+        promise = guard.authenticate(ctx)
+      } catch {
+        return { outcome: 'thrown' }
+      }
+      return {
+        outcome: await promise.then(
+          () => 'resolved',
+          () => 'rejected',
+        ),
+      }
+    }),
+  )
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' }
+  // The first request compiles the read; after it the read runs synchronously.
+  t.deepEqual(await (await app.request('/probe', { headers })).json(), { outcome: 'resolved' })
+  const { kysely } = await app.service('db').connection()
+  const { sql } = await import('kysely')
+  await sql`drop table personal_access_tokens`.execute(kysely)
+  t.deepEqual(await (await app.request('/probe', { headers })).json(), { outcome: 'rejected' })
+})
