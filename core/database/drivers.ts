@@ -152,10 +152,46 @@ export async function pgsqlConnection(
     connectionString: url,
     max: config.pool ?? 10,
     connectionTimeoutMillis: config.connect_timeout_ms ?? 2000,
+    types: rememberedTimestamps(pg.types),
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   })
   const kysely = new Kysely<any>({ dialect: withQueryErrors(new PostgresDialect({ pool: guardPool(pool, app.logger, { connection: name }) })) })
   return { name, dialect: 'pgsql', kysely, close: () => kysely.destroy() }
+}
+
+/**
+ * pg's type parsers, with the text of `timestamp` and `timestamptz` values
+ * parsed once and remembered (at most 4,096 texts, then forgotten all at
+ * once): postgres-date runs several regular expressions per value, and a
+ * row of a token and its user has five timestamps, mostly the same texts
+ * request after request. Each read still gets its own `Date`. A parser an
+ * app sets with `pg.types.setTypeParser` after the connection opened is
+ * used as it is.
+ */
+function rememberedTimestamps(types: typeof import('pg').types): import('pg').CustomTypesConfig {
+  const remembered = new Map<number, (text: string) => unknown>()
+  for (const oid of [1114, 1184]) {
+    const parse = types.getTypeParser(oid, 'text') as (text: string) => unknown
+    const times = new Map<string, number>()
+    remembered.set(oid, (text) => {
+      const time = times.get(text)
+      if (time !== undefined) return new Date(time)
+      const value = parse(text)
+      if (value instanceof Date) {
+        if (times.size >= 4096) times.clear()
+        times.set(text, value.getTime())
+      }
+      return value
+    })
+  }
+  const getTypeParser = ((oid: number, format?: 'text' | 'binary') => {
+    const parser = types.getTypeParser(oid, format ?? 'text')
+    const fast = format === 'binary' ? undefined : remembered.get(oid)
+    // Only in place of pg's own parser: one an app set later is its business.
+    return fast && parser === defaultParsers.get(oid) ? fast : parser
+  }) as import('pg').CustomTypesConfig['getTypeParser']
+  const defaultParsers = new Map([1114, 1184].map((oid) => [oid, types.getTypeParser(oid, 'text')]))
+  return { getTypeParser }
 }
 
 /**
