@@ -44,12 +44,15 @@ export async function runDefinition(
   command: CommandDefinition,
   rawArgs: string[],
   execute: (input: CommandInput) => Promise<number>,
-  options: { commandNames?: string[] } = {},
+  options: { commandNames?: string[] | (() => string[]) } = {},
 ): Promise<number> {
+  // A function: the names are only read to word an error, and sorting them costs a start some 5 ms (ICU's collator).
+  const names = options.commandNames
+  const commandNames = typeof names === 'function' ? names : () => names ?? []
   const definition = defineCittyCommand({
     meta: { name: command.name, description: command.description },
     args: cittyArgs(command),
-    run: ({ args }) => execute(checkedInput(command, args, rawArgs, options.commandNames ?? [])),
+    run: ({ args }) => execute(checkedInput(command, args, rawArgs, commandNames)),
   })
   const { result } = await runCommand(definition, { rawArgs })
   return result as number
@@ -84,7 +87,7 @@ function cittyArgs(command: CommandDefinition): ArgsDef {
 // offer `--no-<flag>` and camelCase aliases): an unknown flag lands in the
 // result like a known one, a number is any string. Kiln checks both here,
 // since a typo such as `--forse` on a destructive command must not pass unseen.
-function checkedInput(command: CommandDefinition, parsed: ParsedArgs, rawArgs: string[], commandNames: string[]): CommandInput {
+function checkedInput(command: CommandDefinition, parsed: ParsedArgs, rawArgs: string[], commandNames: () => string[]): CommandInput {
   const flags = commandFlags(command)
   const known = new Set<string>()
   for (const [name, flag] of Object.entries(flags)) {
@@ -128,7 +131,7 @@ function checkedInput(command: CommandDefinition, parsed: ParsedArgs, rawArgs: s
     const extra = args[declared.length]!
     const takes = declared.length === 0 ? 'takes no arguments' : `takes ${declared.length} argument${declared.length === 1 ? '' : 's'}`
     // `kiln migrate fresh` would otherwise read as a typo of `migrate:fresh`: say so.
-    const meant = commandNames.includes(`${command.name}:${extra}`) ? ` Did you mean "${command.name}:${extra}"?` : ''
+    const meant = commandNames().includes(`${command.name}:${extra}`) ? ` Did you mean "${command.name}:${extra}"?` : ''
     throw new UsageError(`"${command.name}" ${takes}, got "${extra}".${meant} Usage: ${usageLine(command)}`)
   }
   return { args, flags: values }

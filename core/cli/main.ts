@@ -118,7 +118,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     const registry = app?.commands
     if (registry) await registry.load(name && registry.has(name) ? name : undefined)
     const listed = async () => (app ? app.commands.all() : await Promise.all(coreCommands.filter((c) => c.standalone).map((c) => c.load())))
-    const names = app ? app.commands.names() : coreCommands.filter((c) => c.standalone).map((c) => c.name)
+    // On demand: only errors and listings read them, and the first sort by localeCompare loads ICU's collator (~5 ms).
+    const names = () => (app ? app.commands.names() : coreCommands.filter((c) => c.standalone).map((c) => c.name))
     if (!name) {
       if (bootError) {
         fail(bootFailure())
@@ -133,7 +134,13 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         const ns = namespace.replace(/:$/, '')
         commands = commands.filter((c) => c.name.startsWith(`${ns}:`))
         if (!commands.length) {
-          const namespaces = [...new Set(names.filter((n) => n.includes(':')).map((n) => n.slice(0, n.indexOf(':'))))].sort()
+          const namespaces = [
+            ...new Set(
+              names()
+                .filter((n) => n.includes(':'))
+                .map((n) => n.slice(0, n.indexOf(':'))),
+            ),
+          ].sort()
           const suggestion = nearest(ns, namespaces)
           return fail(`There are no commands in the "${ns}" namespace.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Run \`kiln list\` for them all.`)
         }
@@ -149,7 +156,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         showStack(bootError)
         return code
       }
-      return fail(unknownCommand(name, names, hasApp, root))
+      return fail(unknownCommand(name, names(), hasApp, root))
     }
     if (help) return (out(commandHelp(command, colors)), 0)
 
