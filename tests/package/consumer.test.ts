@@ -2,10 +2,9 @@ import test from 'ava'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { BIN, cleanEnv, run, start } from '../cli-new/run.ts'
+import { packKiln } from '../fixtures/pack-kiln.ts'
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const OPTIONAL = ['ioredis', 'bullmq', 'pg', 'pusher']
 // chokidar is not among them: unstorage (a dependency of Kiln) depends on it, so production has it anyway.
 const DEVELOPMENT = ['pino-pretty', 'tsx', 'typescript']
@@ -30,9 +29,8 @@ test('a consumer installs the packed tarball by a relative path, type-checks wit
   const work = mkdtempSync(join(tmpdir(), 'kiln-consumer-'))
   t.teardown(() => rmSync(work, { recursive: true, force: true }))
 
-  const packed = await ok(t, 'npm pack', run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: cleanEnv() }))
-  const [{ filename, files }] = JSON.parse(packed.slice(packed.indexOf('['))) as [{ filename: string; files: { path: string }[] }]
-  const paths = new Set(files.map((file) => file.path))
+  const { filename, files } = await packKiln(work)
+  const paths = new Set(files)
   for (const path of ['LICENSE', 'CHANGELOG.md', 'dist/core/index.js.map', 'dist/core/index.d.ts.map']) t.true(paths.has(path), `the tarball has ${path}`)
 
   // An empty folder; the app names the tarball by a relative path, as kiln new --framework writes it.

@@ -4,10 +4,9 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renam
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { BIN, cleanEnv, run, start } from '../cli-new/run.ts'
+import { packKiln } from '../fixtures/pack-kiln.ts'
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const OPTIONAL = ['ioredis', 'bullmq', 'pg', 'pusher']
 
 /** The environment of a production process: nothing preloaded, nothing from the clone's shell or npm. */
@@ -35,10 +34,7 @@ test('npm pack gives a package that a fresh app installs, builds with kiln build
   t.teardown(() => rmSync(work, { recursive: true, force: true }))
 
   // The tarball: compiled JavaScript and declarations, the files the runtime reads, no sources, tests or bench.
-  const packed = await ok(t, 'npm pack', run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: cleanEnv() }))
-  const [{ filename, files }] = JSON.parse(packed.slice(packed.indexOf('['))) as [{ filename: string; files: { path: string }[] }]
-  const tarball = join(work, filename)
-  const paths = files.map((file) => file.path)
+  const { files: paths, tarball } = await packKiln(work)
   for (const path of [
     'bin/kiln.js',
     'dist/core/index.js',
