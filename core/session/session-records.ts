@@ -1,5 +1,6 @@
 import type { Storage } from 'unstorage'
 import { updateItem } from '../storage/atomic-update.ts'
+import { missingNow } from '../storage/missing-now.ts'
 
 /** A session as stored: its data, when it expires, and whether it was ended. */
 export interface StoredSession {
@@ -65,6 +66,19 @@ export class SessionRecords {
   find(id: string): Promise<StoredSession | undefined> {
     // One promise, not an async wrapper around the store's: every web request reads its session.
     return this.store.getItem(id).then(asRecord)
+  }
+
+  /**
+   * True when the store can tell at once that nothing is stored for `id`
+   * (see `missingNow`); false when it cannot tell. @internal
+   *
+   * @example
+   * ```ts
+   * const record = records.knownMissing(id) ? undefined : await records.find(id)
+   * ```
+   */
+  knownMissing(id: string): boolean {
+    return missingNow(this.store, id)
   }
 
   /**

@@ -5,7 +5,7 @@ import { randomId } from './random-id.ts'
 import { ageFlashOnLoad, ageFlashOnSave, flashableInput, markFlashed } from './session-flash.ts'
 import { LoadedValues } from './session-changes.ts'
 import { parseSessionCookie, sessionCookieValue } from './session-cookie.ts'
-import { SessionRecords } from './session-records.ts'
+import { SessionRecords, type StoredSession } from './session-records.ts'
 import { derivedCsrfToken, tokenMatches } from './session-token.ts'
 
 export { randomId } from './random-id.ts'
@@ -96,8 +96,9 @@ export class Session {
     const keys = options.tokenKeys ?? []
     const named = parseSessionCookie(cookie)
     if (!named) return Session.fresh(records, keys)
-    // The store is read even for a session kept in its cookie alone: the read is what finds a tombstone.
-    return records.find(named.id).then((record) => {
+    // The store is read even for a session kept in its cookie alone: the read is what finds a tombstone. A store that
+    // knows at once that nothing is there (the fs store's stat) answers without a promise.
+    const opened = (record: StoredSession | undefined): Session => {
       if (record && !record.destroyed && record.expires_at > Date.now()) {
         const session = new Session(named.id, records, false, keys)
         session.data = record.data
@@ -113,7 +114,8 @@ export class Session {
         return session
       }
       return Session.fresh(records, keys)
-    })
+    }
+    return records.knownMissing(named.id) ? opened(undefined) : records.find(named.id).then(opened)
   }
 
   private static fresh(records: SessionRecords, keys: Array<Buffer | KeyObject>): Session {

@@ -50,5 +50,7 @@ export const atomicFsDriver = defineDriver((options: { base: string }): Driver =
     getItemRaw: (key, options) => (missing(key) ? null : lite.getItemRaw!(key, options)),
     setItem: (key, value) => write(key, value),
     setItemRaw: (key, value) => write(key, value as Uint8Array),
-  }
+    // For missingNow() (through lazyStorage): the same stat, without unstorage's asynchronous layer.
+    missingNow: missing,
+  } as Driver
 })

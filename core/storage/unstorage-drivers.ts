@@ -5,6 +5,7 @@ import type { Application } from '../application/application.ts'
 import type { DriverManager } from '../manager/driver-manager.ts'
 import { appSlug } from '../support/app-slug.ts'
 import { ATOMIC_UPDATE, atomicHook } from './atomic-update.ts'
+import { MISSING_NOW } from './missing-now.ts'
 
 /**
  * Registers the kernel's unstorage drivers on a manager: `memory`, `fs`
@@ -54,7 +55,13 @@ export function lazyStorage(load: () => Promise<Driver>): Storage {
   let loading: Promise<Driver> | undefined
   let ready: Promise<Storage> | undefined
   let storage: Storage | undefined
-  const driver = () => (loading ??= load())
+  let probe: ((key: string) => boolean) | undefined
+  const driver = () =>
+    (loading ??= load().then((loaded) => {
+      const missing = (loaded as { missingNow?: (key: string) => boolean }).missingNow
+      if (typeof missing === 'function') probe = missing
+      return loaded
+    }))
   const get = () =>
     (ready ??= driver().then((loaded) => {
       storage = createStorage({ driver: loaded })
@@ -89,5 +96,7 @@ export function lazyStorage(load: () => Promise<Driver>): Storage {
     },
     // For updateItem(): a driver with updateItemRaw (redis) replaces items atomically.
     [ATOMIC_UPDATE]: atomicHook(driver),
+    // For missingNow(): only once the storage is in use (a read before that goes the usual way and loads it).
+    [MISSING_NOW]: (key: string) => storage !== undefined && probe !== undefined && probe(key),
   } as unknown as Storage
 }
