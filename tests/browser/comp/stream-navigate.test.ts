@@ -148,7 +148,8 @@ test('plain wire:navigate fetches on mousedown, before the click', async (t) => 
   t.is(seen.count, 1)
 })
 
-test('a slow visit shows the progress bar, which goes once the page is there', async (t) => {
+// The two slow visits share the server's one slowGate: serial, so that neither releases the other's visit early.
+test.serial('a slow visit shows the progress bar, which goes once the page is there', async (t) => {
   const { page, open, errors } = await env.newPage(t)
   await open('/p/a')
   const release = gate('slowGate')
@@ -161,7 +162,7 @@ test('a slow visit shows the progress bar, which goes once the page is there', a
   t.deepEqual(errors, [])
 })
 
-test('the progress bar is styled under a strict style-src policy (CSSOM, no style attribute)', async (t) => {
+test.serial('the progress bar is styled under a strict style-src policy (CSSOM, no style attribute)', async (t) => {
   const { page, open, errors } = await env.newPage(t)
   await open('/p/csp')
   const release = gate('slowGate')
