@@ -1,7 +1,7 @@
-import { createHook } from 'node:async_hooks'
 import test from 'ava'
 import { createApp, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
+import { promisesOf } from '../../fixtures/count-promises.ts'
 
 // On Node 20 every promise a request makes runs AsyncLocalStorage's hooks (the request scope), so the number of
 // promises is the web stack's cost that the machine's load cannot blur. Counted, not timed: the figures below are
@@ -14,27 +14,6 @@ async function makeApp(t: { teardown(fn: () => unknown): void }, driver = 'memor
   app.router.group({ middleware: ['api'] }, () => app.router.get('/api-json', () => payload))
   app.router.group({ middleware: ['web'] }, () => app.router.get('/web-json', () => payload))
   return app
-}
-
-/** The promises one request makes, from the kernel's fetch to its answer. */
-async function promisesOf(app: Application, path: string, headers?: Record<string, string>): Promise<{ count: number; response: Response }> {
-  // Warm: first-use work (lazy imports, compiled pipelines) is not per request.
-  for (let i = 0; i < 3; i++) await (await app.request(path, headers ? { headers } : undefined)).arrayBuffer()
-  const request = new Request(`http://localhost${path}`, headers ? { headers } : undefined)
-  let count = 0
-  const hook = createHook({
-    init(_id, type) {
-      if (type === 'PROMISE') count++
-    },
-  })
-  hook.enable()
-  let response: Response
-  try {
-    response = await app.service('http').fetch(request)
-  } finally {
-    hook.disable()
-  }
-  return { count, response }
 }
 
 test.serial('a JSON route in the api group makes at most 5 promises per request (was 11)', async (t) => {

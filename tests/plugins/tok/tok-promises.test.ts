@@ -1,10 +1,10 @@
-import { createHook } from 'node:async_hooks'
 import { fileURLToPath } from 'node:url'
 import test, { type ExecutionContext } from 'ava'
 import { runWithApp, type Application } from '../../../core/index.ts'
 import { createTestApp, refreshDatabase } from '../../../core/testing/index.ts'
 import seed from '../../../app-template/database/seeders/index.ts'
 import { User } from '../../../app-template/app/models/user.ts'
+import { promisesOf } from '../../fixtures/count-promises.ts'
 
 // On Node 20 every promise a request makes runs AsyncLocalStorage's hooks, so the promises of a token request are
 // a cost the machine's load cannot blur. Counted, not timed (issue 25, P1): a change that adds promises fails here.
@@ -23,25 +23,9 @@ async function tokenApp(t: ExecutionContext, config: Record<string, unknown> = {
   return { app, token }
 }
 
-/** The promises of one `GET /user` with `token`, from the kernel's fetch to its answer, and the answer. */
-async function promisesOf(app: Application, token: string): Promise<{ count: number; status: number }> {
-  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' }
-  // Warm: first-use work (lazy imports, compiled statements and pipelines) is not per request.
-  for (let i = 0; i < 3; i++) await (await app.request('/user', { headers })).arrayBuffer()
-  const request = new Request('http://localhost/user', { headers })
-  let count = 0
-  const hook = createHook({
-    init(_id, type) {
-      if (type === 'PROMISE') count++
-    },
-  })
-  hook.enable()
-  let response: Response
-  try {
-    response = await app.service('http').fetch(request)
-  } finally {
-    hook.disable()
-  }
+/** The promises of one `GET /user` with `token`, from the kernel's fetch to its answer, and the answer's status. */
+async function tokenPromises(app: Application, token: string): Promise<{ count: number; status: number }> {
+  const { count, response } = await promisesOf(app, '/user', { authorization: `Bearer ${token}`, accept: 'application/json' })
   return { count, status: response.status }
 }
 
@@ -53,11 +37,11 @@ for (const [label, config] of [
     `SQLite, ${label}: a token request makes at most 5 promises (was 15), as many as an unauthenticated api route, and a wrong secret is 401`,
     async (t) => {
       const { app, token } = await tokenApp(t, config)
-      const { count, status } = await promisesOf(app, token)
+      const { count, status } = await tokenPromises(app, token)
       t.is(status, 200)
       t.true(count <= 5, `${count} promises`)
       const wrong = `${token.slice(0, -49)}${'A'.repeat(40)}${token.slice(-8)}`
-      t.is((await promisesOf(app, wrong)).status, 401)
+      t.is((await tokenPromises(app, wrong)).status, 401)
     },
   )
 }
