@@ -222,6 +222,3 @@ function runFrom<K extends keyof StepHooks>(
   }
   return undefined
 }
-
-// In its own module, so that render.ts (which this file names as a type) can use it without an import cycle.
-export { isPromiseLike }

@@ -9,7 +9,8 @@ import { hydrate } from '../state.ts'
 import type { UpdatePayload } from '../update-payload.ts'
 import { applyUpdate } from '../updates.ts'
 import { bootComponent } from './boot.ts'
-import { ComponentContext, isPromiseLike, runFeatureHooks, withHook, type ComponentHook, type CompServices } from './component-hook.ts'
+import { ComponentContext, runFeatureHooks, withHook, type ComponentHook, type CompServices } from './component-hook.ts'
+import { isPromiseLike } from '../promise-like.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** What `POST /comp/update` answers. */
