@@ -276,3 +276,11 @@ export abstract class Component {
   /** Extra data for the view, worked out on every render: `with() { return { remaining: this.todos.filter((t) => !t.done).length } }`. */
   with?(): Record<string, unknown> | Promise<Record<string, unknown>>
 }
+
+/**
+ * A mark every copy of Kiln puts on its `Component` (`Symbol.for`, so it is
+ * the same key in each copy): discovery tells a class that extends another
+ * installed copy's `Component` from a module that exports no component.
+ */
+export const COMPONENT_MARK = Symbol.for('kiln.comp.component')
+Object.defineProperty(Component, COMPONENT_MARK, { value: true })

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { KilnError } from '../../core/index.ts'
-import { Component } from './component.ts'
+import { COMPONENT_MARK, Component } from './component.ts'
 import { templateSource } from './features/single-file/template-check.ts'
 
 /** A component class. */
@@ -31,11 +31,13 @@ export class ComponentRegistry {
 
   /** Registers a class under a name. @example `registry.register('counter', Counter)` */
   register(name: string, Class: ComponentClass): this {
-    if (!NAME.test(name)) throw new KilnError(`"${name}" is not a component name: use kebab-case, with dots for folders (todo-list, admin.user-table).`)
+    if (!NAME.test(name))
+      throw new KilnError(`"${name}" is not a component name: use kebab-case, with dots for folders (todo-list, admin.user-table).`, { code: 'E_COMP_NAME' })
     if (typeof Class !== 'function' || !(Class.prototype instanceof Component))
-      throw new KilnError(`The component "${name}" must be a class extending Component.`)
+      throw new KilnError(`The component "${name}" must be a class extending Component.`, { code: 'E_COMP_NOT_A_COMPONENT' })
     const existing = this.byName.get(name)
-    if (existing && existing !== Class) throw new KilnError(`Two components are named "${name}": ${existing.name} and ${Class.name}.`)
+    if (existing && existing !== Class)
+      throw new KilnError(`Two components are named "${name}": ${existing.name} and ${Class.name}.`, { code: 'E_COMP_DUPLICATE_NAME' })
     if (this.options.checkTemplates) templateSource(Class)
     this.byName.set(name, Class)
     this.names.set(Class, name)
@@ -78,7 +80,13 @@ export class ComponentRegistry {
       const exported = (await import(pathToFileURL(file).href)) as Record<string, unknown>
       const classes = Object.values(exported).filter((value): value is ComponentClass => typeof value === 'function' && value.prototype instanceof Component)
       const Class = (exported.default as ComponentClass | undefined) ?? (classes.length === 1 ? classes[0] : undefined)
-      if (!Class || !(Class.prototype instanceof Component)) continue
+      if (!Class || !(Class.prototype instanceof Component)) {
+        // A module with no component (a helper beside them) is skipped; one whose class extends the Component of
+        // another installed copy of Kiln would be skipped too, and then be "unknown" on every page: say so at boot.
+        const foreign = Object.values(exported).find(isOtherCopysComponent)
+        if (foreign) throw otherCopyError(foreign, relative(dir, file))
+        continue
+      }
       const name = relative(dir, file)
         .replace(/\\/g, '/')
         .replace(/\.(ts|js|mjs)$/, '')
@@ -91,6 +99,17 @@ export class ComponentRegistry {
     }
     return count
   }
+}
+
+function isOtherCopysComponent(value: unknown): value is Function {
+  return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[COMPONENT_MARK] === true && !(value.prototype instanceof Component)
+}
+
+function otherCopyError(Class: Function, file: string): KilnError {
+  return new KilnError(`${file}: ${Class.name} extends the Component of another installed copy of kiln-framework, so it cannot be registered as a component.`, {
+    code: 'E_COMP_OTHER_COPY',
+    hint: 'Install one copy: `npm ls kiln-framework` shows where each comes from; `npm dedupe` or one version in every package.json joins them.',
+  })
 }
 
 /**
