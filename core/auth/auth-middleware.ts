@@ -2,7 +2,7 @@ import { HttpException } from '../http/errors/http-exception.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { Middleware } from '../http/pipeline/middleware.ts'
 import { redirect } from '../http/responses/to-response.ts'
-import { isThenable } from './request-auth.ts'
+import { isPromiseLike } from '../support/promise-like.ts'
 import type { AuthManager } from './auth-manager.ts'
 import type { AuthUser } from './contracts.ts'
 
@@ -25,7 +25,7 @@ function firstGuard(ctx: HttpContext, next: () => Promise<Response>, names: read
   for (let i = index; i < names.length; i++) {
     const name = names[i]!
     const found = ctx.auth.userNow(name)
-    if (isThenable(found)) return Promise.resolve(found).then((user) => (user ? admit(ctx, next, name, user) : firstGuard(ctx, next, names, i + 1)))
+    if (isPromiseLike(found)) return Promise.resolve(found).then((user) => (user ? admit(ctx, next, name, user) : firstGuard(ctx, next, names, i + 1)))
     if (found) return admit(ctx, next, name, found)
   }
   return unauthenticated(ctx)
@@ -71,7 +71,7 @@ export const guest: Middleware = async (ctx, next, guards) => {
 export const initializeAuth: Middleware = (ctx, next) => {
   // Without a promise when the guard can tell at once (a guest): it runs on every `web` request.
   const found = ctx.auth.userNow()
-  if (isThenable(found)) {
+  if (isPromiseLike(found)) {
     return Promise.resolve(found).then((user) => {
       if (user) ctx.request.setUser(user)
       return next()

@@ -1,4 +1,5 @@
 import { KilnError } from '../support/errors.ts'
+import { isPromiseLike } from '../support/promise-like.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
 import type { AuthUser, Guard, LoginOptions } from './contracts.ts'
@@ -39,7 +40,7 @@ export class RequestAuth {
    * @example
    * ```ts
    * const found = ctx.auth.userNow()
-   * const user = isThenable(found) ? await found : found
+   * const user = isPromiseLike(found) ? await found : found
    * ```
    */
   userNow(guard?: string): AuthUser | undefined | Promise<AuthUser | undefined> {
@@ -48,7 +49,7 @@ export class RequestAuth {
     const acting = this.manager.actingUser(name)
     const driver = acting ? undefined : (this.manager.guard(name) as Guard & { authenticateNow?(ctx: HttpContext): ReturnType<RequestAuth['userNow']> })
     const found = acting ?? (driver!.authenticateNow ? driver!.authenticateNow(this.ctx) : driver!.authenticate(this.ctx))
-    if (!isThenable(found)) {
+    if (!isPromiseLike(found)) {
       this.resolved.set(name, found)
       return found
     }
@@ -159,17 +160,4 @@ export class RequestAuth {
     if (!(await provider.validateCredentials(user, credentials))) return undefined
     return user as U
   }
-}
-
-/**
- * True for a promise (or any thenable) from a guard, as opposed to a user or nothing.
- *
- * @example
- * ```ts
- * const found = ctx.auth.userNow()
- * const user = isThenable(found) ? await found : found
- * ```
- */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
 }

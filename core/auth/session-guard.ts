@@ -58,7 +58,7 @@ export class SessionGuard implements Guard {
    * @example
    * ```ts
    * const found = guard.authenticateNow(ctx)
-   * const user = isThenable(found) ? await found : found
+   * const user = isPromiseLike(found) ? await found : found
    * ```
    */
   authenticateNow(ctx: HttpContext): AuthUser | undefined | Promise<AuthUser | undefined> {

@@ -1,4 +1,5 @@
 import { KilnError } from '../support/errors.ts'
+import { isPromiseLike } from '../support/promise-like.ts'
 import { randomBytes } from 'node:crypto'
 import { handlebars } from './handlebars-module.ts'
 
@@ -49,7 +50,7 @@ export async function withAsyncHelpers(render: () => string): Promise<string> {
 export function asyncCapable<F extends (...args: any[]) => unknown>(fn: F): F {
   return function (this: unknown, ...args: unknown[]) {
     const result = fn.apply(this, args)
-    if (!isThenable(result)) return result
+    if (!isPromiseLike(result)) return result
     const collector = stack.at(-1)
     if (!collector) throw new KilnError('An async view helper was called outside of a render.', { code: 'E_VIEW_OUTSIDE_RENDER' })
     const index = collector.pending.push(Promise.resolve(result)) - 1
@@ -66,7 +67,3 @@ const stack: Collector[] = []
 /** A secret per process plus a counter: placeholders no template data can guess, without random bytes per render. */
 const PROCESS_NONCE = randomBytes(9).toString('hex')
 let renders = 0
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function'
-}

@@ -1,4 +1,4 @@
-import { KilnError } from '../../../core/index.ts'
+import { isPromiseLike, KilnError } from '../../../core/index.ts'
 import type { Application, HttpContext, ViewManager } from '../../../core/index.ts'
 import type { Checksums } from '../checksum.ts'
 import type { CompConfig } from '../comp-config.ts'
@@ -9,7 +9,6 @@ import type { RenderScope } from '../render.ts'
 import type { ServerMemo } from '../snapshot.ts'
 import type { SessionBinding } from '../session-binding.ts'
 import type { UpdatePayload } from '../update-payload.ts'
-import { isPromiseLike } from '../promise-like.ts'
 
 /** The incoming side of an update: the checked body and its memo. */
 export interface UpdateRequest {

@@ -1,7 +1,7 @@
+import { isPromiseLike } from '../../../core/index.ts'
 import type { ChildRecord, ServerMemo, Snapshot } from '../snapshot.ts'
 import { dehydrate, type TypedPath } from '../state.ts'
 import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
-import { isPromiseLike } from '../promise-like.ts'
 
 /**
  * The snapshot that ends every trip: the component's `dehydrate()`, its

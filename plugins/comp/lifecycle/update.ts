@@ -1,4 +1,4 @@
-import { HttpException, type HttpContext } from '../../../core/index.ts'
+import { HttpException, isPromiseLike, type HttpContext } from '../../../core/index.ts'
 import { callMethod } from '../calls.ts'
 import { ValidationStop } from '../component.ts'
 import { withRootAttributes } from '../html-root.ts'
@@ -10,7 +10,6 @@ import type { UpdatePayload } from '../update-payload.ts'
 import { applyUpdate } from '../updates.ts'
 import { bootComponent } from './boot.ts'
 import { ComponentContext, runFeatureHooks, withHook, type ComponentHook, type CompServices } from './component-hook.ts'
-import { isPromiseLike } from '../promise-like.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
 /** What `POST /comp/update` answers. */
