@@ -1,4 +1,5 @@
-import 'reflect-metadata'
+// First: loads the metadata polyfill before any decorated class is defined (and tsyringe, with require: see the module).
+import { tsyringe } from './support/commonjs-packages.ts'
 
 export { Application } from './application/application.ts'
 export { createApp, type CreateAppOptions } from './application/create-app.ts'
@@ -49,7 +50,20 @@ export { Gate } from './authorization/authorization-provider.ts'
 export { defineSchedule, Schedule, ScheduledTask, type ScheduleDefinition } from './schedule/schedule.ts'
 export { CommandRegistry } from './cli/command-registry.ts'
 export { generateAppKey, parseAppKey } from './security/app-key.ts'
-export { inject, injectable, singleton } from 'tsyringe'
+/**
+ * tsyringe's decorators, from the copy Kiln's container uses: `@injectable()`
+ * on a class the container builds, `@inject(TOKEN)` on each constructor
+ * parameter it fills, `@singleton()` for one instance per container.
+ *
+ * @example
+ * ```ts
+ * @injectable()
+ * class Invoices {
+ *   constructor(@inject(CONFIG) private readonly config: ConfigRepository) {}
+ * }
+ * ```
+ */
+export const { inject, injectable, singleton } = tsyringe
 export { Router, type GroupOptions, type WebSocketRoute, type RouteMacro, type RouterMacros } from './http/routing/router.ts'
 export { RouteDefinition, type RouteHandler, type HandlerFunction } from './http/routing/route-definition.ts'
 export { Route, route, url } from './http/routing/route-facade.ts'

@@ -1,5 +1,5 @@
-import 'reflect-metadata'
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
+import type { DependencyContainer, InjectionToken } from 'tsyringe'
+import { tsyringe } from '../support/commonjs-packages.ts'
 import type { ConfigRepository } from '../config/config-repository.ts'
 import type { Env } from '../config/env.ts'
 import { APP, CONFIG, ENV } from '../container/tokens.ts'
@@ -41,7 +41,7 @@ export class Application {
     readonly config: ConfigRepository,
     readonly plugins: readonly Plugin[],
   ) {
-    this.container = rootContainer.createChildContainer()
+    this.container = tsyringe.container.createChildContainer()
     this.container.registerInstance(APP, this)
     this.container.registerInstance(CONFIG, config)
     this.container.registerInstance(ENV, env)

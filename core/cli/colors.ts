@@ -1,4 +1,4 @@
-import picocolors from 'picocolors'
+import { picocolors } from '../support/commonjs-packages.ts'
 import type { Writable } from 'node:stream'
 
 /**

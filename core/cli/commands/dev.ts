@@ -1,5 +1,5 @@
 import { join, relative, sep } from 'node:path'
-import pc from 'picocolors'
+import { picocolors as pc } from '../../support/commonjs-packages.ts'
 import { Env } from '../../config/env.ts'
 import { kilnPackageRoot } from '../../support/package-root.ts'
 import { changeKind, describeFiles } from '../../dev/changes.ts'
