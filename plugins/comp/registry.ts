@@ -101,8 +101,14 @@ export class ComponentRegistry {
   }
 }
 
+// This copy's Component itself carries the mark too (a helper module may re-export it): only other copies' count.
 function isOtherCopysComponent(value: unknown): value is Function {
-  return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[COMPONENT_MARK] === true && !(value.prototype instanceof Component)
+  return (
+    typeof value === 'function' &&
+    value !== Component &&
+    (value as unknown as Record<symbol, unknown>)[COMPONENT_MARK] === true &&
+    !(value.prototype instanceof Component)
+  )
 }
 
 function otherCopyError(Class: Function, file: string): KilnError {

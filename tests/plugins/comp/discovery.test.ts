@@ -19,9 +19,11 @@ test('a component class extending another installed copy of Kiln stops the boot 
   t.regex((error as KilnError).hint ?? '', /npm ls kiln-framework/)
 })
 
-test('a helper module beside the components, with no component in it, is still skipped', async (t) => {
+test('a helper module beside the components, with no component in it (even one re-exporting Component), is still skipped', async (t) => {
   const { client } = await compApp(t, {
-    'app/components/format.ts': 'export function money(cents: number) { return `$${(cents / 100).toFixed(2)}` }\n',
+    // A helper beside the components, which also hands on this copy's Component for them: not a component either.
+    'app/components/format.ts':
+      "export { Component } from 'kiln-framework/comp'\nexport function money(cents: number) { return `$${(cents / 100).toFixed(2)}` }\n",
     'app/components/price.ts': `import { Component } from 'kiln-framework/comp'
 import { money } from './format.ts'
 export default class Price extends Component {
