@@ -74,7 +74,7 @@ export { CookieJar, type CookieOptions, type CookieCodec, serializeCookie, parse
 export { HttpException, ValidationException, abort } from './http/errors/http-exception.ts'
 export { renderError, type RenderErrorOptions } from './http/errors/error-renderer.ts'
 export { renderDebugPage } from './http/errors/debug-error-page.ts'
-export { defineMiddleware, type Middleware, type MiddlewareRef, type Next } from './http/pipeline/middleware.ts'
+export { defineMiddleware, middlewareNow, type Middleware, type MiddlewareRef, type Next, type NextNow } from './http/pipeline/middleware.ts'
 export { MiddlewareRegistry, type AliasOptions } from './http/pipeline/middleware-registry.ts'
 export { json, redirect, noContent, type Responsable } from './http/responses/to-response.ts'
 export { UrlGenerator } from './http/routing/url-generator.ts'

@@ -1,6 +1,6 @@
 import { HttpException } from '../http/errors/http-exception.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
-import type { Middleware } from '../http/pipeline/middleware.ts'
+import { middlewareNow, type Middleware, type NextNow } from '../http/pipeline/middleware.ts'
 import { redirect } from '../http/responses/to-response.ts'
 import { isPromiseLike } from '../support/promise-like.ts'
 import type { AuthManager } from './auth-manager.ts'
@@ -18,10 +18,12 @@ import type { AuthUser } from './contracts.ts'
  * Route.get('/user', handler).middleware(['auth:tok'])
  * ```
  */
-export const authenticate: Middleware = (ctx, next, guards) => firstGuard(ctx, next, guards.length > 0 ? guards : [manager(ctx).defaultGuard()], 0)
+export const authenticate: Middleware = middlewareNow((ctx, next, guards) =>
+  firstGuard(ctx, next, guards.length > 0 ? guards : [manager(ctx).defaultGuard()], 0),
+)
 
 /** Tries the guards from `index` on; without a promise while each guard can tell at once (`userNow`). */
-function firstGuard(ctx: HttpContext, next: () => Promise<Response>, names: readonly string[], index: number): unknown {
+function firstGuard(ctx: HttpContext, next: NextNow, names: readonly string[], index: number): unknown {
   for (let i = index; i < names.length; i++) {
     const name = names[i]!
     const found = ctx.auth.userNow(name)
@@ -31,7 +33,7 @@ function firstGuard(ctx: HttpContext, next: () => Promise<Response>, names: read
   return unauthenticated(ctx)
 }
 
-function admit(ctx: HttpContext, next: () => Promise<Response>, name: string, user: AuthUser): Promise<Response> {
+function admit(ctx: HttpContext, next: NextNow, name: string, user: AuthUser): Response | Promise<Response> {
   ctx.auth.guardName = name
   ctx.request.setUser(user)
   return next()
@@ -68,7 +70,7 @@ export const guest: Middleware = async (ctx, next, guards) => {
  * app.middleware.appendToGroup('web', initializeAuth)
  * ```
  */
-export const initializeAuth: Middleware = (ctx, next) => {
+export const initializeAuth: Middleware = middlewareNow((ctx, next) => {
   // Without a promise when the guard can tell at once (a guest): it runs on every `web` request.
   const found = ctx.auth.userNow()
   if (isPromiseLike(found)) {
@@ -79,7 +81,7 @@ export const initializeAuth: Middleware = (ctx, next) => {
   }
   if (found) ctx.request.setUser(found)
   return next()
-}
+})
 
 function unauthenticated(ctx: HttpContext): Response {
   const wantsHtml = ctx.request.isNavigation()

@@ -1,5 +1,5 @@
 import { appendCorsHeaders, appendCorsPreflightHeaders, isPreflightRequest, type CorsOptions } from 'h3'
-import type { Middleware } from '../http/pipeline/middleware.ts'
+import { middlewareNow, type Middleware } from '../http/pipeline/middleware.ts'
 import type { CorsConfig } from './cors-config.ts'
 
 /**
@@ -13,7 +13,7 @@ import type { CorsConfig } from './cors-config.ts'
  * app.middleware.prependToGroup('global', handleCors)
  * ```
  */
-export const handleCors: Middleware = (ctx, next) => {
+export const handleCors: Middleware = middlewareNow((ctx, next) => {
   const config = ctx.app.config.get<CorsConfig>('cors')
   const origin = ctx.request.header('origin')
   if (!origin || !pathMatches(config.paths, ctx.request.path)) return next()
@@ -30,7 +30,7 @@ export const handleCors: Middleware = (ctx, next) => {
   if (!allowed) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
   appendCorsPreflightHeaders(ctx.event, options)
   return new Response(null, { status: 204, headers: ctx.event.res.headers })
-}
+})
 
 // One options object per config object: the config is read once at boot and does not change.
 const optionsOf = new WeakMap<CorsConfig, CorsOptions>()

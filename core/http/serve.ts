@@ -28,7 +28,8 @@ export interface RunningServer {
 
 /** What a Node HTTP server needs to serve an app: its requests, its websocket upgrades, and the websockets adapter. */
 export interface ServerHandlers {
-  fetch(request: Request): Promise<Response>
+  /** A `Response` when the answer is known at once (srvx sends either without waiting a turn). */
+  fetch(request: Request): Response | Promise<Response>
   /** For the Node server's `upgrade` event: a websocket route's upgrade, else a 404 and the socket closed. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void
   websockets: ReturnType<typeof nodeAdapter>
@@ -58,7 +59,7 @@ export function serverHandlers(app: Application): ServerHandlers {
     hooks: routeHooks((request) => findRoute(sockets, '', urls.strip(new URL(request.url).pathname))?.data ?? {}),
   })
   return {
-    fetch: (request) => kernel.fetch(request),
+    fetch: (request) => kernel.serveNow(request),
     upgrade(req, socket, head) {
       const path = urls.strip(new URL(req.url ?? '/', 'http://localhost').pathname)
       if (!findRoute(sockets, '', path)) {

@@ -2,7 +2,9 @@ import type { KeyObject } from 'node:crypto'
 import type { Application } from '../application/application.ts'
 import { parseAppKey } from '../security/app-key.ts'
 import type { CookieCodec } from '../http/body/cookie-jar.ts'
-import type { Middleware } from '../http/pipeline/middleware.ts'
+import { middlewareNow, type Middleware, type NextNow } from '../http/pipeline/middleware.ts'
+import type { HttpContext } from '../http/pipeline/http-context.ts'
+import { answerNow } from '../http/pipeline/pipeline.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session, type SaveResult } from './session.ts'
@@ -30,10 +32,10 @@ declare module '../http/pipeline/http-context.ts' {
  * app.middleware.prependToGroup('web', encryptCookies)
  * ```
  */
-export const encryptCookies: Middleware = (ctx, next) => {
+export const encryptCookies: Middleware = middlewareNow((ctx, next) => {
   ctx.cookies.codec = cookieCodec(ctx.app)
   return next()
-}
+})
 
 const CODECS = new WeakMap<Application, CookieCodec>()
 
@@ -68,30 +70,55 @@ function cookieCodec(app: Application): CookieCodec {
  * app.middleware.appendToGroup('web', startSession)
  * ```
  */
-export const startSession: Middleware = async (ctx, next) => {
+export const startSession: Middleware = middlewareNow((ctx, next) => {
   if (ctx.session) return next()
   const config = ctx.app.config.get<SessionConfig>('session')
-  // Awaited only when the store is really read or written: each promise costs an AsyncLocalStorage hook on Node 20.
   const store = sessionStore(ctx.app)
-  let session: Session
+  let opened: Session | Promise<Session>
   try {
-    const opened = Session.open(store, ctx.cookies.get(config.cookie), config.lifetime * 60, { tokenKeys: tokenKeys(ctx.app) })
-    session = opened instanceof Session ? opened : await opened
+    opened = Session.open(store, ctx.cookies.get(config.cookie), config.lifetime * 60, { tokenKeys: tokenKeys(ctx.app) })
   } catch (error) {
     throw storeFailure(ctx.app, error)
   }
+  // Not an async function: a step waits only when the store is really read or written, and an answer known at once
+  // goes back at once (see `answerNow`). Each promise of a request costs an AsyncLocalStorage hook on Node 20.
+  if (opened instanceof Session) return withSession(ctx, next, opened, config)
+  return opened.then(
+    (session) => withSession(ctx, next, session, config),
+    (error: unknown) => {
+      throw storeFailure(ctx.app, error)
+    },
+  )
+})
+
+/** Runs the rest of the pipeline with the session open, then saves it. */
+function withSession(ctx: HttpContext, next: NextNow, session: Session, config: SessionConfig): Response | Promise<Response> {
   ctx.session = session
-  const response = await next()
+  const downstream = next()
+  const now = answerNow(downstream)
+  return now ? saveSession(ctx, session, config, now) : (downstream as Promise<Response>).then((response) => saveSession(ctx, session, config, response))
+}
+
+function saveSession(ctx: HttpContext, session: Session, config: SessionConfig, response: Response): Response | Promise<Response> {
   const xsrf = wantsXsrfCookie(ctx)
   // Creates the CSRF token before the session is saved, if the handler has not (`verifyCsrfToken` asked for it).
   if (xsrf) session.token()
-  let saved: SaveResult
+  let result: SaveResult | Promise<SaveResult>
   try {
-    const result = session.saveNow()
-    saved = typeof result === 'string' ? result : await result
+    result = session.saveNow()
   } catch (error) {
     throw storeFailure(ctx.app, error)
   }
+  if (typeof result === 'string') return sendSessionCookies(ctx, session, config, response, xsrf, result)
+  return result.then(
+    (saved) => sendSessionCookies(ctx, session, config, response, xsrf, saved),
+    (error: unknown) => {
+      throw storeFailure(ctx.app, error)
+    },
+  )
+}
+
+function sendSessionCookies(ctx: HttpContext, session: Session, config: SessionConfig, response: Response, xsrf: boolean, saved: SaveResult): Response {
   maybeCollectSessionGarbage(ctx.app)
   if (saved === 'ended') return response
   // Unchanged: the browser's cookie already names this id, and re-sending it would race a login elsewhere.

@@ -1,7 +1,7 @@
 import { KilnError } from '../support/errors.ts'
 import { HttpException } from '../http/errors/http-exception.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
-import type { Middleware } from '../http/pipeline/middleware.ts'
+import { middlewareNow, type Middleware } from '../http/pipeline/middleware.ts'
 import type { Session } from './session.ts'
 import type { SessionConfig } from './session-config.ts'
 
@@ -23,7 +23,7 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
  * csrf_except: ['webhooks/*']
  * ```
  */
-export const verifyCsrfToken: Middleware = (ctx, next) => {
+export const verifyCsrfToken: Middleware = middlewareNow((ctx, next) => {
   const session = ctx.session
   if (!session) throw new KilnError('verifyCsrfToken needs the session: put it after startSession.', { code: 'E_SESSION_MISSING' })
   // Also on a refusal, so a client that lost the cookie can retry. The session middleware, seeing the mark, creates
@@ -33,7 +33,7 @@ export const verifyCsrfToken: Middleware = (ctx, next) => {
     throw new HttpException(419, 'CSRF token mismatch.')
   }
   return next()
-}
+})
 
 // A mark on the request's context, not a WeakSet entry per request, which costs the garbage collector (issue 25).
 const XSRF_WANTED = Symbol('kiln.xsrfWanted')

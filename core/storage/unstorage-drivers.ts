@@ -23,7 +23,13 @@ import { MISSING_NOW } from './missing-now.ts'
  * ```
  */
 export function registerUnstorageDrivers(manager: DriverManager<Storage, Application>): void {
-  manager.extend('memory', () => createStorage({ driver: memoryDriver() }))
+  manager.extend('memory', () => {
+    const driver = memoryDriver()
+    const storage = createStorage({ driver })
+    // For missingNow(): the memory driver answers `hasItem` from its Map at once.
+    Object.defineProperty(storage, MISSING_NOW, { value: (key: string) => !driver.hasItem(key, {}) })
+    return storage
+  })
   manager.extend<{ base?: string }>('fs', (app, { config }) => {
     const base = resolve(app.root, config.base ?? 'storage/app')
     return lazyStorage(async () => (await import('./atomic-fs-driver.ts')).atomicFsDriver({ base }))

@@ -1,4 +1,14 @@
-import { currentApp, encryptCookies, startSession, verifyCsrfToken, type Application, type HttpContext, type Middleware, type Next } from '../../core/index.ts'
+import {
+  currentApp,
+  encryptCookies,
+  middlewareNow,
+  startSession,
+  verifyCsrfToken,
+  type Application,
+  type HttpContext,
+  type Middleware,
+  type Next,
+} from '../../core/index.ts'
 import { checkAbilities, checkForAnyAbility, requireAbilities } from './abilities-middleware.ts'
 import type { TokConfig } from './tok-config.ts'
 
@@ -74,13 +84,14 @@ export function fromFrontend(ctx: HttpContext, stateful: string[]): boolean {
  * app.middleware.prependToGroup('api', ensureFrontendRequestsAreStateful)
  * ```
  */
-export const ensureFrontendRequestsAreStateful: Middleware = (ctx, next) => {
+export const ensureFrontendRequestsAreStateful: Middleware = middlewareNow((ctx, next) => {
   const stateful = ctx.app.config.get<TokConfig>('tok').stateful ?? []
+  // Every API request passes here: a stateless one hands the answer on without a promise.
   if (!fromFrontend(ctx, stateful)) return next()
-  const csrf: Next = () => Promise.resolve(verifyCsrfToken(ctx, next, [])) as Promise<Response>
+  const csrf: Next = () => Promise.resolve(verifyCsrfToken(ctx, next as Next, [])) as Promise<Response>
   const session: Next = () => Promise.resolve(startSession(ctx, csrf, [])) as Promise<Response>
   return encryptCookies(ctx, session, [])
-}
+})
 
 /**
  * Kiln's `middleware` helpers for tokens.

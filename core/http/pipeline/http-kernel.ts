@@ -10,7 +10,7 @@ import { contextOf, runWithContext, type HttpContext } from './http-context.ts'
 import { HttpException } from '../errors/http-exception.ts'
 import type { MiddlewareRegistry, ResolvedMiddleware } from './middleware-registry.ts'
 import { KilnError } from '../../support/errors.ts'
-import { compose, type Pipeline } from './pipeline.ts'
+import { answerNow, compose, type Pipeline } from './pipeline.ts'
 import type { RouteDefinition } from '../routing/route-definition.ts'
 import type { Router } from '../routing/router.ts'
 
@@ -56,7 +56,31 @@ export class HttpKernel {
   }
 
   /** Serves a web `Request`. @example `await kernel.fetch(new Request('http://x/health'))` */
-  fetch = (request: Request): Promise<Response> => this.serve(request)
+  fetch = (request: Request): Promise<Response> => {
+    const served = this.serveNow(request)
+    return served instanceof Response ? Promise.resolve(served) : served
+  }
+
+  /**
+   * {@link fetch} for the server: an answer known at once comes back as a
+   * `Response`, without a promise (srvx sends either), as bare h3 answers
+   * a synchronous handler. Each promise of a request costs an
+   * AsyncLocalStorage hook on Node 20. @internal
+   *
+   * @example
+   * ```ts
+   * serve({ fetch: (request) => kernel.serveNow(request) })
+   * ```
+   */
+  serveNow(request: Request): Response | Promise<Response> {
+    // Set by this kernel's handlers; cleared first, so a request served by another app before is never misread.
+    ;(request as Answered)[ANSWERED] = undefined
+    const compression = this.options.compression
+    const served = this.h3.fetch(request) as Response | Promise<Response>
+    if (!compression?.enabled) return served
+    if (served instanceof Response) return compressResponse(request, served, compression, (request as Answered)[ANSWERED])
+    return served.then((response) => compressResponse(request, response, compression, (request as Answered)[ANSWERED]))
+  }
 
   /**
    * Serves a path or URL without a network: `app.request()` in tests.
@@ -73,16 +97,7 @@ export class HttpKernel {
         : input instanceof Request
           ? input
           : new Request(input, init)
-    return this.serve(request)
-  }
-
-  private serve(request: Request): Promise<Response> {
-    // Set by this kernel's handlers; cleared first, so a request served by another app before is never misread.
-    ;(request as Answered)[ANSWERED] = undefined
-    const compression = this.options.compression
-    const served = this.h3.fetch(request)
-    if (!compression?.enabled) return Promise.resolve(served)
-    return Promise.resolve(served).then((response) => compressResponse(request, response, compression, (request as Answered)[ANSWERED]))
+    return this.fetch(request)
   }
 
   /** Resolves every route's middleware now, so a typo fails at boot rather than on a request. @example `kernel.compileAll()` */
@@ -108,13 +123,17 @@ export class HttpKernel {
     }
   }
 
-  private handle(event: H3Event, route: RouteDefinition): Promise<Response> {
+  private handle(event: H3Event, route: RouteDefinition): Response | Promise<Response> {
     const ctx = contextOf(this.app, event)
     ctx.route = route
-    // No async wrapper for a bodyless request: each promise costs an AsyncLocalStorage hook on Node 20.
-    return runWithContext(ctx, () =>
-      BODYLESS.has(event.req.method) ? this.pipelineFor(route)(ctx).then((response) => answer(event, response)) : this.handleWithBody(event, route, ctx),
-    )
+    // No async wrapper for a bodyless request, and no `then` when the pipeline's answer is already known (h3 takes
+    // a `Response` as it is): each promise costs an AsyncLocalStorage hook on Node 20.
+    return runWithContext(ctx, () => {
+      if (!BODYLESS.has(event.req.method)) return this.handleWithBody(event, route, ctx)
+      const result = this.pipelineFor(route)(ctx)
+      const now = answerNow(result)
+      return now ? answer(event, now) : (result as Promise<Response>).then((response) => answer(event, response))
+    })
   }
 
   private async handleWithBody(event: H3Event, route: RouteDefinition, ctx: HttpContext): Promise<Response> {

@@ -37,3 +37,42 @@ export type MiddlewareRef = string | Middleware
 export function defineMiddleware(fn: Middleware): Middleware {
   return fn
 }
+
+/** {@link Next} for a middleware made with {@link middlewareNow}: an answer known at once comes back as a `Response`, not a promise. */
+export type NextNow = () => Response | Promise<Response>
+
+const NEXT_NOW = Symbol.for('kiln.middleware.nextNow')
+
+/**
+ * Declares a middleware whose `next()` gives the `Response` itself when the
+ * answer was known at once, and a promise otherwise ({@link NextNow}): it
+ * returns that as it is, or waits on it when it is a promise. For
+ * middleware on every request: each promise of a request costs an
+ * AsyncLocalStorage hook on Node 20, and Kiln's own `global`, `web` and
+ * `api` middleware are made this way, so a request through them makes
+ * none. {@link defineMiddleware}'s `next()` always returns a promise.
+ *
+ * @example
+ * ```ts
+ * export const poweredBy = middlewareNow((ctx, next) => {
+ *   ctx.response.headers.set('x-powered-by', 'kiln')
+ *   return next()
+ * })
+ * ```
+ */
+export function middlewareNow(fn: (ctx: HttpContext, next: NextNow, params: string[]) => unknown): Middleware {
+  Object.defineProperty(fn, NEXT_NOW, { value: true })
+  return fn as Middleware
+}
+
+/**
+ * True for a middleware made by {@link middlewareNow}. @internal
+ *
+ * @example
+ * ```ts
+ * const next = takesNextNow(layer.fn) ? nextNow : nextPromise
+ * ```
+ */
+export function takesNextNow(fn: Middleware): boolean {
+  return (fn as Middleware & { [NEXT_NOW]?: true })[NEXT_NOW] === true
+}

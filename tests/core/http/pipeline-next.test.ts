@@ -59,3 +59,28 @@ test('middleware that return next() as it is and middleware that await it compos
   t.is(refused.headers.get('x-seen'), String(refused.status))
   t.not(refused.status, 200)
 })
+
+test('over a real server, an answer known at once goes out without waiting, but a middleware that changes it in a then() on next() still has its change sent', async (t) => {
+  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' } })
+  t.teardown(() => app.close())
+  app.router.get('/plain', () => ({ ok: true })).middleware([(_ctx, next) => next()])
+  app.router
+    .get('/late', () => ({ ok: true }))
+    .middleware([
+      (_ctx, next) => {
+        const downstream = next()
+        void downstream.then((response) => response.headers.set('x-late', 'then'))
+        return downstream
+      },
+    ])
+  const server = await app.listen({ port: 0 })
+  t.teardown(() => server.close())
+  const plain = await fetch(`${server.url}/plain`)
+  t.deepEqual(await plain.json(), { ok: true })
+  const late = await fetch(`${server.url}/late`)
+  t.is(late.headers.get('x-late'), 'then')
+  t.deepEqual(await late.json(), { ok: true })
+  const head = await fetch(`${server.url}/plain`, { method: 'HEAD' })
+  t.is(head.status, 200)
+  t.is(await head.text(), '')
+})
