@@ -8,7 +8,6 @@ import { answerNow } from '../http/pipeline/pipeline.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session, type SaveResult } from './session.ts'
-import { parseSessionCookie } from './session-cookie.ts'
 import { csrfTokenKeys } from './session-token.ts'
 import { sessionStore } from './session-stores.ts'
 import { addXsrfCookie, wantsXsrfCookie } from './verify-csrf-token.ts'
@@ -122,7 +121,7 @@ function sendSessionCookies(ctx: HttpContext, session: Session, config: SessionC
   maybeCollectSessionGarbage(ctx.app)
   if (saved === 'ended') return response
   // Unchanged: the browser's cookie already names this id, and re-sending it would race a login elsewhere.
-  if (saved === 'written' || parseSessionCookie(ctx.cookies.get(config.cookie))?.id !== session.id) {
+  if (saved === 'written' || session.cookieId !== session.id) {
     ctx.cookies.set(config.cookie, session.cookieValue(), {
       path: config.path,
       domain: config.domain,

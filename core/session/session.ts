@@ -46,6 +46,12 @@ export class Session {
   /** True when the store holds a record of this id (as far as this request knows). */
   private stored = false
   private derived?: { id: string; token: string }
+  /**
+   * The id the browser's session cookie named, when this session loaded
+   * from it (undefined for a new one): the session middleware re-sends the
+   * cookie only when the id changed, without parsing the cookie again. @internal
+   */
+  cookieId?: string
 
   private constructor(
     private sessionId: string,
@@ -101,6 +107,7 @@ export class Session {
     const opened = (record: StoredSession | undefined): Session => {
       if (record && !record.destroyed && record.expires_at > Date.now()) {
         const session = new Session(named.id, records, false, keys)
+        session.cookieId = named.id
         session.data = record.data
         session.loaded.mark(record.data, record.expires_at)
         session.stored = true
@@ -110,6 +117,7 @@ export class Session {
       // Nothing stored for it (an ended or expired record is something): the cookie's own expiry decides.
       if (!record && named.expiresAt !== undefined && named.expiresAt > Date.now()) {
         const session = new Session(named.id, records, false, keys)
+        session.cookieId = named.id
         session.loaded.mark({}, named.expiresAt)
         return session
       }
