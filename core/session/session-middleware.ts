@@ -4,7 +4,6 @@ import { parseAppKey } from '../security/app-key.ts'
 import type { CookieCodec } from '../http/body/cookie-jar.ts'
 import { middlewareNow, type Middleware, type NextNow } from '../http/pipeline/middleware.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
-import { answerNow } from '../http/pipeline/pipeline.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
 import { Session, type SaveResult } from './session.ts'
@@ -80,7 +79,7 @@ export const startSession: Middleware = middlewareNow((ctx, next) => {
     throw storeFailure(ctx.app, error)
   }
   // Not an async function: a step waits only when the store is really read or written, and an answer known at once
-  // goes back at once (see `answerNow`). Each promise of a request costs an AsyncLocalStorage hook on Node 20.
+  // goes back at once. Each promise of a request costs an AsyncLocalStorage hook on Node 20.
   if (opened instanceof Session) return withSession(ctx, next, opened, config)
   return opened.then(
     (session) => withSession(ctx, next, session, config),
@@ -94,8 +93,9 @@ export const startSession: Middleware = middlewareNow((ctx, next) => {
 function withSession(ctx: HttpContext, next: NextNow, session: Session, config: SessionConfig): Response | Promise<Response> {
   ctx.session = session
   const downstream = next()
-  const now = answerNow(downstream)
-  return now ? saveSession(ctx, session, config, now) : (downstream as Promise<Response>).then((response) => saveSession(ctx, session, config, response))
+  return downstream instanceof Response
+    ? saveSession(ctx, session, config, downstream)
+    : downstream.then((response) => saveSession(ctx, session, config, response))
 }
 
 function saveSession(ctx: HttpContext, session: Session, config: SessionConfig, response: Response): Response | Promise<Response> {

@@ -46,12 +46,7 @@ export class Session {
   /** True when the store holds a record of this id (as far as this request knows). */
   private stored = false
   private derived?: { id: string; token: string }
-  /**
-   * The id the browser's session cookie named, when this session loaded
-   * from it (undefined for a new one): the session middleware re-sends the
-   * cookie only when the id changed, without parsing the cookie again. @internal
-   */
-  cookieId?: string
+  private openedFrom?: string
 
   private constructor(
     private sessionId: string,
@@ -59,6 +54,20 @@ export class Session {
     readonly isNew: boolean,
     private readonly tokenKeys: Array<Buffer | KeyObject>,
   ) {}
+
+  /**
+   * The id the browser's session cookie named, when this session loaded
+   * from it (undefined for a new one): the session middleware re-sends the
+   * cookie only when the id changed, without parsing the cookie again. @internal
+   *
+   * @example
+   * ```ts
+   * if (session.cookieId !== session.id) ctx.cookies.set('kiln_session', session.cookieValue())
+   * ```
+   */
+  get cookieId(): string | undefined {
+    return this.openedFrom
+  }
 
   /**
    * Loads the session named by the (opened) session cookie, or starts a new
@@ -107,7 +116,7 @@ export class Session {
     const opened = (record: StoredSession | undefined): Session => {
       if (record && !record.destroyed && record.expires_at > Date.now()) {
         const session = new Session(named.id, records, false, keys)
-        session.cookieId = named.id
+        session.openedFrom = named.id
         session.data = record.data
         session.loaded.mark(record.data, record.expires_at)
         session.stored = true
@@ -117,7 +126,7 @@ export class Session {
       // Nothing stored for it (an ended or expired record is something): the cookie's own expiry decides.
       if (!record && named.expiresAt !== undefined && named.expiresAt > Date.now()) {
         const session = new Session(named.id, records, false, keys)
-        session.cookieId = named.id
+        session.openedFrom = named.id
         session.loaded.mark({}, named.expiresAt)
         return session
       }

@@ -10,7 +10,7 @@ import { contextOf, runWithContext, type HttpContext } from './http-context.ts'
 import { HttpException } from '../errors/http-exception.ts'
 import type { MiddlewareRegistry, ResolvedMiddleware } from './middleware-registry.ts'
 import { KilnError } from '../../support/errors.ts'
-import { answerNow, compose, type Pipeline } from './pipeline.ts'
+import { compose, type Pipeline } from './pipeline.ts'
 import type { RouteDefinition } from '../routing/route-definition.ts'
 import type { Router } from '../routing/router.ts'
 
@@ -131,8 +131,7 @@ export class HttpKernel {
     return runWithContext(ctx, () => {
       if (!BODYLESS.has(event.req.method)) return this.handleWithBody(event, route, ctx)
       const result = this.pipelineFor(route)(ctx)
-      const now = answerNow(result)
-      return now ? answer(event, now) : (result as Promise<Response>).then((response) => answer(event, response))
+      return result instanceof Response ? answer(event, result) : result.then((response) => answer(event, response))
     })
   }
 

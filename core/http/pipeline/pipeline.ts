@@ -83,20 +83,6 @@ function promised(answer: Response | Promise<Response>): Promise<Response> {
   return answer instanceof Response ? Promise.resolve(answer) : answer
 }
 
-/**
- * The answer of a pipeline (or of a kernel middleware's `next()`) when it
- * is known at once; undefined when it has to be awaited. @internal
- *
- * @example
- * ```ts
- * const result = pipeline(ctx)
- * const response = answerNow(result) ?? (await result)
- * ```
- */
-export function answerNow(result: Response | Promise<Response>): Response | undefined {
-  return result instanceof Response ? result : undefined
-}
-
 function isPromise(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
 }
