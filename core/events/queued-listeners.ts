@@ -1,4 +1,5 @@
 import { UnknownJobError } from '../queue/job-registry.ts'
+import { KilnError } from '../support/errors.ts'
 
 /** An event class (typed loosely here: this module stays apart from event.ts). */
 type EventConstructor = abstract new (...args: any[]) => object
@@ -34,8 +35,23 @@ export class QueuedListeners {
     )
   }
 
-  /** Records a queued listener and the class it listens on. @example `queued.add(OrderShipped, SendShipmentEmail)` */
+  /**
+   * Records a queued listener and the class it listens on. Two listener
+   * classes of one name are refused (`E_LISTENER_NAME_TAKEN`): the job
+   * names the listener by its class name only.
+   *
+   * @example
+   * ```ts
+   * queued.add(OrderShipped, SendShipmentEmail)
+   * ```
+   */
   add(event: EventConstructor | string, listener: QueuedListenerClass): void {
+    const known = this.listeners.get(listener.name)
+    if (known && known !== listener)
+      throw new KilnError(`Two queued listener classes are named "${listener.name}", so a worker could not tell which one a queued call is.`, {
+        code: 'E_LISTENER_NAME_TAKEN',
+        hint: 'Rename one of them: a queued listener travels by its class name.',
+      })
     this.listeners.set(listener.name, listener)
     if (typeof event === 'function') this.addEvent(event)
   }

@@ -176,4 +176,15 @@ test('a queued listener is known from listen(), before any dispatch: a job queue
   const errors = logLines(worker).filter((line) => line.level >= 50)
   t.is(errors.length, 1)
   t.regex(errors[0]!.msg, /^Unknown queued listener "Gone" for Shipped: .*config\/events\.ts.*boot\(\)/)
+
+  // Another queued listener class of the same name would take the first one's jobs: refused.
+  const impostor = class Notify {
+    static queued = true
+    handle() {}
+  }
+  t.throws(() => worker.service('events').listen(Shipped, impostor), {
+    code: 'E_LISTENER_NAME_TAKEN',
+    message: /Two queued listener classes are named "Notify"/,
+  })
+  t.notThrows(() => worker.service('events').listen(ShippedExpress, Notify), 'the same class on another event')
 })

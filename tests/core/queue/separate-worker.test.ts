@@ -122,13 +122,12 @@ interface Deployment {
 }
 
 /** The temp app served by `kiln serve`, with `kiln queue:work` beside it, both on Redis under a name of their own. */
-async function deploy(t: { teardown(fn: () => unknown): void }, files: Record<string, string> = {}): Promise<Deployment> {
+async function deploy(t: { teardown(fn: () => unknown): void }): Promise<Deployment> {
   const smtp = await startSmtpServer()
   t.teardown(() => smtp.close())
   const name = `worker-${randomBytes(4).toString('hex')}`
   const root = tempApp({
     ...FILES,
-    ...files,
     '.env': `APP_KEY=${generateAppKey()}\nAPP_NAME=${name}\nQUEUE_CONNECTION=redis\nREDIS_URL=${REDIS_URL}\nMAIL_PORT=${smtp.port}\n`,
   })
   const [server, worker] = await Promise.all([
@@ -138,6 +137,15 @@ async function deploy(t: { teardown(fn: () => unknown): void }, files: Record<st
   ])
   return { root, server, worker, smtp }
 }
+
+// The first three tests share one deployment (one web process, one worker): fewer processes booting at once on a
+// loaded machine. Each uses channels, addresses and files of its own.
+const cleanups: Array<() => unknown> = []
+let shared: Promise<Deployment> | undefined
+const sharedDeployment = () => (shared ??= deploy({ teardown: (fn) => void cleanups.push(fn) }))
+test.after.always(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup()
+})
 
 async function post(server: ServeProcess, path: string): Promise<void> {
   const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { accept: 'application/json' } })
@@ -153,7 +161,7 @@ async function waitForFile(path: string, worker: WorkerProcess): Promise<string>
 const errorLines = (worker: WorkerProcess) => worker.logLines().filter((line) => line.level >= 50)
 
 test('a ShouldBroadcast event queued by a request is broadcast by the worker process and reaches a socket on the web process', async (t) => {
-  const { server, worker } = await deploy(t)
+  const { server, worker } = await sharedDeployment()
   const socket = new TestSocket(`${server.url.replace('http', 'ws')}/broadcasting/socket`)
   t.teardown(() => socket.raw.terminate())
   await socket.ready()
@@ -169,7 +177,7 @@ test('a ShouldBroadcast event queued by a request is broadcast by the worker pro
 })
 
 test('a mail queued by a request is sent by the worker process through the SMTP server', async (t) => {
-  const { server, worker, smtp } = await deploy(t)
+  const { server, worker, smtp } = await sharedDeployment()
   await post(server, '/welcome/ada')
   const mail = await Promise.race([
     smtp.next(),
@@ -182,7 +190,7 @@ test('a mail queued by a request is sent by the worker process through the SMTP 
 })
 
 test("a queued listener from config/events.ts and a job of the app's app/jobs run in the worker process, with no line in config/queue.ts", async (t) => {
-  const { root, server, worker } = await deploy(t)
+  const { root, server, worker } = await sharedDeployment()
   await post(server, '/orders/7/place')
   await post(server, '/orders/7/invoice')
   const listener = JSON.parse(await waitForFile(join(root, 'storage/order-7.json'), worker)) as { pid: number; order: number }
