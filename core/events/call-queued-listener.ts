@@ -1,31 +1,16 @@
 import { currentApp } from '../application/current-app.ts'
 import { Job } from '../queue/job.ts'
-import { KilnError } from '../support/errors.ts'
-
-const listenerClasses = new Map<string, new (...args: any[]) => { handle(event: unknown): unknown }>()
-const eventClasses = new Map<string, new (...args: any[]) => object>()
-
-/**
- * Makes a queued listener and its event known by name to worker processes
- * (dispatching registers them in the dispatching process).
- *
- * @example
- * ```ts
- * registerQueuedListener(SendShipmentEmail, OrderShipped)
- * ```
- */
-export function registerQueuedListener(listener: new (...args: any[]) => { handle(event: any): unknown }, event: new (...args: any[]) => object): void {
-  listenerClasses.set(listener.name, listener)
-  eventClasses.set(event.name, event)
-}
 
 /**
  * The job that runs a queued listener: it carries the listener's and the
- * event's class names and the event's data.
+ * event's class names, the class the listener was listened on (`'*'` for
+ * every event) and the event's data. The worker finds both classes among
+ * the queued listeners its own dispatcher was given with `listen()` (from
+ * config/events.ts or a plugin's boot, which every process runs).
  *
  * @example
  * ```ts
- * await queue.push(new CallQueuedListener('SendShipmentEmail', 'OrderShipped', { order }))
+ * await queue.push(new CallQueuedListener('SendShipmentEmail', 'OrderShipped', { order }, 'OrderShipped'))
  * ```
  */
 export class CallQueuedListener extends Job {
@@ -33,15 +18,16 @@ export class CallQueuedListener extends Job {
     public listener: string,
     public event: string,
     public data: Record<string, unknown>,
+    /** The class the listener was listened on, when not the event's own: the event is rebuilt as it when its own class is not known. */
+    public on: string | null = null,
   ) {
     super()
   }
 
   async handle(): Promise<void> {
-    const Listener = listenerClasses.get(this.listener)
-    const EventClass = eventClasses.get(this.event)
-    if (!Listener || !EventClass) throw new KilnError(`Unknown queued listener ${this.listener} for ${this.event}.`)
+    const app = currentApp()
+    const { Listener, EventClass } = app.service('events').queuedListener(this.listener, this.event, this.on)
     const event = Object.assign(Object.create(EventClass.prototype), this.data)
-    await currentApp().container.resolve(Listener).handle(event)
+    await app.container.resolve(Listener).handle(event)
   }
 }

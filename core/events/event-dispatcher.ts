@@ -1,8 +1,9 @@
 import type { Application } from '../application/application.ts'
 import { afterCommit } from '../database/transaction-context.ts'
-import { CallQueuedListener, registerQueuedListener } from './call-queued-listener.ts'
-import type { Event, EventClass, EventKey, Listener } from './event.ts'
+import { CallQueuedListener } from './call-queued-listener.ts'
+import { Event, type EventClass, type EventKey, type Listener } from './event.ts'
 import { EventFake } from './event-fake.ts'
+import { QueuedListeners } from './queued-listeners.ts'
 
 /** Runs before listeners for every dispatched event; broadcasting hooks in here. */
 export type DispatchHook = (event: Event) => unknown | Promise<unknown>
@@ -21,13 +22,35 @@ export type DispatchHook = (event: Event) => unknown | Promise<unknown>
 export class EventDispatcher {
   private readonly listeners = new Map<EventKey, Listener[]>()
   private readonly hooks: DispatchHook[] = []
+  private readonly queued = new QueuedListeners(Event)
   private faked?: EventFake
 
   constructor(private readonly app: Application) {}
 
-  /** @example `events.listen(UserRegistered, SendWelcomeEmail)` */
+  /**
+   * A queued listener (`static queued = true`) is known by name from here
+   * on, so a worker process that booted the app runs it without a dispatch
+   * of its own.
+   *
+   * @example `events.listen(UserRegistered, SendWelcomeEmail)`
+   */
   listen(event: EventKey, listener: Listener): void {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener])
+    if (QueuedListeners.isQueued(listener)) this.queued.add(event, listener)
+  }
+
+  /**
+   * The classes a queued listener's job names, as given to `listen()`.
+   * Throws an `UnknownJobError` (code `E_UNKNOWN_JOB`) for a listener this
+   * app was not given.
+   *
+   * @example
+   * ```ts
+   * const { Listener, EventClass } = events.queuedListener('SendShipmentEmail', 'OrderShipped', null)
+   * ```
+   */
+  queuedListener(listener: string, event: string, on: string | null): ReturnType<QueuedListeners['find']> {
+    return this.queued.find(listener, event, on)
   }
 
   /** True when the class has listeners. @example `events.hasListeners(OrderShipped)` */
@@ -109,33 +132,35 @@ export class EventDispatcher {
 
   private async run(event: Event): Promise<void> {
     for (const hook of this.hooks) await hook(event)
-    const listeners = [...this.listenersFor(event), ...(this.listeners.get('*') ?? [])]
-    for (const listener of listeners) await this.call(listener, event)
+    const listeners = [...this.listenersFor(event), ...(this.listeners.get('*') ?? []).map((listener) => [listener, '*'] as const)]
+    for (const [listener, on] of listeners) await this.call(listener, event, on)
   }
 
-  private listenersFor(event: Event): Listener[] {
-    const out: Listener[] = []
+  /** The listeners of the event's class and its parents (parents' first), each with the class it was listened on. */
+  private listenersFor(event: Event): Array<readonly [Listener, EventKey]> {
+    const out: Array<readonly [Listener, EventKey]> = []
     for (let proto = Object.getPrototypeOf(event); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-      out.unshift(...(this.listeners.get(proto.constructor as EventClass) ?? []))
+      const on = proto.constructor as EventClass
+      out.unshift(...(this.listeners.get(on) ?? []).map((listener) => [listener, on] as const))
     }
     return out
   }
 
-  private async call(listener: Listener, event: Event): Promise<void> {
+  private async call(listener: Listener, event: Event, on: EventKey): Promise<void> {
+    if (QueuedListeners.isQueued(listener)) {
+      this.queued.addEvent(event.constructor as EventClass)
+      const data = Object.fromEntries(Object.entries(event))
+      const through = on === event.constructor ? null : typeof on === 'function' ? on.name : on
+      await this.app
+        .service('queue')
+        .push(new CallQueuedListener(listener.name, event.constructor.name, data, through), { queue: listener.queue, connection: listener.connection })
+      return
+    }
     if (!isClass(listener)) {
       await (listener as (e: Event) => unknown)(event)
       return
     }
-    const ListenerClass = listener as (new (...args: any[]) => { handle(e: Event): unknown }) & { queued?: boolean; queue?: string; connection?: string }
-    if (ListenerClass.queued) {
-      registerQueuedListener(ListenerClass, event.constructor as new () => Event)
-      const data = Object.fromEntries(Object.entries(event))
-      await this.app
-        .service('queue')
-        .push(new CallQueuedListener(ListenerClass.name, event.constructor.name, data), { queue: ListenerClass.queue, connection: ListenerClass.connection })
-      return
-    }
-    await this.app.container.resolve(ListenerClass).handle(event)
+    await this.app.container.resolve(listener as new (...args: any[]) => { handle(e: Event): unknown }).handle(event)
   }
 }
 

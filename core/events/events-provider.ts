@@ -1,5 +1,6 @@
 import { maybeCurrentApp } from '../application/current-app.ts'
 import { definePlugin } from '../application/define-plugin.ts'
+import { CallQueuedListener } from './call-queued-listener.ts'
 import { onAnyModelEvent } from '../database/model/model-events.ts'
 import type { EventClass, Listener } from './event.ts'
 import { EventDispatcher } from './event-dispatcher.ts'
@@ -36,6 +37,8 @@ export const eventsProvider = definePlugin({
     bridgeModelEvents()
     const events = new EventDispatcher(app)
     app.instance(EventDispatcher, events, 'events')
+    // The job of every queued listener: a worker finds it by name (and the listeners through listen() below).
+    app.service('queue').register(CallQueuedListener)
     for (const [event, listeners] of app.config.get<Array<[EventClass, Listener[]]>>('events.listen', [])) {
       for (const listener of listeners) events.listen(event, listener)
     }

@@ -1,7 +1,7 @@
 import type { Application } from '../application/application.ts'
 import type { JobPayload } from './payload.ts'
 import type { PushOptions, QueueDriver } from './queue-driver.ts'
-import { backoffFor, recordFailure, runJob, type FailedJob } from './run-job.ts'
+import { backoffFor, isFinalFailure, recordFailure, runJob, type FailedJob } from './run-job.ts'
 
 /**
  * The `memory` queue (default) and `sync`. Memory runs each job on the event
@@ -37,7 +37,7 @@ export class InProcessQueue implements QueueDriver {
     const current = { ...payload, attempts: payload.attempts + 1 }
     const error = await runJob(this.app, current)
     if (error === undefined) return
-    if (current.attempts < options.tries) {
+    if (current.attempts < options.tries && !isFinalFailure(error)) {
       const retry = new Promise<void>((resolve) => setTimeout(resolve, backoffFor(options.backoff, current.attempts))).then(() =>
         this.attempt(current, options),
       )

@@ -2,27 +2,13 @@ import { Model, modelByMorphName } from '../database/model/model.ts'
 import { FORBIDDEN_KEYS } from '../support/dot-path.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Job, JobClass } from './job.ts'
+import { jobName, type JobRegistry } from './job-registry.ts'
 
 /** A job as it travels: its class name and JSON-safe data. */
 export interface JobPayload {
   job: string
   data: Record<string, unknown>
   attempts: number
-}
-
-const jobClasses = new Map<string, JobClass>()
-
-/**
- * Makes a job class known by name, so workers in other processes can rebuild
- * it (dispatching registers it too).
- *
- * @example
- * ```ts
- * registerJob(SendWelcome)
- * ```
- */
-export function registerJob(job: JobClass): void {
-  jobClasses.set(job.jobName ?? job.name, job)
 }
 
 /**
@@ -34,28 +20,23 @@ export function registerJob(job: JobClass): void {
  * ```
  */
 export function serializeJob(job: Job): JobPayload {
-  const Class = job.constructor as JobClass
-  registerJob(Class)
   const data: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(job)) data[key] = encode(value)
-  return { job: Class.jobName ?? Class.name, data: JSON.parse(JSON.stringify(data)), attempts: 0 }
+  return { job: jobName(job.constructor as JobClass), data: JSON.parse(JSON.stringify(data)), attempts: 0 }
 }
 
 /**
- * Rebuilds a job from its payload, reloading models by key.
+ * Rebuilds a job from its payload, its class found by name in `jobs` (the
+ * app's `app.service('queue').jobs`), reloading models by key.
  *
  * @example
  * ```ts
- * const job = await deserializeJob(payload)
+ * const job = await deserializeJob(payload, app.service('queue').jobs)
  * await job.handle()
  * ```
  */
-export async function deserializeJob(payload: JobPayload): Promise<Job> {
-  const Class = jobClasses.get(payload.job)
-  if (!Class)
-    throw new KilnError(`Unknown job "${payload.job}".`, {
-      hint: 'Register it with registerJob() (or list it in config/queue.ts `jobs`) in the worker process.',
-    })
+export async function deserializeJob(payload: JobPayload, jobs: Pick<JobRegistry, 'find'>): Promise<Job> {
+  const Class = await jobs.find(payload.job)
   const job = Object.create(Class.prototype) as Job
   for (const [key, value] of Object.entries(payload.data)) {
     if (FORBIDDEN_KEYS.has(key)) continue

@@ -16,7 +16,7 @@ import { configDefiner } from '../config/define-config.ts'
 export const queueConfigSchema = z.strictObject({
   default: z.string().optional(),
   connections: z.record(z.string(), z.looseObject({ driver: z.string() })).default({}),
-  /** Job classes workers must know by name. */
+  /** Job classes a worker must know by name that live outside app/jobs/ (those there it finds by itself). */
   jobs: z.array(z.custom<Function>((v) => typeof v === 'function', { message: 'expected a job class' })).default([]),
 })
 

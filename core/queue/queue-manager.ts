@@ -4,7 +4,8 @@ import { DriverManager } from '../manager/driver-manager.ts'
 import type { Job, JobClass } from './job.ts'
 import { InProcessQueue } from './memory-driver.ts'
 import { QueueFake } from './queue-fake.ts'
-import { registerJob, serializeJob } from './payload.ts'
+import { JobRegistry } from './job-registry.ts'
+import { serializeJob } from './payload.ts'
 import type { QueueDriver } from './queue-driver.ts'
 import { RedisQueue } from './redis-driver.ts'
 import type { FailedJob } from './run-job.ts'
@@ -23,10 +24,13 @@ import type { FailedJob } from './run-job.ts'
  */
 export class QueueManager {
   readonly connections: DriverManager<QueueDriver, Application>
+  /** The app's job classes by name: what a worker rebuilds queued jobs from (see {@link register}). */
+  readonly jobs: JobRegistry
   private readonly failures: FailedJob[] = []
   private faked?: QueueFake
 
   constructor(app: Application) {
+    this.jobs = new JobRegistry(app.root)
     this.connections = new DriverManager<QueueDriver, Application>(app, app.config, { kind: 'queue', file: 'queue' })
     this.connections.extend('sync', (app) => new InProcessQueue(app, this.failures, true))
     this.connections.extend('memory', (app) => new InProcessQueue(app, this.failures, false))
@@ -40,6 +44,8 @@ export class QueueManager {
       this.faked.pushed.push({ job, queue: options.queue ?? Class.queue ?? 'default', connection: options.connection, delay: options.delay ?? 0 })
       return
     }
+    // Known from here on in this process too, so a memory queue never needs the class registered by hand.
+    this.jobs.register(Class)
     await this.connections.connection(options.connection).push(serializeJob(job), {
       queue: options.queue ?? Class.queue ?? 'default',
       delay: options.delay ?? 0,
@@ -76,9 +82,19 @@ export class QueueManager {
     return this.failures
   }
 
-  /** Makes job classes known to workers. @example `queue.register(SendWelcome, ResizeImage)` */
+  /**
+   * Makes job classes known by name to every process of the app, workers
+   * included. A plugin that queues a job of its own calls it in its
+   * `register()`, which every process runs; the app's own jobs in
+   * `app/jobs/` need no call.
+   *
+   * @example
+   * ```ts
+   * definePlugin({ name: 'invoices', register(app) { app.service('queue').register(SendInvoice) } })
+   * ```
+   */
   register(...jobs: JobClass[]): void {
-    for (const job of jobs) registerJob(job)
+    this.jobs.register(...jobs)
   }
 
   /** Closes connections and workers. @example `await queue.close()` */

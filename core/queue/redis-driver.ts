@@ -2,7 +2,7 @@ import type { Application } from '../application/application.ts'
 import { importOptionalPackage } from '../support/optional-package.ts'
 import type { JobPayload } from './payload.ts'
 import type { PushOptions, QueueDriver } from './queue-driver.ts'
-import { backoffFor, recordFailure, runJob, type FailedJob } from './run-job.ts'
+import { backoffFor, isFinalFailure, recordFailure, runJob, type FailedJob } from './run-job.ts'
 
 type BullQueue = import('bullmq').Queue
 type BullWorker = import('bullmq').Worker
@@ -51,7 +51,7 @@ export class RedisQueue implements QueueDriver {
    * ```
    */
   async work(queues: string[], options: { concurrency?: number } = {}): Promise<void> {
-    const { Worker } = await this.bullmq()
+    const { Worker, UnrecoverableError } = await this.bullmq()
     for (const name of queues) {
       const worker = new Worker(
         name,
@@ -59,7 +59,13 @@ export class RedisQueue implements QueueDriver {
           const payload = { ...(job.data as JobPayload), attempts: job.attemptsMade + 1 }
           const error = await runJob(this.app, payload)
           if (error === undefined) return
-          if (payload.attempts >= (job.opts.attempts ?? 1)) await recordFailure(this.app, payload, error, this.failed)
+          const context = { queue: name, id: `${name}:${job.id}` }
+          if (isFinalFailure(error)) {
+            await recordFailure(this.app, payload, error, this.failed, context)
+            // bullmq moves it to the failed set without the tries left: `kiln queue:retry` brings it back after the fix.
+            throw new UnrecoverableError(error.message)
+          }
+          if (payload.attempts >= (job.opts.attempts ?? 1)) await recordFailure(this.app, payload, error, this.failed, context)
           throw error
         },
         {

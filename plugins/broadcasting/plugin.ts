@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { definePlugin, KilnError, type Application, type Plugin } from '../../core/index.ts'
 import { authenticateUser, authorizeChannel } from './authorize-channel.ts'
+import { BroadcastEvent } from './broadcast-event-job.ts'
 import { BroadcastManager } from './broadcast-manager.ts'
 import { broadcastingConfigSchema } from './broadcasting-config.ts'
 import { Broadcast } from './facade.ts'
@@ -36,6 +37,8 @@ export function broadcasting(): Plugin {
       app.config.set('broadcasting.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('broadcasting.connections', {}) })
       const manager = new BroadcastManager(app)
       app.instance(BroadcastManager, manager, 'broadcast')
+      // Events, model changes and notifications all queue this one job; a worker process finds it by name.
+      app.service('queue').register(BroadcastEvent)
       app.terminating(() => manager.drivers.purge())
       app.service('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
     },

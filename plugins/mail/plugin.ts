@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { definePlugin, registerJob, type Plugin } from '../../core/index.ts'
+import { definePlugin, type Plugin } from '../../core/index.ts'
 import { LogTransport } from './log-transport.ts'
 import { mailConfigSchema } from './mail-config.ts'
 import { MailManager } from './mail-manager.ts'
@@ -40,8 +40,8 @@ export function mail(): Plugin {
       manager.extend('smtp', (_app, { name, config }) => new SmtpTransport(name, config))
       app.instance(MailManager, manager, 'mail')
       app.terminating(() => manager.transports.purge())
-      // Workers in other processes find the job by name.
-      registerJob(SendQueuedMail)
+      // A worker process finds the job by name: it boots the app, so it runs this line too.
+      app.service('queue').register(SendQueuedMail)
       app.service('publisher').publishes('mail-config', [{ from: CONFIG_STUB, to: 'config/mail.ts' }])
     },
     boot(app) {
