@@ -6,7 +6,14 @@ import { Lock, lockScope, storeLock } from '../storage/store-lock.ts'
 import { KilnError } from '../support/errors.ts'
 import type { Schedule, ScheduledTask } from './schedule.ts'
 
-/** The store of config/storage.ts whose locks `onOneServer()` and a shared `withoutOverlapping()` take. */
+/**
+ * The store of config/storage.ts whose locks `onOneServer()` and a shared `withoutOverlapping()` take.
+ *
+ * @example
+ * ```ts
+ * app.service('storage').store(CACHE_STORE)
+ * ```
+ */
 export const CACHE_STORE = 'cache'
 
 /**
@@ -16,7 +23,14 @@ export const CACHE_STORE = 'cache'
  */
 const CLAIM_SECONDS = 3600
 
-/** Why a due task did not run in this `schedule:run`. */
+/**
+ * Why a due task did not run in this `schedule:run`.
+ *
+ * @example
+ * ```ts
+ * const reason: SkipReason = 'other-server'
+ * ```
+ */
 export type SkipReason = 'overlapping' | 'other-server'
 
 /**

@@ -4,7 +4,14 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { StoreLocks } from './store-lock.ts'
 
-/** The folder, inside an fs store's base, that holds its locks (the store's keys leave it out). */
+/**
+ * The folder, inside an fs store's base, that holds its locks (the store's keys leave it out).
+ *
+ * @example
+ * ```ts
+ * fsLocks(join(base, LOCKS_FOLDER))
+ * ```
+ */
 export const LOCKS_FOLDER = '.kiln-locks'
 
 /** A guard left by a process that died inside its few milliseconds of holding it is taken over after this long. */

@@ -6,6 +6,11 @@ import { KilnError } from '../support/errors.ts'
 /**
  * Who can see a store's locks: this process only (`memory`), the processes
  * of one machine (`fs`), or every machine that reaches the store (`redis`).
+ *
+ * @example
+ * ```ts
+ * const shared: boolean = lockScope(store) === 'machines'
+ * ```
  */
 export type LockScope = 'process' | 'machine' | 'machines'
 
@@ -32,7 +37,14 @@ export interface StoreLocks {
   holder(name: string): Promise<string | null>
 }
 
-/** Where a store made by the kernel's drivers keeps its {@link StoreLocks}. */
+/**
+ * Where a store made by the kernel's drivers keeps its {@link StoreLocks}.
+ *
+ * @example
+ * ```ts
+ * const locks = (store as unknown as Record<symbol, StoreLocks | undefined>)[STORE_LOCKS]
+ * ```
+ */
 export const STORE_LOCKS = Symbol.for('kiln.storage.locks')
 
 /**
@@ -68,7 +80,14 @@ export function lockScope(store: Storage): LockScope | undefined {
   return locksOf(store)?.scope
 }
 
-/** Options of {@link storeLock}. */
+/**
+ * Options of {@link storeLock}.
+ *
+ * @example
+ * ```ts
+ * const options: LockOptions = { seconds: 60, owner: job.lockOwner }
+ * ```
+ */
 export interface LockOptions {
   /** How long the lock lasts once taken: it expires by itself after that, so a crashed holder does not keep it. */
   seconds: number
