@@ -112,6 +112,17 @@ export { HandlebarsEngine } from './views/handlebars-engine.ts'
 export type { ViewEngine, Preprocessor, ViewHelper, RenderOptions } from './views/view-engine.ts'
 export { StorageManager, Storage } from './storage/storage-manager.ts'
 export { lazyStorage, registerUnstorageDrivers } from './storage/unstorage-drivers.ts'
+export {
+  Lock,
+  LockTimeoutError,
+  lockScope,
+  memoryLocks,
+  storeLock,
+  withLocks,
+  type LockOptions,
+  type LockScope,
+  type StoreLocks,
+} from './storage/store-lock.ts'
 export { MassAssignmentError, Model, ModelNotFoundError, modelByMorphName, type KeyType, type ModelClass } from './database/model/model.ts'
 export { defineFactory, FactoryBuilder, type FactoryContext, type FactoryDefinition, type FactoryState } from './database/factory/factory.ts'
 export { fake, type Fake } from './database/factory/fake.ts'

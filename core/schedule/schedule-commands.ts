@@ -1,7 +1,10 @@
 import { CommandError, defineCommand } from '../cli/define-command.ts'
 import { waitForShutdownSignal } from '../cli/shutdown-signal.ts'
 import type { ScheduledTask } from './schedule.ts'
+import type { Application } from '../application/application.ts'
+import { KilnError } from '../support/errors.ts'
 import { loadSchedule, nextRun, runDueTasks, type ScheduleIo, type TaskOutcome } from './schedule-runner.ts'
+import { assertOneServerStore } from './task-locks.ts'
 
 const timeFlag = {
   time: { type: 'string' as const, description: 'Act as if it were this time (ISO 8601, e.g. 2026-11-27T13:00), for catching up or trying the schedule' },
@@ -14,10 +17,24 @@ function timeOf(flag: unknown): Date {
   return at
 }
 
+/** The schedule, refused (exit 1, no task run) when an `onOneServer()` task has no shared cache store to lock in. */
+async function checkedSchedule(app: Application) {
+  const schedule = await loadSchedule(app)
+  try {
+    assertOneServerStore(app, schedule)
+  } catch (error) {
+    if (error instanceof KilnError) throw new CommandError(error.message)
+    throw error
+  }
+  return schedule
+}
+
+const SKIPPED = { overlapping: 'its previous run has not finished', 'other-server': 'another server runs it this minute' }
+
 function report(outcomes: TaskOutcome[], io: ScheduleIo): boolean {
-  for (const { task, status, error } of outcomes) {
+  for (const { task, status, reason, error } of outcomes) {
     if (status === 'ran') io.info(`Ran: ${task.label}`)
-    else if (status === 'skipped') io.info(`Skipped: ${task.label} (its previous run has not finished)`)
+    else if (status === 'skipped') io.info(`Skipped: ${task.label} (${SKIPPED[reason ?? 'overlapping']})`)
     else io.error(`Failed: ${task.label}: ${(error as Error)?.message ?? String(error)}`)
   }
   return outcomes.every((o) => o.status !== 'failed')
@@ -31,7 +48,8 @@ export const scheduleRunCommand = defineCommand({
   examples: ['kiln schedule:run', 'kiln schedule:run --time=2026-11-27T13:00', '* * * * * cd /srv/app && npx kiln schedule:run'],
   async run({ app, flags, info, warn, error, table }) {
     const io = { info, warn, error, table }
-    const outcomes = await runDueTasks(app, await loadSchedule(app), timeOf(flags.time), io)
+    const at = timeOf(flags.time)
+    const outcomes = await runDueTasks(app, await checkedSchedule(app), at, io)
     if (outcomes.length === 0) info('No scheduled tasks are due.')
     return report(outcomes, io) ? 0 : 1
   },
@@ -45,7 +63,7 @@ export const scheduleWorkCommand = defineCommand({
   examples: ['kiln schedule:work'],
   async run({ app, info, warn, error, table }) {
     const io = { info, warn, error, table }
-    const schedule = await loadSchedule(app)
+    const schedule = await checkedSchedule(app)
     const running = new Set<ScheduledTask>()
     let timer: NodeJS.Timeout | undefined
     const tick = () => {
@@ -66,13 +84,13 @@ export const scheduleWorkCommand = defineCommand({
   },
 })
 
-/** `kiln schedule:list`: every task, its expression and its next run. */
+/** `kiln schedule:list`: every task, its expression, its next run and its flags (one server, without overlapping). */
 export const scheduleListCommand = defineCommand({
   name: 'schedule:list',
   description: 'List the scheduled tasks and when each runs next',
   flags: timeFlag,
   examples: ['kiln schedule:list'],
-  async run({ app, flags, info, table }) {
+  async run({ app, flags, info, warn, table }) {
     const at = timeOf(flags.time)
     const schedule = await loadSchedule(app)
     if (schedule.tasks.length === 0) return info('No scheduled tasks: declare them in routes/console.ts with defineSchedule().')
@@ -82,7 +100,15 @@ export const scheduleListCommand = defineCommand({
         task: task.label,
         'next run': nextRun(task, at)?.toISOString() ?? 'never',
         zone: task.zone ?? 'local',
+        flags: [task.oneServer && 'one server', task.overlapMinutes !== undefined && 'without overlapping'].filter(Boolean).join(', '),
       })),
     )
+    // Listed all the same: the list is how one finds the task to change.
+    try {
+      assertOneServerStore(app, schedule)
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error
+      warn(error.message)
+    }
   },
 })

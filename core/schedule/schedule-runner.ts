@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, openSync, closeSync, rmSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Cron } from 'croner'
@@ -8,6 +7,7 @@ import { runWithApp } from '../application/current-app.ts'
 import { runDefinition } from '../cli/command-input.ts'
 import { CommandError, type CommandContext } from '../cli/define-command.ts'
 import { Schedule, type ScheduledTask, type ScheduleDefinition } from './schedule.ts'
+import { lockTask, taskKeys, type SkipReason } from './task-locks.ts'
 
 /**
  * The app's schedule from `routes/console.ts` (or `.js` in a build): its
@@ -61,12 +61,16 @@ export type ScheduleIo = Pick<CommandContext, 'info' | 'warn' | 'error' | 'table
 export interface TaskOutcome {
   task: ScheduledTask
   status: 'ran' | 'failed' | 'skipped'
+  /** Why it was skipped: its previous run still runs, or another server runs it this minute. */
+  reason?: SkipReason
   error?: unknown
 }
 
 /**
  * Runs the tasks due in the minute of `at`, one after the other, each inside
- * the app; a failing task is reported and does not stop the others.
+ * the app; a failing task is reported and does not stop the others. A task
+ * whose lock another run holds (`withoutOverlapping`, `onOneServer`) is
+ * skipped; a lock that cannot be taken (its store is down) fails the task.
  *
  * @example
  * ```ts
@@ -75,10 +79,18 @@ export interface TaskOutcome {
  */
 export async function runDueTasks(app: Application, schedule: Schedule, at: Date, io: ScheduleIo, running = new Set<ScheduledTask>()): Promise<TaskOutcome[]> {
   const outcomes: TaskOutcome[] = []
+  const keys = taskKeys(schedule)
   for (const task of schedule.tasks.filter((t) => isDue(t, at))) {
-    const release = task.overlapMinutes === undefined ? () => {} : acquire(app, task, running)
-    if (!release) {
-      outcomes.push({ task, status: 'skipped' })
+    let release: () => Promise<void>
+    try {
+      const taken = await lockTask(app, task, keys.get(task)!, at, running)
+      if (typeof taken === 'string') {
+        outcomes.push({ task, status: 'skipped', reason: taken })
+        continue
+      }
+      release = taken
+    } catch (error) {
+      outcomes.push({ task, status: 'failed', error })
       continue
     }
     try {
@@ -87,7 +99,7 @@ export async function runDueTasks(app: Application, schedule: Schedule, at: Date
     } catch (error) {
       outcomes.push({ task, status: 'failed', error })
     } finally {
-      release()
+      await release()
     }
   }
   return outcomes
@@ -105,25 +117,4 @@ async function runTask(app: Application, task: ScheduledTask, io: ScheduleIo): P
     return typeof result === 'number' ? result : 0
   })
   if (code !== 0) throw new CommandError(`exited with ${code}`)
-}
-
-/** Takes the task's lock (in-process set plus an exclusive lock file for other processes); undefined when another run holds it. */
-function acquire(app: Application, task: ScheduledTask, running: Set<ScheduledTask>): (() => void) | undefined {
-  if (running.has(task)) return undefined
-  const dir = join(app.root, 'storage/framework/schedule')
-  mkdirSync(dir, { recursive: true })
-  const key = createHash('sha256').update(`${task.expression}|${task.label}`).digest('hex').slice(0, 24)
-  const lock = join(dir, `${key}.lock`)
-  // A lock older than the task's expiry is from a run that died: taken over.
-  if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > task.overlapMinutes! * 60_000) rmSync(lock, { force: true })
-  try {
-    closeSync(openSync(lock, 'wx'))
-  } catch {
-    return undefined
-  }
-  running.add(task)
-  return () => {
-    running.delete(task)
-    rmSync(lock, { force: true })
-  }
 }

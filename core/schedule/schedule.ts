@@ -29,6 +29,8 @@ export class ScheduledTask {
   zone?: string
   /** Minutes after which another run's lock counts as stale (when `withoutOverlapping`). */
   overlapMinutes?: number
+  /** Whether only one server runs it each time it is due (`onOneServer`). */
+  oneServer = false
   /** What `schedule:list` shows. */
   label: string
 
@@ -101,8 +103,10 @@ export class ScheduledTask {
 
   /**
    * Skips a run while the previous one still runs, in this process or in
-   * another `schedule:run` (a lock file under `storage/framework/schedule/`),
-   * until the lock is older than `expiresAfterMinutes` (a crashed run).
+   * another `schedule:run`: on every server when the `cache` store of
+   * config/storage.ts is shared (redis), else on this machine (a lock file
+   * under `storage/framework/schedule/`). The lock expires after
+   * `expiresAfterMinutes`, so a run that crashed does not hold it forever.
    *
    * @example
    * ```ts
@@ -110,7 +114,24 @@ export class ScheduledTask {
    * ```
    */
   withoutOverlapping(expiresAfterMinutes = 1440): this {
+    if (!(expiresAfterMinutes > 0)) throw new Error(`withoutOverlapping() takes a number of minutes above 0, got ${expiresAfterMinutes}.`)
     this.overlapMinutes = expiresAfterMinutes
+    return this
+  }
+
+  /**
+   * Runs the task on one server only each time it is due: the first
+   * `schedule:run` to claim it for that minute in the `cache` store runs
+   * it, the others skip it. The cache store must be shared by the servers
+   * (`CACHE_STORE=redis`): `schedule:run` refuses the schedule otherwise.
+   *
+   * @example
+   * ```ts
+   * Schedule.command('reports:send').dailyAt('08:00').onOneServer()
+   * ```
+   */
+  onOneServer(): this {
+    this.oneServer = true
     return this
   }
 

@@ -2,9 +2,10 @@ import { KilnError } from '../support/errors.ts'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { defineDriver, type Driver } from 'unstorage'
 import fsLite from 'unstorage/drivers/fs-lite'
+import { LOCKS_FOLDER } from './fs-locks.ts'
 
 const TEMP_SUFFIX = '.kiln-tmp'
 
@@ -13,7 +14,7 @@ const TEMP_SUFFIX = '.kiln-tmp'
  * temporary file beside its target and renamed over it, so a reader sees the
  * old value or the new one, never half of either (a session read during a
  * parallel request's write would otherwise fail to parse and start over).
- * Temporary files never show up as keys.
+ * Temporary files and the store's locks (`.kiln-locks/`) never show up as keys.
  *
  * @example
  * ```ts
@@ -22,7 +23,7 @@ const TEMP_SUFFIX = '.kiln-tmp'
  */
 export const atomicFsDriver = defineDriver((options: { base: string }): Driver => {
   const base = resolve(options.base)
-  const lite = fsLite({ base, ignore: (path: string) => path.endsWith(TEMP_SUFFIX) })
+  const lite = fsLite({ base, ignore: (path: string) => path.endsWith(TEMP_SUFFIX) || basename(path) === LOCKS_FOLDER })
   const path = (key: string) => {
     if (/\.\.:|\.\.$/.test(key)) throw new KilnError(`Invalid storage key ${JSON.stringify(key)}: it must not contain .. segments.`, { code: 'E_STORAGE_KEY' })
     return join(base, key.replace(/:/g, '/'))

@@ -4,6 +4,8 @@ import type { Driver } from 'unstorage'
 import redisDriver from 'unstorage/drivers/redis'
 import { joinKeys } from 'unstorage/drivers/utils/index'
 import type { AtomicDriver } from './atomic-update.ts'
+import { redisLocks } from './redis-locks.ts'
+import type { StoreLocks } from './store-lock.ts'
 import { failFastRedisOptions, redisReady, redisTarget, ServiceUnavailableError, watchRedis } from '../support/redis-health.ts'
 
 /**
@@ -46,14 +48,15 @@ export interface RedisStoreOptions {
  * or stalled, every operation fails within `timeoutMs` with a
  * `ServiceUnavailableError` (503), the log gets one warning for the outage,
  * and the store works again as soon as Redis is back. `updateItemRaw`
- * replaces an item atomically across processes (see `updateItem()`).
+ * replaces an item atomically across processes (see `updateItem()`);
+ * `locks` are shared by every machine (see `storeLock()`).
  *
  * @example
  * ```ts
  * createStorage({ driver: failFastRedisDriver({ url, prefix: 'shop:sessions', timeoutMs: 1000, store: 'session', logger }) })
  * ```
  */
-export function failFastRedisDriver(options: RedisStoreOptions): Driver & AtomicDriver {
+export function failFastRedisDriver(options: RedisStoreOptions): Driver & AtomicDriver & { locks: StoreLocks } {
   const inner = redisDriver({ url: options.url, base: options.prefix, ...failFastRedisOptions(options) })
   const client = inner.getInstance!() as Redis
   const health = watchRedis(client, options.logger, { store: options.store, redis: redisTarget(options.url) })
@@ -91,6 +94,7 @@ export function failFastRedisDriver(options: RedisStoreOptions): Driver & Atomic
       throw new KilnError(`The stored item "${key}" kept changing during ${MAX_ATTEMPTS} attempts to update it.`, { code: 'E_STORAGE_CONTENTION' })
     },
     ...inner,
+    locks: redisLocks(client, options.prefix, command),
     hasItem: guard(inner.hasItem),
     getItem: guard(inner.getItem),
     getItems: guard(inner.getItems),
