@@ -1,6 +1,13 @@
 import { z } from 'zod'
 
-/** What an app that still sets the connection's old `trusted_proxies` is told (at boot, by the driver). */
+/**
+ * What an app that still sets the connection's old `trusted_proxies` is told (at boot, by the driver).
+ *
+ * @example
+ * ```ts
+ * throw new ConfigError('config/broadcasting.ts', 'connections.rt.trusted_proxies', TRUSTED_PROXIES_MOVED)
+ * ```
+ */
 export const TRUSTED_PROXIES_MOVED =
   'moved to config/http.ts as `trusted_proxies` (the starter reads TRUSTED_PROXIES): sockets and requests find their client address by that one setting. Remove it here.'
 

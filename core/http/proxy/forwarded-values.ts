@@ -135,7 +135,7 @@ export function listEntryFromRight(list: string, fromRight: number): string | un
 /** One element of a `Forwarded` header (its `for`, `proto` and `host`), or undefined for an element that is not well formed. */
 export type ForwardedElement = { for?: string; proto?: string; host?: string } | undefined
 
-/** Most elements of one `Forwarded` header kept (the right-most): a chain of proxies is never this long. */
+/** Most elements of one `Forwarded` header kept (the right-most): a chain of proxies is never this long. @example `parseForwarded(header).length <= MAX_FORWARDED_ELEMENTS` */
 export const MAX_FORWARDED_ELEMENTS = 64
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i

@@ -18,7 +18,7 @@ export interface ForwardedRequest {
 /** Reads one request header (lower-case name); null or undefined when absent. */
 export type HeaderReader = (name: string) => string | null | undefined
 
-/** Most hops walked: past them the last one walked is the client (a real chain of proxies is a handful). */
+/** Most hops walked: past them the last one walked is the client (a real chain of proxies is a handful). @example `request.ips().length <= MAX_HOPS + 1` */
 export const MAX_HOPS = 32
 
 const X_FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port'] as const

@@ -19,7 +19,7 @@ const NAMED_RANGES: Record<string, ReadonlyArray<readonly [network: string, pref
 }
 NAMED_RANGES.private = NAMED_RANGES.uniquelocal!
 
-/** The names an entry of `http.trusted_proxies` may be, for messages and docs. */
+/** The names an entry of `http.trusted_proxies` may be, for messages and docs. @example `PROXY_RANGE_NAMES.includes('loopback') // true` */
 export const PROXY_RANGE_NAMES = ['loopback', 'private', 'uniquelocal', 'linklocal'] as const
 
 /**
