@@ -15,6 +15,8 @@ const env = defineEnv({
   APP_URL: z.url().default('http://127.0.0.1:3000'),
   APP_BASE_PATH: z.string().default(''),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Comma-separated addresses, CIDR ranges or named ranges (config/http.ts checks each entry).
+  TRUSTED_PROXIES: z.string().default(''),
 
   SESSION_DRIVER: z.enum(['memory', 'fs', 'redis']).default('fs'),
   SESSION_LIFETIME: z.coerce.number().positive().default(120),

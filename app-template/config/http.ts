@@ -4,4 +4,8 @@ import { defineHttpConfig } from 'kiln-framework'
  * HTTP: request bodies, compression, and what the server trusts of the
  * network in front of it. Every key has a default (docs/http.md).
  */
-export default defineHttpConfig(() => ({}))
+export default defineHttpConfig(({ env }) => ({
+  // The reverse proxies and load balancers in front of the app (TRUSTED_PROXIES, comma-separated): only their
+  // X-Forwarded-* and Forwarded headers are believed, for request.ip(), https and the host (docs/http.md, Behind a proxy).
+  trusted_proxies: env.get('TRUSTED_PROXIES'),
+}))

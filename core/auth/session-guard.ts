@@ -1,5 +1,6 @@
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { KilnError } from '../support/errors.ts'
+import { secureCookie } from '../session/secure-cookie.ts'
 import type { AuthUser, Guard, LoginOptions, UserProvider } from './contracts.ts'
 import { parseRememberCookie, passwordFingerprint, type RememberTokens } from './remember-tokens.ts'
 
@@ -148,10 +149,9 @@ export class SessionGuard implements Guard {
   }
 }
 
-/** The session cookie's rule: `session.secure`, else whether APP_URL is https. */
+/** The session cookie's rule: `session.secure`, else whether APP_URL or the request is https. */
 function secureCookies(ctx: HttpContext): boolean {
-  const config = ctx.app.config
-  return config.get<boolean | undefined>('session.secure') ?? config.get<string>('app.url', '').startsWith('https:')
+  return secureCookie(ctx, ctx.app.config.get<boolean | undefined>('session.secure'))
 }
 
 /** A user key read back from the table's text column: numeric keys become numbers again. */

@@ -1,5 +1,19 @@
 import { z } from 'zod'
 import { configDefiner } from '../config/define-config.ts'
+import { trustedProxyProblem } from './proxy/trusted-proxies.ts'
+
+/**
+ * `trusted_proxies`: a list, or one comma-separated string (a `TRUSTED_PROXIES`
+ * variable as it is), made a list of trimmed entries; each entry checked.
+ */
+const trustedProxies = z.union([z.string(), z.array(z.string())]).transform((value, ctx) => {
+  const entries = (typeof value === 'string' ? value.split(',') : value).map((entry) => entry.trim()).filter((entry) => entry !== '')
+  for (const entry of entries) {
+    const problem = trustedProxyProblem(entry)
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: entry })
+  }
+  return entries
+})
 
 /**
  * The schema of `config/http.ts`.
@@ -15,6 +29,16 @@ export const httpConfigSchema = z.strictObject({
   body_limit: z.number().int().positive().default(1_000_000),
   /** Files served for GET requests that no route answers (relative to the app root); false turns it off. */
   public_dir: z.union([z.string().min(1), z.literal(false)]).default('public'),
+  /**
+   * The reverse proxies and load balancers in front of the app: addresses,
+   * CIDR ranges (IPv4 and IPv6), the named ranges `loopback`, `private`
+   * (or `uniquelocal`) and `linklocal`, or `*` (trust whatever peer
+   * connects: only when nothing can reach the app but through the proxy).
+   * A list, or one comma-separated string. Only a trusted peer's
+   * `X-Forwarded-*` and `Forwarded` headers are read (docs/http.md, Behind a
+   * proxy). Default: none.
+   */
+  trusted_proxies: trustedProxies.default([]),
   /** Log each request (method, path, status, time) in development. */
   request_log: z.boolean().optional(),
   /** A redis store of config/storage.ts to share `throttle` counters across processes; anything else counts in memory. */

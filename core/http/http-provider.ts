@@ -11,6 +11,7 @@ import { throttle, validateThrottleParams } from './pipeline/throttle.ts'
 import { Router } from './routing/router.ts'
 import { StaticAssets } from './assets/static-assets.ts'
 import { UrlGenerator } from './routing/url-generator.ts'
+import { TrustedProxies } from './proxy/trusted-proxies.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
 import type { ListenOptions, RunningServer } from './serve.ts'
 
@@ -22,6 +23,8 @@ declare module '../application/kiln-services.ts' {
     assets: StaticAssets
     http: HttpKernel
     limiters: RateLimiters
+    /** `http.trusted_proxies`, parsed: the websocket driver counts its per-address limits through it too. */
+    proxies: TrustedProxies
     /** Real servers: `app.listen()` goes through it. */
     server: { listen(options?: ListenOptions): Promise<RunningServer> }
   }
@@ -47,11 +50,13 @@ export const httpProvider = definePlugin({
     const assets = app.instance(StaticAssets, new StaticAssets(router, urls, app.root, compression), 'assets')
     const publicDir = app.config.get<string | false>('http.public_dir')
     if (publicDir) assets.publicDirectory(publicDir)
+    const proxies = app.instance(Symbol.for('kiln.proxies'), TrustedProxies.from(app.config.get<string[]>('http.trusted_proxies', [])), 'proxies')
     const kernel = new HttpKernel(app, router, middleware, {
       bodyLimit: app.config.get('http.body_limit'),
       basePath: app.config.get('app.base_path', ''),
       publicFiles: publicDir ? assets : undefined,
       compression,
+      proxies: proxies.configured ? proxies : undefined,
     })
     app.instance(HttpKernel, kernel, 'http')
     // Loaded on first listen: srvx and crossws stay out of apps that only answer app.request().

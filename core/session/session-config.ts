@@ -48,7 +48,7 @@ export const sessionConfigSchema = z.strictObject({
   path: z.string().default('/'),
   /** Set it (e.g. `.example.com`) so that an SPA on a subdomain shares the session. */
   domain: z.string().optional(),
-  /** Defaults to true when APP_URL is https. */
+  /** Cookies with `Secure`. Left out: when APP_URL is https, or the request came over https (a trusted proxy's word counts: `http.trusted_proxies`). */
   secure: z.boolean().optional(),
   http_only: z.boolean().default(true),
   same_site: z.enum(['lax', 'strict', 'none']).default('lax'),

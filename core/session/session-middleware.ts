@@ -6,6 +6,7 @@ import { middlewareNow, type Middleware, type NextNow } from '../http/pipeline/m
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { ServiceUnavailableError } from '../support/redis-health.ts'
 import { maybeCollectSessionGarbage } from './session-gc.ts'
+import { secureCookie } from './secure-cookie.ts'
 import { Session, type SaveResult } from './session.ts'
 import { csrfTokenKeys } from './session-token.ts'
 import { sessionStore } from './session-stores.ts'
@@ -127,7 +128,7 @@ function sendSessionCookies(ctx: HttpContext, session: Session, config: SessionC
       domain: config.domain,
       httpOnly: config.http_only,
       sameSite: config.same_site,
-      secure: config.secure ?? ctx.app.config.get<string>('app.url', '').startsWith('https:'),
+      secure: secureCookie(ctx, config.secure),
       maxAge: config.expire_on_close ? undefined : config.lifetime * 60,
     })
   }

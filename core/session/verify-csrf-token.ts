@@ -3,6 +3,7 @@ import { HttpException } from '../http/errors/http-exception.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { middlewareNow, type Middleware } from '../http/pipeline/middleware.ts'
 import type { Session } from './session.ts'
+import { secureCookie } from './secure-cookie.ts'
 import type { SessionConfig } from './session-config.ts'
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -66,7 +67,7 @@ export function addXsrfCookie(ctx: HttpContext, token: string): void {
     path: config.path,
     domain: config.domain,
     sameSite: config.same_site,
-    secure: config.secure ?? ctx.app.config.get<string>('app.url', '').startsWith('https:'),
+    secure: secureCookie(ctx, config.secure),
     maxAge: config.lifetime * 60,
     httpOnly: false,
     encrypt: false,

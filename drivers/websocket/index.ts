@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url'
-import { appSlug, requireDriverPackages, type Application } from '../../core/index.ts'
+import { appSlug, ConfigError, requireDriverPackages, type Application } from '../../core/index.ts'
 import { defineBroadcastDriver, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 import { registerPusherHttpApi } from './http-api/pusher-http-api.ts'
 import { pusherProtocol } from './protocol/pusher-protocol.ts'
 import { svcProtocol } from './protocol/svc-protocol.ts'
 import { WebsocketBroadcaster } from './websocket-broadcaster.ts'
+import { TRUSTED_PROXIES_MOVED } from './rt-config.ts'
 
 export { RtServer, type RtCredentials, type Refusal } from './rt-server.ts'
 export { WebsocketBroadcaster } from './websocket-broadcaster.ts'
@@ -43,8 +44,18 @@ const clientFile = (file: string) => fileURLToPath(new URL(`../../packages/rt/di
 /** The heading `kiln route:list` gives the Pusher-compatible routes. */
 const PUSHER_SECTION = 'Broadcasting (Pusher-compatible API for pusher-js and Laravel Echo clients)'
 
+/** Any connection of this driver that still sets its own `trusted_proxies` stops the boot, active or not: the key moved. */
+function refuseMovedKeys(app: Application): void {
+  const connections = app.config.get<Record<string, Record<string, unknown>>>('broadcasting.connections', {})
+  for (const [name, connection] of Object.entries(connections)) {
+    if ((connection.driver === DRIVER_NAME || connection.driver === 'rt') && connection.trusted_proxies !== undefined)
+      throw new ConfigError('config/broadcasting.ts', `connections.${name}.trusted_proxies`, TRUSTED_PROXIES_MOVED)
+  }
+}
+
 /** Mounts the server on the app's own HTTP server when the active connection uses it. */
 async function mount(app: Application): Promise<void> {
+  refuseMovedKeys(app)
   const manager = app.service('broadcast')
   const name = manager.drivers.defaultConnection()
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
@@ -110,6 +121,7 @@ function withOwnOrigin(app: Application, config: BroadcasterConfig): Broadcaster
 export default defineBroadcastDriver({
   name: DRIVER_NAME,
   aliases: ['rt'],
-  create: (app, { name, config, appKey }) => new WebsocketBroadcaster(name, withOwnOrigin(app, withScalingPrefix(app, config)), appKey, app.logger),
+  create: (app, { name, config, appKey }) =>
+    new WebsocketBroadcaster(name, withOwnOrigin(app, withScalingPrefix(app, config)), appKey, app.logger, app.service('proxies')),
   boot: mount,
 })

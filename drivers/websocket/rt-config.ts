@@ -1,5 +1,16 @@
 import { z } from 'zod'
 
+/**
+ * What an app that still sets the connection's old `trusted_proxies` is told (at boot, by the driver).
+ *
+ * @example
+ * ```ts
+ * throw new ConfigError('config/broadcasting.ts', 'connections.rt.trusted_proxies', TRUSTED_PROXIES_MOVED)
+ * ```
+ */
+export const TRUSTED_PROXIES_MOVED =
+  'moved to config/http.ts as `trusted_proxies` (the starter reads TRUSTED_PROXIES): sockets and requests find their client address by that one setting. Remove it here.'
+
 const rate = z.object({ limit: z.number().int().positive(), per_seconds: z.number().positive() })
 
 /**
@@ -41,8 +52,8 @@ export const rtConfigSchema = z.looseObject({
   subscribe_rate: rate.nullable().default({ limit: 100, per_seconds: 10 }),
   /** Subscribe frames all sockets of one client address may send per `per_seconds`; more get error 4306. Null: no limit. */
   subscribe_rate_per_address: rate.nullable().default({ limit: 1000, per_seconds: 10 }),
-  /** Proxy addresses whose `X-Forwarded-For` names the client address (for the per-address limits). */
-  trusted_proxies: z.array(z.string()).default(['127.0.0.1', '::1']),
+  /** Moved: the per-address limits find a socket's client through `http.trusted_proxies`, as every request does. */
+  trusted_proxies: z.never({ error: TRUSTED_PROXIES_MOVED }).optional(),
   /**
    * Browser origins (hosts, `host:port`, `*.example.com`) allowed to connect
    * besides the app's own (the request's `Host`, and `APP_URL`'s host); `*`

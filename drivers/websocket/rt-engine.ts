@@ -1,5 +1,5 @@
 import type { Hooks, Peer } from 'crossws'
-import { ServiceUnavailableError, type Logger, type RedisClient, type RedisHealth } from '../../core/index.ts'
+import { ServiceUnavailableError, TrustedProxies, type Logger, type RedisClient, type RedisHealth } from '../../core/index.ts'
 import { encryptPayload } from '../../plugins/broadcasting/index.ts'
 import { ChannelFrames } from './channels/channel-frames.ts'
 import type { ChannelStore } from './channels/channel-store.ts'
@@ -52,9 +52,10 @@ export class RtEngine implements RtHub {
     readonly config: RtConfig,
     private readonly credentials: RtCredentials,
     private readonly logger: Logger,
+    proxies: TrustedProxies = TrustedProxies.none,
   ) {
     this.delivery = new LocalDelivery(this.sockets, config.max_buffered_bytes, logger)
-    this.limits = new RtLimits(config)
+    this.limits = new RtLimits(config, proxies)
     this.frames = new ChannelFrames({
       config: this.config,
       credentials: this.credentials,

@@ -1,5 +1,5 @@
 import type { Hooks } from 'crossws'
-import { KilnError, type Logger } from '../../core/index.ts'
+import { KilnError, TrustedProxies, type Logger } from '../../core/index.ts'
 import type { ChannelInfo, PresenceMember, RtHub } from './channels/hub.ts'
 import type { RtEngine } from './rt-engine.ts'
 import type { RtConfig } from './rt-config.ts'
@@ -22,7 +22,7 @@ export type { PublishOptions, Refusal, RtCredentials } from './rt-types.ts'
  *
  * @example
  * ```ts
- * const server = new RtServer(config, { key, secret }, app.logger)
+ * const server = new RtServer(config, { key, secret }, app.logger, app.service('proxies'))
  * await server.start()
  * app.router.websocket('/broadcasting/socket', server.hooks(svcProtocol))
  * await server.publish(['news'], 'Published', { id: 1 })
@@ -37,6 +37,8 @@ export class RtServer implements RtHub {
     readonly config: RtConfig,
     private readonly credentials: RtCredentials,
     private readonly logger: Logger,
+    /** `http.trusted_proxies`: whose forwarding headers name a socket's client address for the per-address limits. */
+    private readonly proxies: TrustedProxies = TrustedProxies.none,
   ) {}
 
   /** Connections held by this process. @example `server.size` */
@@ -103,7 +105,7 @@ export class RtServer implements RtHub {
   }
 
   private load(): Promise<RtEngine> {
-    this.loading ??= import('./rt-engine.ts').then(({ RtEngine }) => (this.engine = new RtEngine(this.config, this.credentials, this.logger)))
+    this.loading ??= import('./rt-engine.ts').then(({ RtEngine }) => (this.engine = new RtEngine(this.config, this.credentials, this.logger, this.proxies)))
     return this.loading
   }
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '../../core/index.ts'
+import { TrustedProxies, type Logger } from '../../core/index.ts'
 import { SigningBroadcaster, type BroadcastMessage, type BroadcasterConfig, type AppKeys } from '../../plugins/broadcasting/index.ts'
 import { rtConfigSchema } from './rt-config.ts'
 import { RtServer } from './rt-server.ts'
@@ -17,13 +17,13 @@ import { RtServer } from './rt-server.ts'
 export class WebsocketBroadcaster extends SigningBroadcaster {
   readonly server: RtServer
 
-  constructor(name: string, config: BroadcasterConfig, appKey: Buffer | AppKeys, logger: Logger) {
+  constructor(name: string, config: BroadcasterConfig, appKey: Buffer | AppKeys, logger: Logger, proxies: TrustedProxies = TrustedProxies.none) {
     super(name, config, appKey)
     const parsed = rtConfigSchema.safeParse(config)
     if (!parsed.success)
       throw new Error(`config/broadcasting.ts connections.${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     const [secret, ...previousSecrets] = this.verificationSecrets()
-    this.server = new RtServer(parsed.data, { key: this.key, secret: secret!, previousSecrets, masterKey: this.encryptionMasterKey() }, logger)
+    this.server = new RtServer(parsed.data, { key: this.key, secret: secret!, previousSecrets, masterKey: this.encryptionMasterKey() }, logger, proxies)
   }
 
   /** True once the app serves this connection's sockets (it is the active connection). @internal set by the driver's boot. */

@@ -2,6 +2,14 @@ import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import { FORBIDDEN_KEYS, getPath } from '../../support/dot-path.ts'
 import type { ParsedBody } from './body-parser.ts'
+import { forwardedUrl, resolveForwarded, type ForwardedRequest } from '../proxy/resolve-forwarded.ts'
+import { plainAddress, type TrustedProxies } from '../proxy/trusted-proxies.ts'
+
+/**
+ * Where the HTTP kernel puts `http.trusted_proxies` on a request's context,
+ * only when some are configured: without it, no forwarding header is ever read. @internal
+ */
+export const TRUSTED_PROXIES = Symbol.for('kiln.trusted-proxies')
 
 /**
  * The incoming request, with parsed input. Kiln parses the body before route
@@ -22,6 +30,8 @@ export class KilnRequest {
   private queryCache?: Record<string, string | string[]>
   private userValue: unknown = undefined
   private userResolver?: () => unknown
+  private forwardedCache?: ForwardedRequest
+  private forwardedUrl?: URL
 
   constructor(readonly event: H3Event) {}
 
@@ -35,9 +45,22 @@ export class KilnRequest {
     return this.event.req.method
   }
 
-  /** The request URL as routed (without `APP_BASE_PATH`). @example `request.url.searchParams` */
+  /**
+   * The request URL as routed (without `APP_BASE_PATH`). Behind a trusted
+   * proxy its scheme, host and port are the ones the client used
+   * (`X-Forwarded-Proto`/`-Host`/`-Port` or `Forwarded`), so
+   * `request.url.origin` is `https://app.example` behind a proxy that
+   * terminates TLS.
+   *
+   * @example
+   * ```ts
+   * request.url.searchParams.get('page')
+   * ```
+   */
   get url(): URL {
-    return this.event.url
+    const forwarded = this.forwarded()
+    if (forwarded === undefined || (forwarded.scheme === undefined && forwarded.host === undefined && forwarded.port === undefined)) return this.event.url
+    return (this.forwardedUrl ??= forwardedUrl(this.event.url, forwarded))
   }
 
   /** The routed path, without the base path. @example `request.path // '/user'` */
@@ -175,9 +198,69 @@ export class KilnRequest {
     this.userResolver = resolver
   }
 
-  /** The client IP as the server saw it. @example `request.ip()` */
+  /**
+   * The client's address: the peer that connected, or, when that peer is a
+   * trusted proxy (`http.trusted_proxies`), the client it forwarded for
+   * (the right-most untrusted hop of `X-Forwarded-For` or `Forwarded`).
+   * IPv4 on a dual-stack socket is plain IPv4. Undefined when there is no
+   * peer (`app.request()`).
+   *
+   * @example
+   * ```ts
+   * Limit.perMinute(5).by(request.ip() ?? 'unknown')
+   * ```
+   */
   ip(): string | undefined {
+    const forwarded = this.forwarded()
+    if (forwarded) return forwarded.ip
+    const peer = this.peer()
+    return peer === undefined ? undefined : plainAddress(peer)
+  }
+
+  /**
+   * The addresses from the client to this server: the client first, then
+   * each trusted proxy it came through, the peer last. Only the part the
+   * trusted proxies vouch for: entries a client wrote itself are left out.
+   *
+   * @example
+   * ```ts
+   * request.ips() // ['203.0.113.7', '10.0.0.2'] behind one trusted proxy
+   * ```
+   */
+  ips(): string[] {
+    const forwarded = this.forwarded()
+    if (forwarded) return [...forwarded.ips]
+    const ip = this.ip()
+    return ip === undefined ? [] : [ip]
+  }
+
+  /** `http` or `https`, as the client asked (a trusted proxy's word for it). @example `request.scheme() // 'https'` */
+  scheme(): 'http' | 'https' {
+    return this.url.protocol === 'https:' ? 'https' : 'http'
+  }
+
+  /** True when the client used https (also behind a trusted proxy that terminates TLS). @example `if (!request.secure()) return redirect(...)` */
+  secure(): boolean {
+    return this.url.protocol === 'https:'
+  }
+
+  /** The host the client asked for, with its port when not the default one. @example `request.host() // 'app.example'` */
+  host(): string {
+    return this.url.host
+  }
+
+  /** The address that connected (a proxy's, behind one), as the server gives it. */
+  private peer(): string | undefined {
     return (this.event.context.clientAddress as string | undefined) ?? (this.event.req as { ip?: string }).ip
+  }
+
+  /** The forwarding headers read once, only when trusted proxies are configured. */
+  private forwarded(): ForwardedRequest | undefined {
+    if (this.forwardedCache) return this.forwardedCache
+    const proxies = (this.event.context as Record<symbol, TrustedProxies | undefined>)[TRUSTED_PROXIES]
+    if (proxies === undefined) return undefined
+    const headers = this.event.req.headers
+    return (this.forwardedCache = resolveForwarded(this.peer(), (name) => headers.get(name), proxies))
   }
 
   /**

@@ -3,6 +3,8 @@ import { addRoute, createRouter, findRoute } from 'rou3'
 import type { Application } from '../../application/application.ts'
 import { runWithApp } from '../../application/current-app.ts'
 import { parseBody } from '../body/body-parser.ts'
+import { TRUSTED_PROXIES } from '../body/kiln-request.ts'
+import type { TrustedProxies } from '../proxy/trusted-proxies.ts'
 import { compressResponse } from '../compression/compress-response.ts'
 import type { CompressionOptions } from '../compression/encoding.ts'
 import { renderError } from '../errors/error-renderer.ts'
@@ -45,10 +47,16 @@ export class HttpKernel {
       publicFiles?: { servePublic(event: H3Event): Promise<Response | undefined> }
       /** `http.compression`: every response passes the compressor on its way out. */
       compression?: CompressionOptions
+      /** `http.trusted_proxies`, when any are configured: each request's context carries them (see `KilnRequest.ip`). */
+      proxies?: TrustedProxies
     },
   ) {
     this.h3 = new H3({
-      onRequest: (event) => this.stripBasePath(event),
+      onRequest: (event) => {
+        // Only when configured: a request's forwarding headers are otherwise never looked at.
+        if (options.proxies) (event.context as Record<symbol, unknown>)[TRUSTED_PROXIES] = options.proxies
+        this.stripBasePath(event)
+      },
       onError: (error, event) => renderError(error, contextOf(app, event)),
     })
     router.onRoute((route) => this.mount(route))

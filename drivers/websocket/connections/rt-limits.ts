@@ -1,5 +1,6 @@
 import type { Peer } from 'crossws'
 import type { RateLimiterMemory } from 'rate-limiter-flexible'
+import { plainAddress, resolveForwarded, TrustedProxies } from '../../../core/index.ts'
 import type { RtConfig } from '../rt-config.ts'
 import { requestHeader } from './request-header.ts'
 
@@ -23,7 +24,7 @@ export interface AddressSlot {
  *
  * @example
  * ```ts
- * const limits = new RtLimits(config)
+ * const limits = new RtLimits(config, app.service('proxies'))
  * const slot = limits.admit(limits.address(peer)) // a refusal message, or the address's slot (counted until release)
  * if (typeof slot !== 'string' && !(await limits.takeSubscribe(slot))) refuse()
  * limits.release(slot)
@@ -33,11 +34,11 @@ export class RtLimits {
   private readonly held = new Map<string, AddressSlot>()
   /** The per-address rate, made by the first subscribe frame: rate-limiter-flexible loads then, not when the server starts. */
   private rate?: Promise<{ perAddress: RateLimiterMemory; Refusal: typeof import('rate-limiter-flexible').RateLimiterRes } | undefined>
-  private readonly proxies: Set<string>
-
-  constructor(private readonly config: RtConfig) {
-    this.proxies = new Set(config.trusted_proxies.map(plainAddress))
-  }
+  constructor(
+    private readonly config: RtConfig,
+    /** `http.trusted_proxies`: sockets find their client as requests do. */
+    private readonly proxies: TrustedProxies = TrustedProxies.none,
+  ) {}
 
   /** Whether any limit needs a socket's address; without one, sockets are not told apart by address. */
   get byAddress(): boolean {
@@ -45,18 +46,14 @@ export class RtLimits {
   }
 
   /**
-   * The client address a socket counts against: the peer's, or, when the peer
-   * is a trusted proxy, the last `X-Forwarded-For` entry (the one that proxy added).
+   * The client address a socket counts against: the peer's, or, when the
+   * peer is a trusted proxy (`http.trusted_proxies`), the client it
+   * forwarded for, by the kernel's rule (`request.ip()` gives the same).
    */
   address(peer: Peer): string {
-    const remote = plainAddress(remoteAddress(peer))
-    if (!this.proxies.has(remote)) return remote
-    const forwarded = requestHeader(peer.request, 'x-forwarded-for')
-      ?.split(',')
-      .map((part) => part.trim())
-      .filter(Boolean)
-      .pop()
-    return forwarded ? plainAddress(forwarded) : remote
+    const remote = remoteAddress(peer)
+    if (!this.proxies.configured) return plainAddress(remote)
+    return resolveForwarded(remote, (name) => requestHeader(peer.request, name), this.proxies).ip ?? ''
   }
 
   /** Counts a connection for `address` and gives its slot, or says why it is refused (nothing counted then). */
@@ -118,9 +115,4 @@ function remoteAddress(peer: Peer): string {
     if (handle.getpeername(out) === 0 && out.address) return out.address
   }
   return peer.remoteAddress ?? ''
-}
-
-/** `::ffff:127.0.0.1` (IPv4 on a dual-stack socket) is `127.0.0.1`. */
-function plainAddress(address: string): string {
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address
 }

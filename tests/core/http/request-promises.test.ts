@@ -90,3 +90,24 @@ test.serial(
     t.is(timed.response.headers.get('x-timed'), '1')
   },
 )
+
+test.serial(
+  'with trusted proxies configured, a web route that reads the forwarded client (ip, secure, url) and sets its cookies makes no promise either',
+  async (t) => {
+    const app = await createApp({
+      root: tempApp(),
+      env: { APP_ENV: 'test' },
+      config: { session: { driver: 'memory', lottery: [0, 100] }, http: { trusted_proxies: ['loopback', '10.0.0.0/8'] } },
+    })
+    t.teardown(() => app.close())
+    app.router.group({ middleware: ['web'] }, () =>
+      app.router.get('/who', ({ request }) => ({ ip: request.ip() ?? null, secure: request.secure(), origin: request.url.origin })),
+    )
+    const { count, response } = await promisesOf(app, '/who', { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' }, '127.0.0.1')
+    t.is(response.status, 200)
+    t.deepEqual(await response.clone().json(), { ip: '203.0.113.7', secure: true, origin: 'https://localhost' })
+    t.true(response.headers.getSetCookie().every((line) => /; Secure/i.test(line)))
+    t.is(response.headers.getSetCookie().length, 2)
+    t.is(count, 0, `${count} promises`)
+  },
+)

@@ -90,22 +90,36 @@ test('client_event_rate is a window per socket, made on its first client event: 
   t.true(await b.socket.nothing((f) => f.event === 'client-n' && f.data.n === 3), 'the refused one never arrived')
 })
 
-test('behind a trusted proxy each X-Forwarded-For address has its own connection cap; from anywhere else the header is ignored', async (t) => {
-  const proxied = await rtApp(t, { max_connections_per_address: 1 })
+test('behind a trusted proxy (http.trusted_proxies) each forwarded client has its own connection cap, by the kernel’s rule; from anywhere else the headers are ignored', async (t) => {
+  const proxied = await rtApp(t, { max_connections_per_address: 1 }, { config: { http: { trusted_proxies: ['loopback'] } } })
   const first = new TestSocket(proxied.socketUrl, { headers: { 'x-forwarded-for': '203.0.113.1' } })
   const second = new TestSocket(proxied.socketUrl, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.2' } })
   t.regex(await first.ready(), /^\d+\.\d+$/)
-  t.regex(await second.ready(), /^\d+\.\d+$/, 'the last entry, the one the proxy added, is the address')
+  t.regex(await second.ready(), /^\d+\.\d+$/, 'the right-most untrusted entry, the one the proxy added, is the address')
   const again = new TestSocket(proxied.socketUrl, { headers: { 'x-forwarded-for': '10.0.0.9, 203.0.113.1' } })
   t.is((await again.event('svc:error')).data.code, 4004, 'the same address again')
-  for (const socket of [first, second, again]) socket.raw.terminate()
+  const viaForwarded = new TestSocket(proxied.socketUrl, { headers: { forwarded: 'for="[2001:db8::7]:4711";proto=https' } })
+  t.regex(await viaForwarded.ready(), /^\d+\.\d+$/, 'Forwarded names a client of its own')
+  const sameViaForwarded = new TestSocket(proxied.socketUrl, { headers: { forwarded: 'for="[2001:db8::7]"' } })
+  t.is((await sameViaForwarded.event('svc:error')).data.code, 4004, 'the same client through Forwarded')
+  // A hop inside the trusted range is stepped over: the client is the one before it.
+  const throughTwo = new TestSocket(proxied.socketUrl, { headers: { 'x-forwarded-for': '203.0.113.2, 127.0.0.5' } })
+  t.is((await throughTwo.event('svc:error')).data.code, 4004, '203.0.113.2 again, through a second trusted proxy')
+  for (const socket of [first, second, again, viaForwarded, sameViaForwarded, throughTwo]) socket.raw.terminate()
 
-  const direct = await rtApp(t, { max_connections_per_address: 1, trusted_proxies: [] })
+  // The default: nothing trusted, so the loopback peer is every socket's address whatever the headers say.
+  const direct = await rtApp(t, { max_connections_per_address: 1 })
   const one = new TestSocket(direct.socketUrl, { headers: { 'x-forwarded-for': '203.0.113.1' } })
   const other = new TestSocket(direct.socketUrl, { headers: { 'x-forwarded-for': '203.0.113.2' } })
   t.regex(await one.ready(), /^\d+\.\d+$/)
   t.is((await other.event('svc:error')).data.code, 4004, 'both count against 127.0.0.1')
   for (const socket of [one, other]) socket.raw.terminate()
+})
+
+test('a websocket connection that still sets its own trusted_proxies stops the boot, saying where the setting moved', async (t) => {
+  const error = await t.throwsAsync(rtApp(t, { trusted_proxies: ['127.0.0.1'] }))
+  t.is(error?.message.split(':')[0], 'Invalid configuration in config/broadcasting.ts')
+  t.regex(error!.message, /connections\.rt\.trusted_proxies: moved to config\/http\.ts as `trusted_proxies` \(the starter reads TRUSTED_PROXIES\)/)
 })
 
 test('an Origin header sent twice is read as both values joined, as the Fetch standard reads it: refused', async (t) => {
