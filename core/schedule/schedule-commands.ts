@@ -17,11 +17,15 @@ function timeOf(flag: unknown): Date {
   return at
 }
 
-/** The schedule, refused (exit 1, no task run) when an `onOneServer()` task has no shared cache store to lock in. */
-async function checkedSchedule(app: Application) {
+/**
+ * The schedule, refused in production (exit 1, no task run) when an `onOneServer()` task has no shared cache store
+ * to lock in; elsewhere the tasks run once per machine, with a warning.
+ */
+async function checkedSchedule(app: Application, warn: (message: string) => void) {
   const schedule = await loadSchedule(app)
   try {
-    assertOneServerStore(app, schedule)
+    const warning = assertOneServerStore(app, schedule)
+    if (warning) warn(warning)
   } catch (error) {
     if (error instanceof KilnError) throw new CommandError(error.message)
     throw error
@@ -49,7 +53,7 @@ export const scheduleRunCommand = defineCommand({
   async run({ app, flags, info, warn, error, table }) {
     const io = { info, warn, error, table }
     const at = timeOf(flags.time)
-    const outcomes = await runDueTasks(app, await checkedSchedule(app), at, io)
+    const outcomes = await runDueTasks(app, await checkedSchedule(app, warn), at, io)
     if (outcomes.length === 0) info('No scheduled tasks are due.')
     return report(outcomes, io) ? 0 : 1
   },
@@ -63,7 +67,7 @@ export const scheduleWorkCommand = defineCommand({
   examples: ['kiln schedule:work'],
   async run({ app, info, warn, error, table }) {
     const io = { info, warn, error, table }
-    const schedule = await checkedSchedule(app)
+    const schedule = await checkedSchedule(app, warn)
     const running = new Set<ScheduledTask>()
     let timer: NodeJS.Timeout | undefined
     const tick = () => {
@@ -105,7 +109,8 @@ export const scheduleListCommand = defineCommand({
     )
     // Listed all the same: the list is how one finds the task to change.
     try {
-      assertOneServerStore(app, schedule)
+      const warning = assertOneServerStore(app, schedule)
+      if (warning) warn(warning)
     } catch (error) {
       if (!(error instanceof KilnError)) throw error
       warn(error.message)

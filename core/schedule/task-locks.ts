@@ -71,25 +71,29 @@ function sharedLocks(app: Application): { lock: LockMaker; problem?: undefined }
 }
 
 /**
- * Refuses a schedule with `onOneServer()` tasks when the cache store is not
- * shared between machines: each server would run them, silently. Throws a
- * `KilnError` with code `E_SCHEDULE_STORE_NOT_SHARED` naming the setting.
+ * Checks that `onOneServer()` tasks have a cache store shared between
+ * machines. In production a store that is not (memory, files) is refused:
+ * each server would run the tasks, silently. Throws a `KilnError` with code
+ * `E_SCHEDULE_STORE_NOT_SHARED` naming the setting. Elsewhere (development,
+ * tests: one machine, often no Redis) the tasks run once per machine, on
+ * lock files under `storage/framework/schedule/`, and the returned warning
+ * says so.
  *
  * @example
  * ```ts
- * assertOneServerStore(app, await loadSchedule(app))
+ * const warning = assertOneServerStore(app, await loadSchedule(app))
+ * if (warning) io.warn(warning)
  * ```
  */
-export function assertOneServerStore(app: Application, schedule: Schedule): void {
+export function assertOneServerStore(app: Application, schedule: Schedule): string | undefined {
   const tasks = schedule.tasks.filter((task) => task.oneServer)
-  if (tasks.length === 0) return
+  if (tasks.length === 0) return undefined
   const { problem } = sharedLocks(app)
-  if (!problem) return
+  if (!problem) return undefined
   const names = tasks.map((task) => `"${task.label}"`).join(', ')
-  throw new KilnError(
-    `onOneServer() (${names}) needs a cache store shared by every server, and ${problem}. Set CACHE_STORE=redis (or give the "${CACHE_STORE}" store the redis driver).`,
-    { code: 'E_SCHEDULE_STORE_NOT_SHARED' },
-  )
+  const message = `onOneServer() (${names}) needs a cache store shared by every server, and ${problem}. Set CACHE_STORE=redis (or give the "${CACHE_STORE}" store the redis driver).`
+  if (app.environment === 'production') throw new KilnError(message, { code: 'E_SCHEDULE_STORE_NOT_SHARED' })
+  return `${message} Outside production these tasks run once per machine.`
 }
 
 /**
@@ -119,19 +123,22 @@ export async function lockTask(
   if (task.overlapMinutes !== undefined && running.has(task)) return 'overlapping'
   const shared = sharedLocks(app)
   if (task.oneServer) {
-    if (!shared.lock)
+    if (!shared.lock && app.environment === 'production')
       throw new KilnError(`onOneServer() needs a cache store shared by every server, and ${shared.problem}. Set CACHE_STORE=redis.`, {
         code: 'E_SCHEDULE_STORE_NOT_SHARED',
       })
     // The minute as UTC: servers in different time zones still name the same minute alike.
     const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString().slice(0, 16)
-    if (!(await take(shared.lock(`schedule:${key}:${minute}`, CLAIM_SECONDS), 'onOneServer'))) return 'other-server'
+    const claim = `schedule:${key}:${minute}`
+    // Outside production, without a shared store: once per machine (assertOneServerStore warned).
+    const lock = shared.lock ? shared.lock(claim, CLAIM_SECONDS) : machineLock(app, claim, CLAIM_SECONDS)
+    if (!(await take(lock, 'onOneServer'))) return 'other-server'
   }
   if (task.overlapMinutes === undefined) return async () => {}
   const name = `schedule:${key}:running`
   // Expires by itself after the task's minutes: a run that crashed does not keep the task from running again.
   const seconds = task.overlapMinutes * 60
-  const lock = shared.lock ? shared.lock(name, seconds) : new Lock(fsLocks(join(app.root, 'storage/framework/schedule')), name, { seconds })
+  const lock = shared.lock ? shared.lock(name, seconds) : machineLock(app, name, seconds)
   if (!(await take(lock, 'withoutOverlapping'))) return 'overlapping'
   running.add(task)
   return async () => {
@@ -139,6 +146,11 @@ export async function lockTask(
     // A store gone down meanwhile leaves the lock to expire.
     await lock.release().catch(() => {})
   }
+}
+
+/** A lock file under storage/framework/schedule/: held against every process of this machine. */
+function machineLock(app: Application, name: string, seconds: number): Lock {
+  return new Lock(fsLocks(join(app.root, 'storage/framework/schedule')), name, { seconds })
 }
 
 async function take(lock: Lock, why: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import { BIN, bin, lines } from './cli-harness.ts'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 const UTC = { TZ: 'UTC' }
+const PRODUCTION = { APP_ENV: 'production', NODE_ENV: 'production', APP_URL: 'https://app.example' }
 
 /**
  * Two servers of one app: two copies of the same small app (each its own root, so its own storage/), with the same
@@ -166,9 +167,9 @@ test('a withoutOverlapping lock left by a crashed run on Redis expires after its
 })
 
 for (const store of ['fs', 'memory'] as const) {
-  test(`onOneServer with CACHE_STORE=${store}: schedule:run refuses the schedule, naming CACHE_STORE=redis, and runs nothing`, async (t) => {
+  test(`in production, onOneServer with CACHE_STORE=${store}: schedule:run refuses the schedule, naming CACHE_STORE=redis, and runs nothing`, async (t) => {
     const servers = twoServers(t, { cacheStore: store })
-    const result = await run(servers.roots[0], '2026-11-27T13:00:00Z')
+    const result = await run(servers.roots[0], '2026-11-27T13:00:00Z', PRODUCTION)
     t.is(result.code, 1)
     t.regex(result.stderr, /onOneServer\(\) \("Report"\) needs a cache store shared by every server/)
     t.regex(result.stderr, new RegExp(`uses the "${store}" driver`))
@@ -176,7 +177,7 @@ for (const store of ['fs', 'memory'] as const) {
     t.notRegex(result.stderr, /^\s+at /m)
     t.deepEqual(servers.runs(), [])
     // schedule:list still lists, with the flags, and says the same.
-    const list = await bin(['schedule:list', '--time=2026-11-27T13:00:00Z'], servers.roots[0], UTC)
+    const list = await bin(['schedule:list', '--time=2026-11-27T13:00:00Z'], servers.roots[0], { ...UTC, ...PRODUCTION })
     t.is(list.code, 0, list.stderr)
     t.regex(list.stdout, /^CRON\s+TASK\s+NEXT RUN\s+ZONE\s+FLAGS$/m)
     t.regex(list.stdout, /^0-5 13 \* \* \*\s+Report\s+\S+\s+local\s+one server$/m)
@@ -184,6 +185,20 @@ for (const store of ['fs', 'memory'] as const) {
     t.regex(list.stderr, /Set CACHE_STORE=redis/)
   })
 }
+
+test('outside production, onOneServer with CACHE_STORE=fs runs once per machine, with the warning', async (t) => {
+  const servers = twoServers(t, { cacheStore: 'fs' })
+  const results = await Promise.all([servers.roots[0], servers.roots[0], servers.roots[1]].map((root) => run(root, '2026-11-27T13:00:00Z')))
+  for (const result of results) {
+    t.is(result.code, 0, result.stderr)
+    t.regex(result.stderr, /Set CACHE_STORE=redis.*Outside production these tasks run once per machine\./s)
+  }
+  t.deepEqual(
+    servers.runs().filter((line) => line === 'report'),
+    ['report', 'report'],
+    'once on each of the two machines',
+  )
+})
 
 test('onOneServer while Redis is down: the task fails at once with a message naming the cache store, the others run', async (t) => {
   const servers = twoServers(t, { redisUrl: `redis://127.0.0.1:${await freePort()}` })

@@ -1,23 +1,25 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
-import { createApp, Schedule, type KilnError } from '../../../core/index.ts'
+import { createApp, generateAppKey, Schedule, type KilnError } from '../../../core/index.ts'
 import { runDueTasks } from '../../../core/schedule/schedule-runner.ts'
 import { assertOneServerStore, taskKeys } from '../../../core/schedule/task-locks.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 const io = { info: () => {}, warn: () => {}, error: () => {}, table: () => {} }
 
-async function appWithCache(t: { teardown(fn: () => unknown): void }, cache?: Record<string, unknown>) {
+const PRODUCTION = { APP_ENV: 'production', APP_KEY: generateAppKey(), APP_URL: 'https://app.example' }
+
+async function appWithCache(t: { teardown(fn: () => unknown): void }, cache?: Record<string, unknown>, env: Record<string, string> = { APP_ENV: 'test' }) {
   const stores: Record<string, unknown> = { local: { driver: 'fs', base: 'storage/app' }, ...(cache ? { cache } : {}) }
-  const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { storage: { stores } } })
+  const app = await createApp({ root: tempApp(), env, config: { storage: { stores } } })
   t.teardown(() => app.close())
   return app
 }
 
-test('onOneServer on a cache store that is not shared: E_SCHEDULE_STORE_NOT_SHARED, from the check and from the runner, and the task never runs', async (t) => {
+test('in production, onOneServer on a cache store that is not shared: E_SCHEDULE_STORE_NOT_SHARED, from the check and from the runner, and the task never runs', async (t) => {
   for (const cache of [{ driver: 'memory' }, { driver: 'fs', base: 'storage/framework/cache' }, undefined]) {
-    const app = await appWithCache(t, cache)
+    const app = await appWithCache(t, cache, PRODUCTION)
     let ran = 0
     const schedule = new Schedule()
     schedule
@@ -35,6 +37,27 @@ test('onOneServer on a cache store that is not shared: E_SCHEDULE_STORE_NOT_SHAR
     t.is((outcome?.error as KilnError).code, 'E_SCHEDULE_STORE_NOT_SHARED')
     t.is(ran, 0)
   }
+})
+
+test('outside production, onOneServer on a store that is not shared runs once per machine (lock files), with a warning naming CACHE_STORE=redis', async (t) => {
+  const app = await appWithCache(t, { driver: 'memory' })
+  let ran = 0
+  const schedule = new Schedule()
+  schedule
+    .call(() => ran++)
+    .everyMinute()
+    .onOneServer()
+    .description('Report')
+  t.regex(assertOneServerStore(app, schedule) ?? '', /Set CACHE_STORE=redis.*Outside production these tasks run once per machine\./s)
+  const at = new Date('2026-11-27T13:00:00Z')
+  // Two runs on this machine in one minute, each with its own in-process set (two schedule:run): one runs it.
+  const outcomes = [...(await runDueTasks(app, schedule, at, io)), ...(await runDueTasks(app, schedule, at, io))]
+  t.deepEqual(
+    outcomes.map((o) => o.status),
+    ['ran', 'skipped'],
+  )
+  t.is(ran, 1)
+  t.true(readdirSync(join(app.root, 'storage/framework/schedule')).length > 0, 'the claim is a lock file of this machine')
 })
 
 test('withoutOverlapping without a shared cache store: lock files under storage/framework/schedule keep a second run out until the first ends', async (t) => {
