@@ -293,3 +293,21 @@ test('the starter turns it on: /up and /up?ready answer on the starter app (SQLi
   t.is(route?.section, 'Health')
   t.deepEqual(route?.allMiddleware(), [])
 })
+
+test('fuzz: query strings, methods and headers around the health path never give a 5xx', async (t) => {
+  let seed = 35
+  const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32
+  const pieces = ['ready', 'ready=', 'ready=0', '&', '=', '%', '%zz', '__proto__', 'constructor', '?', '#', '/', '..', 'é', '😀', ';', '[]', 'a']
+  const { app } = await healthApp(t)
+  for (let i = 0; i < 300; i++) {
+    const query = Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]!).join('')
+    const path = ['/up', '/up/', '/UP', '//up', '/up/ready', '/up%3Fready'][Math.floor(random() * 6)]!
+    const method = ['GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE'][Math.floor(random() * 5)]!
+    const response = await app.request(`http://localhost${path}?${encodeURI(query)}`, {
+      method,
+      headers: { accept: ['application/json', 'text/html', '*/*'][Math.floor(random() * 3)]!, 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: query } : {}),
+    })
+    t.true(response.status < 500, `${method} ${path}?${query}: ${response.status}`)
+  }
+})
