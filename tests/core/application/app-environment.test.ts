@@ -7,7 +7,14 @@ import { bin } from '../cli/cli-harness.ts'
 const STARTER = fileURLToPath(new URL('../../../app-template/', import.meta.url))
 const APP_KEY = generateAppKey()
 /** What a deploy sets besides the environment: the key, the address, nothing that needs a server. */
-const deployed = { APP_KEY, APP_URL: 'https://shop.example.com', SESSION_DRIVER: 'memory', BROADCAST_CONNECTION: 'log', LOG_LEVEL: 'silent' }
+const deployed = {
+  APP_KEY,
+  APP_URL: 'https://shop.example.com',
+  APP_DEBUG: 'false',
+  SESSION_DRIVER: 'memory',
+  BROADCAST_CONNECTION: 'log',
+  LOG_LEVEL: 'silent',
+}
 
 test('NODE_ENV=production without APP_ENV boots the starter as a production app', async (t) => {
   // APP_ENV '' is unset: the starter's env.ts would default it to development.
