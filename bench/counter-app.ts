@@ -31,7 +31,7 @@ export async function counterApp(options: { store: 'memory' | 'fs'; routes?: str
       'resources/views/page.hbs': "<!doctype html><html><head>@compScripts</head><body>@comp('counter')</body></html>",
       'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/', ${page}); ${options.routes ?? ''} })\n`,
     }),
-    env: { APP_ENV: 'production', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` },
+    env: { APP_ENV: 'production', APP_URL: 'http://127.0.0.1:3000', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` },
     plugins: [comp()],
     config: { session: { driver: options.store }, logging: { channels: [] } },
   })

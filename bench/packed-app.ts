@@ -82,7 +82,7 @@ export async function buildApp(work: string, tarball: string, name: string, file
  * ```
  */
 export function productionEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = cleanEnv({ APP_ENV: 'production', ...extra })
+  const env = cleanEnv({ APP_ENV: 'production', APP_URL: 'http://127.0.0.1:3000', ...extra })
   delete env.NODE_OPTIONS
   return env
 }

@@ -138,7 +138,7 @@ export async function startTime(): Promise<void> {
     })
     writeFileSync(
       join(app, '.env'),
-      `APP_KEY=base64:${Buffer.alloc(32, 6).toString('base64')}\nAPP_ENV=production\nAPP_DEBUG=false\nBROADCAST_CONNECTION=log\n`,
+      `APP_KEY=base64:${Buffer.alloc(32, 6).toString('base64')}\nAPP_ENV=production\nAPP_URL=http://127.0.0.1:3000\nAPP_DEBUG=false\nBROADCAST_CONNECTION=log\n`,
     )
     await run([KILN, 'migrate', '--force'], app).catch(() => run([KILN, 'migrate'], app))
     const bare = join(app, 'bare-server.mjs')

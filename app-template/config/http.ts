@@ -8,4 +8,6 @@ export default defineHttpConfig(({ env }) => ({
   // The reverse proxies and load balancers in front of the app (TRUSTED_PROXIES, comma-separated): only their
   // X-Forwarded-* and Forwarded headers are believed, for request.ip(), https and the host (docs/http.md, Behind a proxy).
   trusted_proxies: env.get('TRUSTED_PROXIES'),
+  // GET /up answers 200 once the app has booted; GET /up?ready also checks the database and Redis (503 naming what is down).
+  health: '/up',
 }))

@@ -24,7 +24,7 @@
  */
 export function kilnFiles(appKey: string, tokenUsers: number): Record<string, string> {
   return {
-    '.env': `APP_NAME=peers\nAPP_ENV=production\nAPP_DEBUG=false\nAPP_KEY=${appKey}\nHOST=127.0.0.1\nLOG_LEVEL=warn\nSESSION_DRIVER=memory\n`,
+    '.env': `APP_NAME=peers\nAPP_ENV=production\nAPP_URL=http://127.0.0.1:3000\nAPP_DEBUG=false\nAPP_KEY=${appKey}\nHOST=127.0.0.1\nLOG_LEVEL=warn\nSESSION_DRIVER=memory\n`,
     'config/app.ts': `import { defineConfig } from 'kiln-framework'
 import { tok } from 'kiln-framework/tok'
 

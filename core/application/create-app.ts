@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { checkEnvironmentsAgree, requireAppUrl } from '../config/app-environment.ts'
 import { ConfigRepository } from '../config/config-repository.ts'
 import { Env } from '../config/env.ts'
 import { loadEnvDefinition, validateEnv } from '../config/env-schema.ts'
@@ -51,6 +52,8 @@ export async function createApp(options: CreateAppOptions): Promise<Application>
     config.set('app.key', generateAppKey())
   }
   parseAppKey(config.get<string>('app.key'))
+  checkEnvironmentsAgree(appConfig.env, env.raw().NODE_ENV)
+  requireAppUrl({ env: appConfig.env, url: appConfig.url, appUrlSet: env.isSet('APP_URL') })
 
   const plugins = uniqueByName([...appConfig.plugins, ...(options.plugins ?? [])])
   const app = new Application(root, env, config, plugins)

@@ -1,5 +1,6 @@
 import type { Plugin } from './define-plugin.ts'
 import { httpProvider } from '../http/http-provider.ts'
+import { healthProvider } from '../health/health-provider.ts'
 import { loggingProvider } from '../logging/logging-provider.ts'
 import { sessionProvider } from '../session/session-provider.ts'
 import { corsProvider } from '../cors/cors-provider.ts'
@@ -21,6 +22,8 @@ export const kernelProviders: Plugin[] = [
   loggingProvider,
   cliProvider,
   httpProvider,
+  // Before the providers that add readiness checks (session, storage, database, queue).
+  healthProvider,
   corsProvider,
   sessionProvider,
   viewsProvider,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { KilnError } from '../support/errors.ts'
 
 /**
  * Whether `root` is a checkout of the framework itself (its package.json is
@@ -55,4 +56,23 @@ export function firstLine(error: unknown): string {
     .filter((line) => line !== '')
   if (/^Transform failed with \d+ errors?:$/.test(lines[0] ?? '') && lines[1]) return lines[1]
   return lines[0] ?? (error as Error)?.name ?? 'Unknown error'
+}
+
+/**
+ * What the CLI prints of an error: a `KilnError`'s whole message, whose
+ * every line was written to be read (the variable of an invalid environment
+ * and its did-you-mean, a hint), else the {@link firstLine}. In a deploy
+ * script's log, this is all there is.
+ *
+ * @example
+ * ```ts
+ * errorText(new KilnError('Invalid environment (env.ts):\n  SESION_DRIVER in .env is not declared in env.ts: did you mean SESSION_DRIVER?'))
+ * // 'Invalid environment (env.ts):\n  SESION_DRIVER in .env is not declared in env.ts: did you mean SESSION_DRIVER?'
+ * ```
+ */
+export function errorText(error: unknown): string {
+  if (!(error instanceof KilnError)) return firstLine(error)
+  const lines = error.message.split('\n').map((line) => line.trimEnd())
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
+  return lines.filter((line, i) => line !== '' || i === 0).join('\n') || firstLine(error)
 }

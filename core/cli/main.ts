@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream'
 import type { Application } from '../application/application.ts'
 import { createApp } from '../application/create-app.ts'
 import { runWithApp } from '../application/current-app.ts'
-import { firstLine, noAppHint } from './app-hints.ts'
+import { errorText, noAppHint } from './app-hints.ts'
 import { colorsFor } from './colors.ts'
 import { runDefinition, type CommandInput } from './command-input.ts'
 import { coreCommands } from './commands/index.ts'
@@ -106,7 +106,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       bootError = error
     }
   }
-  const bootFailure = () => `The application in ${root} did not boot: ${firstLine(bootError)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`
+  const bootFailure = () => `The application in ${root} did not boot: ${errorText(bootError)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`
   const showStack = (error: unknown) => {
     // With --verbose: the stack, then the stack of each cause (a config file's own error hides behind "Could not load").
     for (let e = error, prefix = ''; flags.verbose && e instanceof Error; e = e.cause, prefix = 'Caused by: ')
@@ -184,7 +184,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       return code
     } catch (error) {
       if (error instanceof CommandError) return (err(errColors.red(error.message)), error.exitCode)
-      fail(`Error: ${firstLine(error)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`)
+      fail(`Error: ${errorText(error)}${flags.verbose ? '' : ' (--verbose shows the stack)'}`)
       showStack(error)
       return 1
     }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseEnv } from 'node:util'
+import { appEnvironmentFrom } from './app-environment.ts'
 
 /**
  * The variables an app declares in its `env.ts` (`defineEnv`), with their
@@ -58,7 +59,11 @@ export class Env {
   static load(root: string, overrides: Record<string, string | undefined> = {}, processEnv: NodeJS.ProcessEnv = process.env): Env {
     const file = join(root, '.env')
     const fromFile = existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {}
-    return new Env({ ...fromFile, ...processEnv, ...overrides }, Object.keys(fromFile))
+    const values: Record<string, string | undefined> = { ...fromFile, ...processEnv, ...overrides }
+    // NODE_ENV=production alone means a production app (appEnvironmentFrom says when NODE_ENV counts).
+    const appEnv = appEnvironmentFrom(values)
+    if (appEnv !== undefined) values.APP_ENV = appEnv
+    return new Env(values, Object.keys(fromFile))
   }
 
   /** The raw text of every variable, before validation. @example `env.raw().PORT // '3000'` */
@@ -114,6 +119,20 @@ export class Env {
     const value = this.get(key) as unknown
     const parsed = value === undefined || value === null ? NaN : Number(value)
     return Number.isFinite(parsed) ? parsed : fallback
+  }
+
+  /**
+   * True when the variable was given a non-empty value in `.env` or the environment, not by a default of
+   * `env.ts`: what tells "APP_URL was never set" from "APP_URL is the default".
+   *
+   * @example
+   * ```ts
+   * env.isSet('APP_URL') // false when only env.ts's default gives it a value
+   * ```
+   */
+  isSet(key: string): boolean {
+    const value = this.values[key]
+    return value !== undefined && value !== ''
   }
 
   /** True when the variable is set to a non-empty value. @example `env.has('REDIS_URL')` */

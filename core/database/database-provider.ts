@@ -5,6 +5,7 @@ import { databaseCommands } from './database-commands.ts'
 import { databaseConfigSchema } from './database-config.ts'
 import { DatabaseManager } from './database-manager.ts'
 import { discoverModels } from './model/discover-models.ts'
+import { loadKysely } from './kysely-module.ts'
 
 declare module '../application/kiln-services.ts' {
   interface KilnServices {
@@ -33,6 +34,7 @@ export const databaseProvider = definePlugin({
     const db = new DatabaseManager(app)
     app.instance(DatabaseManager, db, 'db')
     app.terminating(() => db.close())
+    app.service('health').register('database', () => databaseAnswers(db))
     for (const command of databaseCommands) app.commands.register(command)
   },
   async boot(app) {
@@ -40,3 +42,15 @@ export const databaseProvider = definePlugin({
     await discoverModels(app.root)
   },
 })
+
+/**
+ * The readiness check `database`: `select 1` on the default connection and
+ * on every other connection the app has opened, so a second database the
+ * app uses is checked once it is in use. A PostgreSQL that is down fails
+ * within the connection's `connect_timeout_ms`.
+ */
+async function databaseAnswers(db: DatabaseManager): Promise<void> {
+  const names = new Set([db.defaultConnection(), ...db.connections.resolved().keys()])
+  const { sql } = await loadKysely()
+  await Promise.all([...names].map(async (name) => sql`select 1`.execute((await db.connection(name)).kysely)))
+}

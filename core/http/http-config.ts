@@ -39,6 +39,16 @@ export const httpConfigSchema = z.strictObject({
    * proxy). Default: none.
    */
   trusted_proxies: trustedProxies.default([]),
+  /**
+   * The health route's path (Laravel 11's `/up`), or false for none (the
+   * default). `GET <path>` answers 200 `{"message":"Up."}` once the app has
+   * booted: no session, CSRF, database or throttle. `GET <path>?ready`
+   * runs the readiness checks (`app.service('health')`: the database, every
+   * Redis the configured stores use, what plugins add) and answers 200, or
+   * 503 `{"message":..., "checks":{...}}` naming what is down. The request
+   * log writes both at `debug`. Under `APP_BASE_PATH` it is `<base><path>`.
+   */
+  health: z.union([z.literal(false), z.string().regex(/^(\/[\w.~-]+)+$/, 'expected a path such as "/up"')]).default(false),
   /** Log each request (method, path, status, time) in development. */
   request_log: z.boolean().optional(),
   /** A redis store of config/storage.ts to share `throttle` counters across processes; anything else counts in memory. */

@@ -26,6 +26,9 @@ export const queueProvider = definePlugin({
     if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
     const active = app.config.get<string>('queue.default')
     requireDriverPackages(`queue.${app.config.get<string>(`queue.connections.${active}.driver`, '')}`, `The queue connection "${active}"`, app.root)
+    const connection = app.config.get<{ driver?: string; url?: string }>(`queue.connections.${active}`, {})
+    // Jobs pushed while the queue's Redis is down are lost to the request: readiness names it.
+    if (connection.driver === 'redis') app.service('health').redis('queue', connection.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'))
     const queue = new QueueManager(app)
     queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
     app.instance(QueueManager, queue, 'queue')

@@ -42,6 +42,10 @@ export const sessionProvider = definePlugin({
     const store = app.config.get<string>('session.driver')
     requireDriverPackages(`storage.${app.config.get<string>(`session.stores.${store}.driver`, '')}`, `The "${store}" session store`, app.root)
     const stores = createSessionStores(app)
+    const active = app.config.get<{ driver?: string; url?: string; timeout_ms?: number }>(`session.stores.${store}`, {})
+    // Readiness names the session store when it is a Redis one: every web request needs it.
+    if (active.driver === 'redis')
+      app.service('health').redis('session', active.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), { timeoutMs: active.timeout_ms })
     app.instance(Symbol.for('kiln.session.stores'), stores, 'session.stores')
     app.terminating(() => stores.purge())
 

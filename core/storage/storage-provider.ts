@@ -16,5 +16,10 @@ export const storageProvider = definePlugin({
     const storage = new StorageManager(app)
     app.instance(StorageManager, storage, 'storage')
     app.terminating(() => storage.stores.purge())
+    // Every Redis store is one readiness check (`storage.cache`), the throttle store among them (http.throttle_store names one).
+    const stores = app.config.get<Record<string, { driver?: string; url?: string; timeout_ms?: number }>>('storage.stores', {})
+    for (const [name, store] of Object.entries(stores))
+      if (store.driver === 'redis')
+        app.service('health').redis(`storage.${name}`, store.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), { timeoutMs: store.timeout_ms })
   },
 })

@@ -33,7 +33,10 @@ export default defineBroadcastDriver({
   // ioredis is an optional package: an app whose active connection is kv must have it, and learns so at boot.
   boot(app) {
     const active = app.config.get<string>('broadcasting.default')
-    if (app.config.get(`broadcasting.connections.${active}.driver`) === DRIVER_NAME)
-      requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`, app.root)
+    if (app.config.get(`broadcasting.connections.${active}.driver`) !== DRIVER_NAME) return
+    requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`, app.root)
+    // Broadcasts published while this Redis is down are lost: the readiness answer (GET /up?ready) names it.
+    const url = app.config.get<string | undefined>(`broadcasting.connections.${active}.url`) ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+    app.service('health').redis(`broadcasting.${active}`, url)
   },
 })

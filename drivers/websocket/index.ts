@@ -60,8 +60,12 @@ async function mount(app: Application): Promise<void> {
   const name = manager.drivers.defaultConnection()
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
   if (driver !== 'websocket' && driver !== 'rt') return
-  if (app.config.get(`broadcasting.connections.${name}.scaling.enabled`))
+  const scaling = app.config.get<{ enabled?: boolean; url?: string; timeout_ms?: number } | undefined>(`broadcasting.connections.${name}.scaling`)
+  if (scaling?.enabled) {
     requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
+    // The relay and the presence rosters live in this Redis: the readiness answer (GET /up?ready) names it.
+    app.service('health').redis(`broadcasting.${name}`, scaling.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { timeoutMs: scaling.timeout_ms })
+  }
   const broadcaster = manager.connection(name) as WebsocketBroadcaster
   const { server } = broadcaster
   broadcaster.mounted = true

@@ -31,7 +31,11 @@ export function tokenCache(app: Application): TokenCache | undefined {
 export async function startTokenCache(app: Application): Promise<void> {
   const config = app.config.get<TokConfig>('tok').cache
   if (!config.enabled) return
-  if (config.redis) requirePackage('ioredis', 'The token cache shared across processes (tok.cache.redis)', app.root)
+  if (config.redis) {
+    requirePackage('ioredis', 'The token cache shared across processes (tok.cache.redis)', app.root)
+    // Revocations reach the other processes through this Redis: the readiness answer (GET /up?ready) names it.
+    app.service('health').redis('tok.cache', config.redis, { timeoutMs: config.redis_timeout_ms })
+  }
   const cache = new TokenCache(config.max)
   const sync = await syncTokenCache(app, cache, { redis: config.redis, timeoutMs: config.redis_timeout_ms })
   caches.set(app, cache)

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'ava'
@@ -37,6 +37,10 @@ test('kiln new makes a git repository with a first commit; .env, node_modules an
     tracked.some((file) => file.startsWith('node_modules/') || file.endsWith('.sqlite')),
     'no installed packages, no database',
   )
+  // What kiln build writes stays out too.
+  mkdirSync(join(root, 'build/routes'), { recursive: true })
+  writeFileSync(join(root, 'build/routes/web.js'), 'export default () => {}\n')
+  t.is(git(root, 'status', '--porcelain'), '', 'build/ is ignored')
 })
 
 test('kiln new --no-git makes no repository', async (t) => {

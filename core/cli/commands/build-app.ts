@@ -1,9 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { parseEnv } from 'node:util'
 import { createRequire } from 'node:module'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type * as TypeScript from 'typescript'
 import { CommandError, defineCommand } from '../define-command.ts'
 import { writeBuildManifest } from './build-manifest.ts'
+import { keptInBuild, previousBuild, removeStale, writeBuildList } from './build-output.ts'
 
 // Never part of a build: dependencies (installed again in the build), local state, secrets, tests and builds.
 const SKIP = [/^build$/, /^node_modules$/, /^\.env$/, /^\.git$/, /^tests$/, /^storage$/, /^database\/.*\.sqlite.*$/, /^tsconfig(\..+)?\.json$/]
@@ -15,6 +17,11 @@ const SKIP = [/^build$/, /^node_modules$/, /^\.env$/, /^\.git$/, /^tests$/, /^st
  * plain node: `cd build && npm ci --omit=dev && npx kiln serve`. Each file is
  * compiled on its own with the app's `tsconfig.json` (no type check: run
  * `npm run typecheck` for that), and imports of `./x.ts` become `./x.js`.
+ *
+ * A build over a build replaces only what builds write (listed in
+ * `build/.kiln-build.json`): the operator's `.env`, `node_modules/`,
+ * `storage/` and SQLite files stay, and a file of the previous build whose
+ * source is gone (a deleted route file) is removed.
  */
 export const buildCommand = defineCommand({
   name: 'build',
@@ -31,18 +38,20 @@ export const buildCommand = defineCommand({
     if (rel === '' || rel.startsWith('..') || rel.split(sep).length > 1) throw new CommandError(`--out must name a folder directly inside the app, not ${out}.`)
     const ts = loadTypeScript(root)
     const options = compilerOptions(ts, root)
-    rmSync(out, { recursive: true, force: true })
+    const sources = appFiles(root, root, rel).filter((file) => file !== 'package.json' && file !== 'package-lock.json')
+    const manifests = ['package.json', 'package-lock.json'].filter((file) => existsSync(join(root, file)))
+    const written = new Set([...sources.map(outputName), ...manifests])
+    // Before writing: a stale file may stand where the new build needs a folder.
+    const before = dependencies(out)
+    const removed = removeStale(out, previousBuild(out), written)
     let compiled = 0
     let copied = 0
-    for (const file of appFiles(root, root, rel)) {
-      // Written below, with relative path specs moved for the build's folder.
-      if (file === 'package.json' || file === 'package-lock.json') continue
-      const target = join(out, file)
+    for (const file of sources) {
+      const target = join(out, outputName(file))
       mkdirSync(dirname(target), { recursive: true })
-      if (/\.(m?ts)$/.test(file) && !file.endsWith('.d.ts')) {
+      if (compiles(file)) {
         const source = readFileSync(join(root, file), 'utf8')
-        const { outputText } = ts.transpileModule(source, { compilerOptions: options, fileName: file })
-        writeFileSync(target.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs'), outputText)
+        writeFileSync(target, ts.transpileModule(source, { compilerOptions: options, fileName: file }).outputText)
         compiled++
       } else {
         copyFileSync(join(root, file), target)
@@ -50,16 +59,57 @@ export const buildCommand = defineCommand({
       }
     }
     mkdirSync(out, { recursive: true })
+    // Written with relative path specs moved for the build's folder.
     const moved = writeBuildManifest(root, out)
-    copied += ['package.json', 'package-lock.json'].filter((file) => existsSync(join(root, file))).length
-    // Runtime state lives here (uploads, logs, the fs stores): an empty folder, as in a fresh clone of the app.
+    copied += manifests.length
+    // Runtime state lives here (uploads, logs, the fs stores): the operator's, kept from one build to the next.
     mkdirSync(join(out, 'storage'), { recursive: true })
+    writeBuildList(out, written)
     info(`Built ${compiled} TypeScript files and copied ${copied} others into ${rel}/.`)
     if (moved > 0) info(`Rewrote ${moved} relative path dependencies (file:) for ${rel}/, one folder deeper.`)
-    info(`Run it: cd ${rel} && npm ci --omit=dev && npx kiln migrate && npx kiln serve`)
+    const kept = keptInBuild(out)
+    if (kept.length > 0) info(`Kept what was already in ${rel}/: ${kept.join(', ')}.`)
+    if (removed > 0) info(`Removed ${removed} ${removed === 1 ? 'file' : 'files'} of the previous build whose source is gone.`)
+    info(nextSteps(rel, out, before !== dependencies(out)))
     return 0
   },
 })
+
+/** Compiled to JavaScript, rather than copied. */
+function compiles(file: string): boolean {
+  return /\.(m?ts)$/.test(file) && !file.endsWith('.d.ts')
+}
+
+/** The name a source file has in the build. */
+function outputName(file: string): string {
+  return compiles(file) ? file.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs') : file
+}
+
+/** The build's package.json and lock as they are, to tell whether this build changed its dependencies. */
+function dependencies(out: string): string {
+  return ['package.json', 'package-lock.json'].map((file) => (existsSync(join(out, file)) ? readFileSync(join(out, file), 'utf8') : '')).join('\0')
+}
+
+/**
+ * The commands that start the build in production, as they must be typed
+ * there: `npm ci` only when the dependencies changed or were never
+ * installed, the settings when the build has no `.env` yet, and
+ * `migrate --force` (production refuses `migrate` without it).
+ */
+function nextSteps(rel: string, out: string, dependenciesChanged: boolean): string {
+  const envFile = join(out, '.env')
+  const settings = existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {}
+  const lines = ['Run it in production:', `  cd ${rel}`]
+  if (dependenciesChanged || !existsSync(join(out, 'node_modules'))) lines.push('  npm ci --omit=dev')
+  const missing = ['APP_ENV', 'APP_KEY', 'APP_URL'].filter((name) => !settings[name])
+  if (missing.length > 0)
+    lines.push(
+      `  # set ${missing.join(', ')} in ${rel}/.env or the environment: APP_ENV=production, APP_KEY from \`npx kiln key:generate --show\`, APP_URL the address people reach the app at (and the database: docs/deployment.md)`,
+    )
+  const env = settings.APP_ENV ? '' : 'APP_ENV=production '
+  lines.push(`  ${env}npx kiln migrate --force`, `  ${env}npx kiln serve`)
+  return lines.join('\n')
+}
 
 /** The app's TypeScript compiler (a development dependency of every new app), else the one beside Kiln. */
 function loadTypeScript(root: string): typeof TypeScript {

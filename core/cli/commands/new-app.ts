@@ -102,7 +102,7 @@ export const newCommand = defineCommand({
     if (linkedToSources) useSourceCondition(join(target, 'tsconfig.json'))
     titleReadme(target, folder)
     if (!existsSync(join(target, '.gitignore')))
-      writeFileSync(join(target, '.gitignore'), 'node_modules/\n.env\nstorage/*\n!storage/.gitkeep\ndatabase/*.sqlite*\n')
+      writeFileSync(join(target, '.gitignore'), 'node_modules/\n.env\nstorage/*\n!storage/.gitkeep\ndatabase/*.sqlite*\nbuild/\n')
     info(`Created ${name} in ${target}.`)
 
     const install = await wantsInstall(flags)

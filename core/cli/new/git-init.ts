@@ -17,7 +17,7 @@ function git(args: string[], cwd: string): Promise<{ code: number; out: string; 
 /**
  * `kiln new`'s last step, as Laravel's installer does: a git repository in
  * the new app (`git init`) with everything in a first commit (its
- * `.gitignore` keeps out `node_modules/`, `.env`, the SQLite file and
+ * `.gitignore` keeps out `node_modules/`, `.env`, the SQLite file, `build/` and
  * storage). Nothing is created inside an existing repository (an app made
  * in a monorepo belongs to it). Without git on PATH, or without a git
  * identity for the commit, it says so and the app is made anyway: git is a

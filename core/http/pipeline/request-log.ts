@@ -7,7 +7,8 @@ let nextId = 0
  * Logs each request once it is answered, in pino-http's shape, so log
  * tooling built for pino-http reads it: `{ req: { id, method, url, remoteAddress },
  * res: { statusCode }, responseTime }` with the message `request completed`,
- * at `info`, `warn` for 4xx and `error` for 5xx. pino-http itself wants Node's
+ * at `info`, `warn` for 4xx and `error` for 5xx (`debug` for a route marked
+ * `.quiet()`, the health route's). pino-http itself wants Node's
  * `req`/`res`, which requests made with `app.request()` do not have.
  * `remoteAddress` is the client's (`request.ip()`: behind a trusted proxy,
  * the client it forwarded for). Headers and bodies are never logged, so no
@@ -32,7 +33,9 @@ export const requestLog: Middleware = async (ctx, next) => {
     throw error
   } finally {
     const responseTime = Math.round((performance.now() - started) * 10) / 10
-    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+    // A quiet route (a health probe, every few seconds) at debug, its 503 too: a check going down is logged once, by the checks.
+    const quiet = ctx.route?.quietLog === true && (status < 500 || status === 503)
+    const level = quiet ? 'debug' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
     const entry = { req: { id, method: ctx.request.method, url: ctx.request.path, remoteAddress: ctx.request.ip() }, res: { statusCode: status }, responseTime }
     if (ctx.app.hasService('logger')) ctx.app.service('logger')[level](entry, 'request completed')
     else console.log(JSON.stringify({ ...entry, msg: 'request completed' }))

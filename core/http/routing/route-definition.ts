@@ -27,6 +27,8 @@ export class RouteDefinition {
   section?: string
   /** This route's own request body limit in bytes (`http.body_limit` otherwise). */
   maxBodyBytes?: number
+  /** Set by {@link RouteDefinition.quiet}: the request log writes this route's answers at `debug`. */
+  quietLog = false
   /** @internal cached pipeline, reset when middleware changes. */
   compiled?: unknown
 
@@ -69,6 +71,22 @@ export class RouteDefinition {
   bodyLimit(bytes: number): this {
     if (!Number.isSafeInteger(bytes) || bytes < 1) throw new TypeError(`A body limit must be a positive whole number of bytes, not ${bytes}.`)
     this.maxBodyBytes = bytes
+    return this
+  }
+
+  /**
+   * The request log writes this route's answers at `debug` instead of
+   * `info` (and a 503 too, instead of `error`): for probes a load balancer
+   * or an orchestrator sends every few seconds, which would bury the other
+   * lines. Other 5xx answers are still errors.
+   *
+   * @example
+   * ```ts
+   * Route.get('/ping', () => ({ pong: true })).quiet()
+   * ```
+   */
+  quiet(): this {
+    this.quietLog = true
     return this
   }
 

@@ -97,7 +97,7 @@ test('the starter app boots and answers its home page without loading the databa
   const root = join(ROOT, 'app-template')
   const urls = await modulesLoaded(
     `const { createApp } = await import('kiln-framework')
-const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_DEBUG: 'false', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', BROADCAST_CONNECTION: 'log', LOG_LEVEL: 'error' } })
+const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_URL: 'https://shop.example.com', APP_DEBUG: 'false', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', BROADCAST_CONNECTION: 'log', LOG_LEVEL: 'error' } })
 const res = await app.request('/')
 if (res.status !== 200) throw new Error('GET / answered ' + res.status)
 await app.close()`,
@@ -136,7 +136,7 @@ function compAppLoads(path: string): Promise<string[]> {
   })
   return modulesLoaded(
     `const { createApp } = await import('kiln-framework')
-const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', LOG_LEVEL: 'error' } })
+const app = await createApp({ root: ${JSON.stringify(root)}, env: { APP_ENV: 'production', APP_URL: 'https://shop.example.com', APP_KEY: 'base64:${Buffer.alloc(32, 7).toString('base64')}', SESSION_DRIVER: 'memory', LOG_LEVEL: 'error' } })
 const res = await app.request(${JSON.stringify(path)})
 const text = await res.text()
 if (res.status !== 200) throw new Error('GET ${path} answered ' + res.status + ' ' + text)

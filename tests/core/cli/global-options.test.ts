@@ -80,7 +80,7 @@ test('--env=<name> reads .env.<name> over .env and sets APP_ENV, as artisan does
   t.regex((await bin(['env:show', '--env=development'], root)).stdout, /^env=development greeting=base/m)
   t.regex((await bin(['env:show'], root)).stdout, /^env=test greeting=base/m)
   // Production through --env is production: destructive commands ask for --force.
-  const refused = await bin(['migrate', '--env=production'], root)
+  const refused = await bin(['migrate', '--env=production'], root, { APP_URL: 'https://shop.example.com' })
   t.is(refused.code, 1)
   t.regex(refused.stderr, /Refusing to run "migrate" in production/)
   for (const bad of [['--env'], ['--env=../secrets'], ['--env=']]) {

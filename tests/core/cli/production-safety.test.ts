@@ -36,7 +36,7 @@ function keepers(root: string): string[] {
 
 async function productionApp() {
   const root = tempApp(files)
-  const env = { APP_ENV: 'production', APP_KEY: generateAppKey() }
+  const env = { APP_ENV: 'production', APP_KEY: generateAppKey(), APP_URL: 'https://shop.example.com' }
   const migrated = await cli(['migrate', '--force'], root, env)
   if (migrated.code !== 0) throw new Error(migrated.stderr)
   const db = new Database(join(root, 'database/app.sqlite'))

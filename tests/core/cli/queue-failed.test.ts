@@ -88,7 +88,7 @@ test.serial('queue:failed lists the jobs kept in Redis, queue:retry puts one or 
   t.is(flushed.code, 0, flushed.stderr)
   t.regex(flushed.stdout, /^Deleted 3 failed jobs\.$/m)
   t.is((await bin(['queue:failed'], root)).stdout, 'No failed jobs.\n')
-  const prod = await bin(['queue:flush'], root, { APP_ENV: 'production' })
+  const prod = await bin(['queue:flush'], root, { APP_ENV: 'production', APP_URL: 'https://shop.example.com' })
   t.is(prod.code, 1)
   t.regex(prod.stderr, /Refusing to run "queue:flush" in production \(it deletes the failed jobs\)/)
 })

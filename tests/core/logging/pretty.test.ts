@@ -35,7 +35,7 @@ function run(root: string, env: Record<string, string>, terminal = false): Promi
 
 const APP_KEY = generateAppKey()
 const development = { APP_ENV: 'development', APP_KEY }
-const production = { APP_ENV: 'production', APP_KEY }
+const production = { APP_ENV: 'production', APP_KEY, APP_URL: 'https://shop.example.com' }
 
 function jsonLines(output: string): Array<Record<string, unknown>> {
   return output

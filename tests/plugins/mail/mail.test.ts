@@ -189,7 +189,7 @@ test('in production, a default mailer that only logs is said once at boot, as a 
         "env: 'production', key: 'base64:" + Buffer.alloc(32, 7).toString('base64') + "'",
       ),
     },
-    { APP_ENV: 'production' },
+    { APP_ENV: 'production', APP_URL: 'https://shop.example.com' },
   )
   const log = readFileSync(join(production.root, 'storage/logs/kiln.log'), 'utf8')
   t.regex(log, /"level":40,.*Mail is written to the log \(mailer \\"log\\"\), not sent: set MAIL_MAILER to a real mailer/)

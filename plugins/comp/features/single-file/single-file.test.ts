@@ -132,7 +132,7 @@ test('in production the same error comes at the first render of the component (s
     t,
     { ...broken, ...files },
     { logging: { level: 'silent' } },
-    { APP_ENV: 'production', APP_DEBUG: 'true', APP_KEY: 'base64:' + Buffer.alloc(32, 7).toString('base64') },
+    { APP_ENV: 'production', APP_URL: 'https://shop.example.com', APP_DEBUG: 'true', APP_KEY: 'base64:' + Buffer.alloc(32, 7).toString('base64') },
   )
   t.regex((await testComponent(client, 'counter')).html, /<span>0<\/span>/)
   const error = await t.throwsAsync(testComponent(client, 'broken'))
