@@ -49,8 +49,14 @@ async function mount(app: Application): Promise<void> {
   const name = manager.drivers.defaultConnection()
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
   if (driver !== 'websocket' && driver !== 'rt') return
-  if (app.config.get(`broadcasting.connections.${name}.scaling.enabled`))
-    requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
+  const scaled = Boolean(app.config.get(`broadcasting.connections.${name}.scaling.enabled`))
+  if (scaled) requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
+  // Each process holds its own sockets: without the Redis relay, a broadcast reaches only those of the process that sent it.
+  app.service('processState').declare({
+    what: `broadcasting on the in-process websocket server (connection "${name}")${scaled ? ', scaled through Redis' : ', where a broadcast reaches only the sockets of the process that sends it'}`,
+    scope: scaled ? 'network' : 'process',
+    setting: `set \`connections.${name}.scaling.enabled\` in config/broadcasting.ts (RT_SCALING=true in the starter), or use the kv or hosted driver`,
+  })
   const broadcaster = manager.connection(name) as WebsocketBroadcaster
   const { server } = broadcaster
   broadcaster.mounted = true

@@ -13,6 +13,7 @@ declare module '../../core/index.ts' {
   }
 }
 import { queueBroadcast } from './queue-broadcast.ts'
+import { socketStoreState } from './socket-ids.ts'
 import { ShouldBroadcast } from './should-broadcast.ts'
 
 /**
@@ -38,6 +39,8 @@ export function broadcasting(): Plugin {
       app.instance(BroadcastManager, manager, 'broadcast')
       app.terminating(() => manager.drivers.purge())
       app.service('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
+      const socketStore = socketStoreState(app.config)
+      if (socketStore) app.service('processState').declare(socketStore)
     },
     async boot(app) {
       app.service('broadcast').assertActiveConnection()
