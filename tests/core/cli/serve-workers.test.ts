@@ -94,6 +94,15 @@ test('kiln serve --workers=2: two processes answer on one port, with one serving
   )
 })
 
+test('--workers=1 is the one process of kiln serve without the flag: no primary, the usual serving line', async (t) => {
+  t.timeout(60_000)
+  const server = await kilnServe(t, sharedApp(), {}, ['--workers=1'])
+  t.is(await pidOf(server.url), server.pid, 'the process started answers itself')
+  t.true(server.output().includes(`Serving Kiln on ${server.url}/\n`))
+  server.kill('SIGTERM')
+  t.is(await server.exited, 0)
+})
+
 test('a worker killed with SIGKILL is replaced, and requests keep being answered', async (t) => {
   t.timeout(60_000)
   const server = await kilnServe(t, sharedApp(), {}, ['--workers=2'])
