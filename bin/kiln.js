@@ -37,7 +37,8 @@ try {
 }
 // A worker of `kiln serve --workers` is held open by its channel to the primary: let go of it once the command is done
 // (served and drained, or failed to boot), so that the process ends with its exit code and the primary sees it.
-if (cluster.isWorker) cluster.worker.disconnect()
+// The primary may be gone already (its channel closed): then there is nothing to let go of, and no error to report.
+if (cluster.isWorker && process.connected) cluster.worker.on('error', () => {}).disconnect()
 
 /** The app folder the CLI will use: `--root`, else KILN_ROOT, else here. */
 function appRoot() {

@@ -35,7 +35,7 @@ export async function serveWithWorkers(app: Application, options: PrimaryOptions
   const local = app.service('processState').local()
   if (local.length) throw new CommandError(`kiln serve --workers=${options.workers} refuses to start. ${unsharedStateError(local, options.workers).message}`)
   const name = app.config.get<string>('app.name')
-  const env = { ...workerEnvironment(app), KILN_ROOT: app.root }
+  const env = { ...workerEnvironment(app), KILN_ROOT: app.root, KILN_SERVE_WORKER: '1' }
   // Listening before the first worker starts: Ctrl-C during their boot must find the handler.
   const stopped = waitForShutdownSignal()
   // Each worker boots its own app; this one was only booted to be checked, and must not hold connections meanwhile.

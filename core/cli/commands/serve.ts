@@ -27,7 +27,15 @@ export const serveCommand = defineCommand({
     const workers = workerCount(flags.workers as string | undefined)
     const port = flags.port !== undefined ? Number(flags.port) : app.env.number('PORT', 3000)
     const host = (flags.host as string | undefined) ?? app.env.get('HOST', '127.0.0.1')
-    if (workers > 1 && !cluster.isWorker) return (await import('../serve-primary.ts')).serveWithWorkers(app, { workers, port, host, info, warn })
+    // A worker of our own primary, not of another cluster (pm2's cluster mode runs `kiln serve` as its workers).
+    const ownWorker = cluster.isWorker && process.env.KILN_SERVE_WORKER === '1'
+    if (workers > 1 && !ownWorker) {
+      if (cluster.isWorker)
+        throw new CommandError(
+          'kiln serve --workers cannot start workers from a node:cluster worker (pm2 cluster mode?): let that cluster start the processes, without --workers.',
+        )
+      return (await import('../serve-primary.ts')).serveWithWorkers(app, { workers, port, host, info, warn })
+    }
     // Node ends the process on a rejection nobody handles (a route that forgot an `await`): every request in flight
     // would fail with it. The server logs it, with its stack, and keeps serving.
     const onRejection = (reason: unknown) =>
@@ -37,7 +45,7 @@ export const serveCommand = defineCommand({
       )
     process.on('unhandledRejection', onRejection)
     try {
-      if (cluster.isWorker) return await (await import('../serve-worker.ts')).serveAsWorker(app, { port, host })
+      if (ownWorker) return await (await import('../serve-worker.ts')).serveAsWorker(app, { port, host })
       // A taken port is a sentence with the way out (--port), exit code 1, no stack.
       const server = await app.listen({ port, host }).catch((error: unknown) => {
         throw explainListenError(error, { port, host, command: 'kiln serve' })

@@ -1,6 +1,7 @@
 import test from 'ava'
 import { randomBytes } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
@@ -8,7 +9,7 @@ import { generateAppKey } from '../../../core/index.ts'
 import { kilnServe } from '../../fixtures/kiln-serve.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { starterCopy } from './generators/generator-fixtures.ts'
-import { bin, STACK_FRAME } from './cli-harness.ts'
+import { BIN, bin, STACK_FRAME } from './cli-harness.ts'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -252,4 +253,41 @@ test('the starter switched to Redis by its environment alone serves with --worke
   for (let i = 0; i < 4; i++) t.is((await get(`${server.url}/login`)).status, 200)
   server.kill('SIGTERM')
   t.is(await server.exited, 0)
+})
+
+/** A node:cluster primary of another tool (pm2's cluster mode) running `bin/kiln.js ...args` as its two workers. */
+function foreignCluster(t: { teardown(fn: () => unknown): void }, root: string, args: string[]) {
+  const script = `import cluster from 'node:cluster'
+cluster.setupPrimary({ exec: ${JSON.stringify(BIN)}, args: ${JSON.stringify(args)} })
+let exited = 0
+for (let i = 0; i < 2; i++)
+  cluster.fork().on('exit', (code) => {
+    console.log('worker exit ' + code)
+    if (++exited === 2) process.exit(0)
+  })
+`
+  writeFileSync(join(root, 'foreign-primary.mjs'), script)
+  const child = spawn(process.execPath, ['foreign-primary.mjs'], { cwd: root })
+  t.teardown(() => void child.kill('SIGKILL'))
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += String(chunk)))
+  child.stderr.on('data', (chunk) => (output += String(chunk)))
+  return { output: () => output, exited: new Promise((resolve) => child.once('exit', resolve)) }
+}
+
+test("kiln serve as the workers of another cluster (pm2's cluster mode) shares the port, one process each", async (t) => {
+  t.timeout(60_000)
+  const cluster = foreignCluster(t, sharedApp(), ['serve', '--port=0'])
+  await until(() => (cluster.output().match(/Serving Kiln on/g)?.length ?? 0) === 2)
+  const urls = [...cluster.output().matchAll(/Serving Kiln on (http:\/\/[^\s/]+)/g)].map((match) => match[1]!)
+  t.is(urls[0], urls[1], 'both listen on the one port the primary holds')
+  t.is((await distinctPids(urls[0]!, 2)).size, 2)
+})
+
+test("--workers inside another cluster's worker: a CLI error, since a worker cannot start workers", async (t) => {
+  t.timeout(60_000)
+  const cluster = foreignCluster(t, sharedApp(), ['serve', '--port=0', '--workers=2'])
+  await cluster.exited
+  t.is(cluster.output().match(/kiln serve --workers cannot start workers from a node:cluster worker/g)?.length, 2)
+  t.is(cluster.output().match(/worker exit 1/g)?.length, 2)
 })
