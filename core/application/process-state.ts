@@ -13,6 +13,11 @@ declare module './kiln-services.ts' {
  * `process` (memory: nobody), `machine` (files under the app's folder: the
  * processes of this machine), `network` (Redis, a database server: every
  * machine that reaches it).
+ *
+ * @example
+ * ```ts
+ * const scope: StateScope = driver === 'redis' ? 'network' : 'process'
+ * ```
  */
 export type StateScope = 'process' | 'machine' | 'network'
 
@@ -109,7 +114,14 @@ export function unsharedStateError(states: readonly ProcessState[], processes: n
   )
 }
 
-/** The kernel's first provider: the registry of process-local state, there before any provider or plugin registers. */
+/**
+ * The kernel's first provider: the registry of process-local state, there before any provider or plugin registers.
+ *
+ * @example
+ * ```ts
+ * export const kernelProviders = [processStateProvider, loggingProvider, cliProvider]
+ * ```
+ */
 export const processStateProvider = definePlugin({
   name: 'kiln:process-state',
   register(app) {

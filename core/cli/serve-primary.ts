@@ -8,7 +8,14 @@ import { servingLine } from './serve-messages.ts'
 import { waitForShutdownSignal } from './shutdown-signal.ts'
 import { runWorkerPool } from './worker-pool.ts'
 
-/** What {@link serveWithWorkers} needs of the command. */
+/**
+ * What {@link serveWithWorkers} needs of the command.
+ *
+ * @example
+ * ```ts
+ * const options: PrimaryOptions = { workers: 2, port: 3000, host: '127.0.0.1', info, warn }
+ * ```
+ */
 export interface PrimaryOptions {
   workers: number
   port: number

@@ -12,10 +12,24 @@ import cluster, { type Worker } from 'node:cluster'
  */
 export type WorkerMessage = { kiln: 'serve:starting' } | { kiln: 'serve:ready'; url: string } | { kiln: 'serve:fatal'; message: string }
 
-/** What the primary sends a worker to drain it: stop accepting, finish the requests in flight, exit. */
+/**
+ * What the primary sends a worker to drain it: stop accepting, finish the requests in flight, exit.
+ *
+ * @example
+ * ```ts
+ * worker.send(STOP_MESSAGE)
+ * ```
+ */
 export const STOP_MESSAGE = { kiln: 'serve:stop' } as const
 
-/** Options for {@link runWorkerPool}. */
+/**
+ * Options for {@link runWorkerPool}.
+ *
+ * @example
+ * ```ts
+ * const options: WorkerPoolOptions = { workers: 2, exec: BIN, args: ['serve', '--port=3000'], env: {}, onServing: info, log: warn, stopped }
+ * ```
+ */
 export interface WorkerPoolOptions {
   workers: number
   /** The script each worker runs (`bin/kiln.js`) and its arguments (`serve --port=3000 ...`). */
