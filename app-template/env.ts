@@ -22,14 +22,18 @@ const env = defineEnv({
   SESSION_LIFETIME: z.coerce.number().positive().default(120),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   CACHE_STORE: z.enum(['memory', 'fs', 'redis']).default('memory'),
+  THROTTLE_STORE: z.enum(['memory', 'redis']).default('memory'),
+  UPLOADS_STORE: z.enum(['fs', 'redis', 'memory']).default('fs'),
 
   DB_CONNECTION: z.enum(['sqlite', 'pgsql']).default('sqlite'),
   DB_DATABASE: z.string().default('database/database.sqlite'),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/kiln'),
 
   BROADCAST_CONNECTION: z.enum(['log', 'null', 'websocket', 'rt', 'kv', 'hosted']).default('log'),
+  RT_SCALING: z.stringbool().default(false),
 
   TOK_CACHE: z.stringbool().default(false),
+  TOK_CACHE_REDIS: z.string().optional(),
   TOK_EXPIRATION: z.coerce.number().positive().optional(),
 
   MAIL_MAILER: z.string().default('log'),

@@ -9,6 +9,7 @@ import { peers } from './peers.ts'
 import { rtFanout } from './rt-fanout.ts'
 import { rtMemory } from './rt-memory.ts'
 import { rtScaling } from './rt-scaling.ts'
+import { serveWorkers } from './serve-workers.ts'
 import { sessionGrowth } from './session-growth.ts'
 import { installedApp } from './installed-app.ts'
 import { startTime } from './start-time.ts'
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
   start: startTime,
   installed: installedApp,
   sessions: sessionGrowth,
+  workers: serveWorkers,
   // Installs AdonisJS from the registry into a scratch folder (once) and takes minutes: only when named.
   peers,
 }

@@ -2,6 +2,7 @@
 // The `kiln` command. In a clone it runs Kiln from its TypeScript sources; in an installed package, from the compiled
 // dist/. It registers tsx only when something TypeScript is to load: Kiln's sources, or an app's config/*.ts. A built
 // app (`kiln build`) has only JavaScript and runs on plain node.
+import cluster from 'node:cluster'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire, register as registerHooks } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
@@ -34,6 +35,10 @@ try {
   )
   process.exitCode = 1
 }
+// A worker of `kiln serve --workers` is held open by its channel to the primary: let go of it once the command is done
+// (served and drained, or failed to boot), so that the process ends with its exit code and the primary sees it.
+// The primary may be gone already (its channel closed): then there is nothing to let go of, and no error to report.
+if (cluster.isWorker && process.connected) cluster.worker.on('error', () => {}).disconnect()
 
 /** The app folder the CLI will use: `--root`, else KILN_ROOT, else here. */
 function appRoot() {

@@ -22,13 +22,29 @@ function socketLimits(env: { number(key: string, fallback: number): number; get(
   }
 }
 
+/**
+ * RT_SCALING=true relays broadcasts and presence through Redis, so that the
+ * socket servers of several processes act as one: a broadcast sent by one
+ * reaches sockets held by another.
+ */
+function scaling(env: { boolean(key: string, fallback: boolean): boolean; get(key: string, fallback: string): string }) {
+  return { scaling: { enabled: env.boolean('RT_SCALING', false), url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') } }
+}
+
 export default defineBroadcastingConfig(({ env }) => ({
   default: env.get('BROADCAST_CONNECTION', 'log'),
   connections: {
     log: { driver: 'log' },
     null: { driver: 'null' },
-    websocket: { driver: 'websocket', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false, ...socketLimits(env) },
-    rt: { driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false, ...socketLimits(env) },
+    websocket: {
+      driver: 'websocket',
+      key: env.get('RT_APP_KEY'),
+      secret: env.get('RT_APP_SECRET'),
+      client_events: false,
+      ...socketLimits(env),
+      ...scaling(env),
+    },
+    rt: { driver: 'rt', key: env.get('RT_APP_KEY'), secret: env.get('RT_APP_SECRET'), client_events: false, ...socketLimits(env), ...scaling(env) },
     // Left out, the prefix is APP_NAME as a slug (`my_app:`), the same as rt's scaling prefix.
     kv: { driver: 'kv', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: env.get('BROADCAST_PREFIX') },
     hosted: {

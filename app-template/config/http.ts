@@ -10,4 +10,7 @@ export default defineHttpConfig(({ env }) => ({
   trusted_proxies: env.get('TRUSTED_PROXIES'),
   // GET /up answers 200 once the app has booted; GET /up?ready also checks the database and Redis (503 naming what is down).
   health: '/up',
+  // A store of config/storage.ts: rate limits (login attempts, upload quotas) count in Redis when it is a redis
+  // store (THROTTLE_STORE=redis), shared by every process; anything else counts in this process's memory.
+  throttle_store: env.get('THROTTLE_STORE', 'memory'),
 }))

@@ -10,9 +10,12 @@ export default defineStorageConfig(({ env }) => ({
   stores: {
     local: { driver: 'fs', base: 'storage/app' },
     // Component uploads wait here until the component stores them (config/comp.ts `uploads.store`).
-    tmp: { driver: 'fs', base: 'storage/tmp' },
+    // UPLOADS_STORE: fs | redis | memory. Each driver reads its own keys and ignores the others.
+    tmp: { driver: env.get('UPLOADS_STORE', 'fs'), base: 'storage/tmp', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
     memory: { driver: 'memory' },
-    // CACHE_STORE: memory | fs | redis. Each driver reads its own keys and ignores the others.
+    // CACHE_STORE: memory | fs | redis.
     cache: { driver: env.get('CACHE_STORE', 'memory'), base: 'storage/framework/cache', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
+    // THROTTLE_STORE=redis names this one (config/http.ts): rate limits shared by every process.
+    redis: { driver: 'redis', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
   },
 }))

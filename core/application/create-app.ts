@@ -46,7 +46,8 @@ export async function createApp(options: CreateAppOptions): Promise<Application>
   const config = new ConfigRepository(raw)
   const appConfig = config.define('app', appConfigSchema)
 
-  if (!appConfig.key) {
+  const throwawayKey = !appConfig.key
+  if (throwawayKey) {
     if (appConfig.env !== 'test') throw missingAppKey()
     // Tests get a throwaway key so that a fresh clone's test run needs no setup.
     config.set('app.key', generateAppKey())
@@ -59,6 +60,11 @@ export async function createApp(options: CreateAppOptions): Promise<Application>
   const app = new Application(root, env, config, plugins)
   try {
     await app.register(kernelProviders)
+    // Another process would make up another key, and refuse this one's cookies and signatures.
+    if (throwawayKey)
+      app
+        .service('processState')
+        .declare({ what: 'APP_KEY, made up for this process (APP_ENV=test)', scope: 'process', setting: 'set APP_KEY (`kiln key:generate`)' })
     await app.boot(kernelProviders)
   } catch (error) {
     await app.close().catch(() => {})

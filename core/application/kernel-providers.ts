@@ -12,6 +12,7 @@ import { queueProvider } from '../queue/queue-provider.ts'
 import { eventsProvider } from '../events/events-provider.ts'
 import { authProvider } from '../auth/auth-provider.ts'
 import { authorizationProvider } from '../authorization/authorization-provider.ts'
+import { processStateProvider } from './process-state.ts'
 
 /**
  * The kernel's own providers, in the order they register and boot, before any
@@ -19,6 +20,8 @@ import { authorizationProvider } from '../authorization/authorization-provider.t
  */
 // authProvider stays last: it appends to the `web` group after the session middleware.
 export const kernelProviders: Plugin[] = [
+  // First: every provider and plugin after it declares the state it keeps here.
+  processStateProvider,
   loggingProvider,
   cliProvider,
   httpProvider,

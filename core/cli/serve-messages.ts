@@ -28,14 +28,16 @@ export function explainListenError(error: unknown, where: { port: number; host: 
 
 /**
  * The line printed once the app listens (`kiln serve`, `npm start`, `kiln
- * dev`): the app's name once, and where to open it. The starter app is
+ * dev`): the app's name once, and where to open it, with the number of
+ * processes when `kiln serve --workers` runs several. The starter app is
  * itself named Kiln, so the line never puts "Kiln" beside the app's name.
  *
  * @example
  * ```ts
  * servingLine('Shop', 'http://127.0.0.1:3000/') // 'Serving Shop on http://127.0.0.1:3000/'
+ * servingLine('Shop', 'http://127.0.0.1:3000/', 4) // 'Serving Shop on http://127.0.0.1:3000/ with 4 workers'
  * ```
  */
-export function servingLine(appName: string, url: string): string {
-  return `Serving ${appName} on ${url}`
+export function servingLine(appName: string, url: string, workers = 1): string {
+  return `Serving ${appName} on ${url}${workers > 1 ? ` with ${workers} workers` : ''}`
 }

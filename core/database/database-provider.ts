@@ -1,4 +1,5 @@
 import { definePlugin } from '../application/define-plugin.ts'
+import type { StateScope } from '../application/process-state.ts'
 import { deepMerge } from '../support/dot-path.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
 import { databaseCommands } from './database-commands.ts'
@@ -31,6 +32,13 @@ export const databaseProvider = definePlugin({
     if (!app.config.get('database.default')) app.config.set('database.default', app.env.get('DB_CONNECTION', 'sqlite'))
     const active = app.config.get<string>('database.default')
     requireDriverPackages(`database.${app.config.get<string>(`database.connections.${active}.driver`, '')}`, `The database connection "${active}"`, app.root)
+    const connection = app.config.get<{ driver?: string; filename?: string }>(`database.connections.${active}`, {})
+    const scope: StateScope = connection.driver !== 'sqlite' ? 'network' : connection.filename === ':memory:' ? 'process' : 'machine'
+    app.service('processState').declare({
+      what: `the database (connection "${active}", ${scope === 'process' ? 'SQLite in memory' : connection.driver})`,
+      scope,
+      setting: 'give SQLite a file (DB_DATABASE), or use PostgreSQL (DB_CONNECTION=pgsql) for several machines',
+    })
     const db = new DatabaseManager(app)
     app.instance(DatabaseManager, db, 'db')
     app.terminating(() => db.close())

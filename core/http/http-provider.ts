@@ -64,7 +64,14 @@ export const httpProvider = definePlugin({
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
     if (log) middleware.prependToGroup('global', requestLog)
     const throttleStore = app.config.get<string>('http.throttle_store', 'memory')
-    requireDriverPackages(`storage.${app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')}`, `The throttle store "${throttleStore}"`, app.root)
+    const throttleDriver = app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')
+    requireDriverPackages(`storage.${throttleDriver}`, `The throttle store "${throttleStore}"`, app.root)
+    // Limits count in this process's memory unless their store is Redis (files are not atomic enough to count in).
+    app.service('processState').declare({
+      what: `rate limits (throttle, login attempts, upload quotas), counted ${throttleDriver === 'redis' ? 'in Redis' : 'in memory'}`,
+      scope: throttleDriver === 'redis' ? 'network' : 'process',
+      setting: 'set config/http.ts `throttle_store` to a redis store of config/storage.ts (THROTTLE_STORE=redis in the starter)',
+    })
     const limiters = app.instance(RateLimiters, new RateLimiters(app), 'limiters')
     app.terminating(() => limiters.close())
     middleware.alias('throttle', throttle, { validate: (params) => validateThrottleParams(params, limiters) })

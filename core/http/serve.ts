@@ -91,6 +91,9 @@ export async function listen(app: Application, options: ListenOptions = {}): Pro
     hostname: options.host ?? '127.0.0.1',
     silent: true,
     gracefulShutdown: false,
+    // srvx listens `exclusive` unless it reuses the port; Node's own default lets the workers of `kiln serve --workers`
+    // (node:cluster) share one listening socket, port 0 included. Outside a cluster it changes nothing.
+    node: { exclusive: false },
   })
   await server.ready()
   const node = server.node!.server as NodeServer

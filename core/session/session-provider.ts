@@ -13,6 +13,7 @@ import { sessionGcCommand } from './session-gc.ts'
 import { createSessionStores, defaultStores, sessionCookieName } from './session-stores.ts'
 import { verifyCsrfToken } from './verify-csrf-token.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
+import { storeScope } from '../application/process-state.ts'
 
 declare module '../application/kiln-services.ts' {
   interface KilnServices {
@@ -40,7 +41,14 @@ export const sessionProvider = definePlugin({
     if (!app.config.get('session.driver')) app.config.set('session.driver', app.env.get('SESSION_DRIVER', 'fs'))
     if (!app.config.get('session.cookie')) app.config.set('session.cookie', sessionCookieName(app))
     const store = app.config.get<string>('session.driver')
-    requireDriverPackages(`storage.${app.config.get<string>(`session.stores.${store}.driver`, '')}`, `The "${store}" session store`, app.root)
+    const storeDriver = app.config.get<string>(`session.stores.${store}.driver`, '')
+    requireDriverPackages(`storage.${storeDriver}`, `The "${store}" session store`, app.root)
+    // A login kept in one process's memory is unknown to the next request's process.
+    app.service('processState').declare({
+      what: `sessions, on the "${store}" store${storeDriver === store ? '' : ` (${storeDriver || 'no driver'})`}`,
+      scope: storeScope(storeDriver),
+      setting: 'set SESSION_DRIVER=redis or fs (config/session.ts `driver`)',
+    })
     const stores = createSessionStores(app)
     const active = app.config.get<{ driver?: string; url?: string; timeout_ms?: number }>(`session.stores.${store}`, {})
     // Readiness names the session store when it is a Redis one: every web request needs it.

@@ -61,11 +61,18 @@ async function mount(app: Application): Promise<void> {
   const driver = app.config.get<string | undefined>(`broadcasting.connections.${name}.driver`)
   if (driver !== 'websocket' && driver !== 'rt') return
   const scaling = app.config.get<{ enabled?: boolean; url?: string; timeout_ms?: number } | undefined>(`broadcasting.connections.${name}.scaling`)
-  if (scaling?.enabled) {
+  const scaled = Boolean(scaling?.enabled)
+  if (scaled) {
     requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
     // The relay and the presence rosters live in this Redis: the readiness answer (GET /up?ready) names it.
-    app.service('health').redis(`broadcasting.${name}`, scaling.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { timeoutMs: scaling.timeout_ms })
+    app.service('health').redis(`broadcasting.${name}`, scaling?.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { timeoutMs: scaling?.timeout_ms })
   }
+  // Each process holds its own sockets: without the Redis relay, a broadcast reaches only those of the process that sent it.
+  app.service('processState').declare({
+    what: `broadcasting on the in-process websocket server (connection "${name}")${scaled ? ', scaled through Redis' : ', where a broadcast reaches only the sockets of the process that sends it'}`,
+    scope: scaled ? 'network' : 'process',
+    setting: `set \`connections.${name}.scaling.enabled\` in config/broadcasting.ts (RT_SCALING=true in the starter), or use the kv or hosted driver`,
+  })
   const broadcaster = manager.connection(name) as WebsocketBroadcaster
   const { server } = broadcaster
   broadcaster.mounted = true

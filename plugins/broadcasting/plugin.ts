@@ -14,6 +14,7 @@ declare module '../../core/index.ts' {
   }
 }
 import { queueBroadcast } from './queue-broadcast.ts'
+import { socketStoreState } from './socket-ids.ts'
 import { ShouldBroadcast } from './should-broadcast.ts'
 
 /**
@@ -41,6 +42,8 @@ export function broadcasting(): Plugin {
       app.service('queue').register(BroadcastEvent)
       app.terminating(() => manager.drivers.purge())
       app.service('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
+      const socketStore = socketStoreState(app.config)
+      if (socketStore) app.service('processState').declare(socketStore)
     },
     async boot(app) {
       app.service('broadcast').assertActiveConnection()

@@ -1,4 +1,4 @@
-import { currentHttpContext, type AuthUser, type HttpContext } from '../../core/index.ts'
+import { currentHttpContext, storeScope, type AuthUser, type ConfigRepository, type HttpContext, type ProcessState } from '../../core/index.ts'
 import type { ShouldBroadcast } from './should-broadcast.ts'
 import { isValidSocketId } from './signatures.ts'
 
@@ -106,8 +106,32 @@ function owner(user: AuthUser, token: string | undefined): string {
 const storeKey = (socketId: string) => `broadcasting:socket:${socketId}`
 
 /** `broadcasting.socket_store`, else the `cache` store when there is one, else the default store. */
+function storeName(config: ConfigRepository): string | undefined {
+  return config.get<string | undefined>('broadcasting.socket_store') ?? (config.get('storage.stores.cache') ? 'cache' : undefined)
+}
+
 function store(ctx: HttpContext) {
-  const { config } = ctx.app
-  const name = config.get<string | undefined>('broadcasting.socket_store') ?? (config.get('storage.stores.cache') ? 'cache' : undefined)
-  return ctx.app.service('storage').store(name)
+  return ctx.app.service('storage').store(storeName(ctx.app.config))
+}
+
+/**
+ * The store of token-authenticated socket ids, for the process-state
+ * registry; none when it is the `cache` store, which the kernel declares
+ * itself.
+ *
+ * @example
+ * ```ts
+ * const state = socketStoreState(app.config)
+ * if (state) app.service('processState').declare(state)
+ * ```
+ */
+export function socketStoreState(config: ConfigRepository): ProcessState | undefined {
+  const name = storeName(config) ?? config.get<string>('storage.default', 'local')
+  if (name === 'cache' && !config.get('broadcasting.socket_store')) return undefined
+  const driver = config.get<string | undefined>(`storage.stores.${name}.driver`)
+  return {
+    what: `the socket ids of token clients, for toOthers() (config/storage.ts \`stores.${name}\`, ${driver ?? 'missing'})`,
+    scope: storeScope(driver),
+    setting: 'set config/broadcasting.ts `socket_store` to a redis or fs store of config/storage.ts',
+  }
 }

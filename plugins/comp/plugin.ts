@@ -17,7 +17,7 @@ import { updateHandler } from './update-route.ts'
 import { loadComponentFeatures } from './features/index.ts'
 import { uploadHandler } from './features/uploads/upload-handler.ts'
 import { previewHandler } from './features/uploads/preview-handler.ts'
-import { UploadStore } from './features/uploads/upload-store.ts'
+import { UploadStore, uploadStoreState } from './features/uploads/upload-store.ts'
 import { registerViewHelpers } from './view-helpers.ts'
 import { tsPrivateMethods } from './private-methods.ts'
 
@@ -65,6 +65,7 @@ export function comp(): Plugin {
         loadComponentFeatures,
       )
       app.instance(ComponentManager, manager, 'comp')
+      app.service('processState').declare(uploadStoreState(config.uploads.store, app.config.get(`storage.stores.${config.uploads.store}.driver`)))
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)
       const publisher = app.service('publisher')

@@ -31,6 +31,12 @@ export function tokenCache(app: Application): TokenCache | undefined {
 export async function startTokenCache(app: Application): Promise<void> {
   const config = app.config.get<TokConfig>('tok').cache
   if (!config.enabled) return
+  // Without Redis, a token revoked through one process stays valid in the others' caches for up to `ttl`.
+  app.service('processState').declare({
+    what: `the verified-token cache (config/tok.ts \`cache\`)${config.redis ? ', invalidated through Redis' : ', where a revocation reaches only the process that made it'}`,
+    scope: config.redis ? 'network' : 'process',
+    setting: 'set `cache.redis` to a Redis URL (TOK_CACHE_REDIS in the starter), or turn the cache off',
+  })
   if (config.redis) {
     requirePackage('ioredis', 'The token cache shared across processes (tok.cache.redis)', app.root)
     // Revocations reach the other processes through this Redis: the readiness answer (GET /up?ready) names it.

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Storage } from 'unstorage'
-import { HttpException, type StorageManager } from '../../../../core/index.ts'
+import { HttpException, storeScope, type ProcessState, type StorageManager } from '../../../../core/index.ts'
 import type { CompConfig } from '../../comp-config.ts'
 import { sniffType } from './sniff-type.ts'
 import { checkDescribedFile, type EffectiveUploadRules } from './upload-rules.ts'
@@ -8,6 +8,23 @@ import { TemporaryUploadedFile, type UploadMeta } from './temporary-uploaded-fil
 
 const PREFIX = 'comp-uploads'
 const REFERENCE = /^comp-upload:([A-Za-z0-9_-]{22}):([a-f0-9]{64})$/
+
+/**
+ * What the temporary store of uploads is to several processes: a file sent
+ * to one process is saved by the next request, which another may answer.
+ *
+ * @example
+ * ```ts
+ * app.service('processState').declare(uploadStoreState('tmp', 'fs'))
+ * ```
+ */
+export function uploadStoreState(store: string, driver: string | undefined): ProcessState {
+  return {
+    what: `component uploads' temporary store (config/storage.ts \`stores.${store}\`, ${driver ?? 'missing'})`,
+    scope: storeScope(driver),
+    setting: `set its driver to redis or fs (UPLOADS_STORE=redis in the starter), or config/comp.ts \`uploads.store\` to another store`,
+  }
+}
 
 /**
  * Temporary files of component uploads: stores them in the configured
