@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Application } from '../../application/application.ts'
 import { currentApp } from '../../application/current-app.ts'
+import { appSlug } from '../../support/app-slug.ts'
 import { KilnError } from '../../support/errors.ts'
 import { importOptionalPackage } from '../../support/optional-package.ts'
 import { failFastRedisOptions, redisReady, redisTarget, watchRedis } from '../../support/redis-health.ts'
@@ -185,9 +186,16 @@ export class RateLimiters {
     return this.redis
   }
 
+  /**
+   * `<store prefix>:throttle`, the store's prefix being what its other keys
+   * use: its own `prefix`, else the app's slug and the store's name. Two
+   * apps on one Redis (or a new deploy under another APP_NAME) never share
+   * counters.
+   */
   private redisPrefix(): string {
     const storeName = this.app.config.get<string>('http.throttle_store', 'memory')
-    return `${this.app.config.get<string>(`storage.stores.${storeName}.prefix`, 'kiln')}:throttle`
+    const prefix = this.app.config.get<string | undefined>(`storage.stores.${storeName}.prefix`) ?? `${appSlug(this.app.config.get('app.name'))}:${storeName}`
+    return `${prefix}:throttle`
   }
 }
 

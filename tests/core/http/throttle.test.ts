@@ -53,3 +53,23 @@ test('limits in Redis are shared by two apps (two processes in production) on th
   for (let i = 0; i < 6; i++) statuses.push((await apps[i % 2]!.request('/limited', { method: 'POST', headers: { accept: 'application/json' } })).status)
   t.deepEqual(statuses, [200, 200, 200, 200, 429, 429])
 })
+
+test('limits in Redis are kept per app: two apps on one Redis store without a prefix count apart, each under its APP_NAME', async (t) => {
+  const stamp = Date.now()
+  const config = {
+    http: { throttle_store: 'shared' },
+    storage: { stores: { shared: { driver: 'redis', url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } } },
+  }
+  const apps = await Promise.all(['Shop', 'Blog'].map((name) => createApp({ root: tempApp(), env: { APP_ENV: 'test', APP_NAME: `${name} ${stamp}` }, config })))
+  for (const app of apps) {
+    t.teardown(() => app.close())
+    app.router.post('/limited', () => ({ ok: true })).middleware(['throttle:2,1'])
+  }
+  const send = (app: (typeof apps)[number]) => app.request('/limited', { method: 'POST', headers: { accept: 'application/json' } }).then((res) => res.status)
+  t.deepEqual([await send(apps[0]!), await send(apps[0]!), await send(apps[0]!)], [200, 200, 429])
+  t.is(await send(apps[1]!), 200, "the other app's count is its own")
+  const { Redis } = await import('ioredis')
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+  t.teardown(() => redis.quit())
+  t.true((await redis.keys(`shop_${stamp}:shared:throttle*`)).length > 0, 'keys start with the app slug and the store name, as every Redis store of the app')
+})
