@@ -29,6 +29,9 @@ const env = defineEnv({
   DB_DATABASE: z.string().default('database/database.sqlite'),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/kiln'),
 
+  // sync | memory (jobs run in the process that queued them) | redis (jobs wait in Redis for `kiln queue:work`)
+  QUEUE_CONNECTION: z.enum(['sync', 'memory', 'redis']).default('memory'),
+
   BROADCAST_CONNECTION: z.enum(['log', 'null', 'websocket', 'rt', 'kv', 'hosted']).default('log'),
   RT_SCALING: z.stringbool().default(false),
 
