@@ -25,7 +25,12 @@ export default defineBroadcastDriver({
   create: (app, { name, config, appKey }) =>
     new KvBroadcaster(
       name,
-      { ...(config as KvConfig), prefix: (config as KvConfig).prefix ?? `${appSlug(app.config.get('app.name'))}:` },
+      {
+        ...(config as KvConfig),
+        // Left out, the URL is REDIS_URL as the app reads it (its .env too, not only the process's variables).
+        url: (config as KvConfig).url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+        prefix: (config as KvConfig).prefix ?? `${appSlug(app.config.get('app.name'))}:`,
+      },
       appKey,
       app.logger,
       app.root,
@@ -36,7 +41,7 @@ export default defineBroadcastDriver({
     if (app.config.get(`broadcasting.connections.${active}.driver`) !== DRIVER_NAME) return
     requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`, app.root)
     // Broadcasts published while this Redis is down are lost: the readiness answer (GET /up?ready) names it.
-    const url = app.config.get<string | undefined>(`broadcasting.connections.${active}.url`) ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+    const url = app.config.get<string | undefined>(`broadcasting.connections.${active}.url`) ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379')
     app.service('health').redis(`broadcasting.${active}`, url)
   },
 })

@@ -65,7 +65,7 @@ async function mount(app: Application): Promise<void> {
   if (scaled) {
     requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
     // The relay and the presence rosters live in this Redis: the readiness answer (GET /up?ready) names it.
-    app.service('health').redis(`broadcasting.${name}`, scaling?.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { timeoutMs: scaling?.timeout_ms })
+    app.service('health').redis(`broadcasting.${name}`, scaling?.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), { timeoutMs: scaling?.timeout_ms })
   }
   // Each process holds its own sockets: without the Redis relay, a broadcast reaches only those of the process that sent it.
   app.service('processState').declare({
@@ -91,12 +91,23 @@ async function mount(app: Application): Promise<void> {
   }
 }
 
-/** Left out, `scaling.prefix` is the app's name (`my_shop:`), as the kv driver's prefix is: the two must match. */
-function withScalingPrefix(app: Application, config: BroadcasterConfig): BroadcasterConfig {
-  const scaling = config.scaling as { prefix?: string } | undefined
+/**
+ * Left out, `scaling.prefix` is the app's name (`my_shop:`), as the kv
+ * driver's prefix is (the two must match), and `scaling.url` is REDIS_URL as
+ * the app reads it (its .env too, not only the process's variables).
+ */
+function withScalingDefaults(app: Application, config: BroadcasterConfig): BroadcasterConfig {
+  const scaling = config.scaling as { prefix?: string; url?: string } | undefined
   // A scaling block that is not an object is left for the schema to refuse, with its message.
-  if (scaling !== undefined && (typeof scaling !== 'object' || scaling === null || scaling.prefix !== undefined)) return config
-  return { ...config, scaling: { ...scaling, prefix: `${appSlug(app.config.get('app.name'))}:` } }
+  if (scaling !== undefined && (typeof scaling !== 'object' || scaling === null)) return config
+  return {
+    ...config,
+    scaling: {
+      ...scaling,
+      prefix: scaling?.prefix ?? `${appSlug(app.config.get('app.name'))}:`,
+      url: scaling?.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+    },
+  }
 }
 
 /** The app's own address (`APP_URL`) may always connect, also behind a proxy that rewrites `Host`. */
@@ -133,6 +144,6 @@ export default defineBroadcastDriver({
   name: DRIVER_NAME,
   aliases: ['rt'],
   create: (app, { name, config, appKey }) =>
-    new WebsocketBroadcaster(name, withOwnOrigin(app, withScalingPrefix(app, config)), appKey, app.logger, app.service('proxies')),
+    new WebsocketBroadcaster(name, withOwnOrigin(app, withScalingDefaults(app, config)), appKey, app.logger, app.service('proxies')),
   boot: mount,
 })

@@ -3,6 +3,7 @@ import test from 'ava'
 import { Redis } from 'ioredis'
 import { createApp, runWithApp } from '../../../core/index.ts'
 import kvDriver, { DRIVER_NAME, KvBroadcaster } from '../../../drivers/kv/index.ts'
+import websocketDriver from '../../../drivers/websocket/index.ts'
 import { broadcast, broadcasting, Channel, flushBroadcasts, PrivateChannel, ShouldBroadcast, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { broadcasterSuite } from '../../plugins/broadcasting/broadcaster-contract.ts'
@@ -266,4 +267,34 @@ test.serial('Redis down: a queued broadcast fails, is retried by the queue, and 
   t.deepEqual(message, { event: 'Shipped', data: { id: 7, socket: null }, socket: null })
   t.regex(id, /^[0-9a-f-]{36}$/)
   t.regex(readFileSync(`${app.root}/storage/logs/kv.log`, 'utf8'), /kv: Redis connection lost/, 'the first attempt failed and the outage was logged')
+})
+
+test("REDIS_URL comes from the app's environment (.env), not only the process's: kv, rt's scaling and their readiness checks use it", async (t) => {
+  const port = await freePort()
+  await redisServer(t, port)
+  const url = `redis://127.0.0.1:${port}`
+  const seen: string[] = []
+  const listener = new Redis(url)
+  t.teardown(() => listener.quit())
+  listener.on('pmessage', (_pattern, channel) => seen.push(channel))
+  await listener.psubscribe('env-url-*')
+  const apps = await Promise.all(
+    [{ kv: { driver: 'kv', prefix: 'env-url-kv:' } }, { rt: { driver: 'rt', key: 'k', secret: 's', scaling: { enabled: true, prefix: 'env-url-rt:' } } }].map(
+      (connections) =>
+        createApp({
+          root: tempApp(),
+          // The app's own variables (a .env, or createApp's env), which process.env does not have.
+          env: { APP_ENV: 'test', REDIS_URL: url },
+          plugins: [broadcasting(), kvDriver, websocketDriver],
+          config: { broadcasting: { default: Object.keys(connections)[0], connections }, http: { health: '/up' }, logging: { level: 'silent' } },
+        }),
+    ),
+  )
+  for (const app of apps) {
+    t.teardown(() => app.close())
+    await app.service('broadcast').send({ channels: ['news'], event: 'Sale', payload: {} })
+    const ready = await app.request('/up?ready')
+    t.is(ready.status, 200, await ready.clone().text())
+  }
+  t.true(await waitFor(() => seen.includes('env-url-kv:news') && seen.includes('env-url-rt:news')), seen.join(', '))
 })
