@@ -67,7 +67,8 @@ export function fromFrontend(ctx: HttpContext, stateful: string[]): boolean {
   if (!source) return false
   let domain = source.replace(/^https?:\/\//i, '')
   if (!domain.endsWith('/')) domain += '/'
-  const host = ctx.request.header('host') ?? ''
+  // The host the browser asked for: behind a trusted proxy that rewrites Host (nginx's default), the one it forwarded.
+  const host = ctx.request.host()
   return stateful.some((entry) => {
     const pattern = (entry.trim() === CURRENT_REQUEST_HOST ? host : entry.trim()) + '/*'
     return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(domain)

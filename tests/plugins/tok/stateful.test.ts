@@ -9,7 +9,7 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 const root = fileURLToPath(new URL('../../../app-template/', import.meta.url))
 
 function ctxWith(headers: Record<string, string>): HttpContext {
-  return { request: { header: (name: string) => headers[name.toLowerCase()] } } as unknown as HttpContext
+  return { request: { header: (name: string) => headers[name.toLowerCase()], host: () => headers.host ?? '' } } as unknown as HttpContext
 }
 
 test('stateful domain matching follows Sanctum: scheme stripped, wildcards, exact port, no suffix tricks', (t) => {
