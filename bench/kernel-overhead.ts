@@ -13,7 +13,7 @@ import { H3 } from 'h3'
 import { serve } from 'srvx'
 import { createApp } from '../core/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
-import { compare, report } from './measure.ts'
+import { compare, firstVisitCookies, report } from './measure.ts'
 
 export async function kernelOverhead(): Promise<void> {
   const payload = { id: 1, name: 'Test User', email: 'test@example.com' }
@@ -53,15 +53,4 @@ export async function kernelOverhead(): Promise<void> {
     await app.close()
     await memoryApp.close()
   }
-}
-
-/** The session and XSRF cookies a first visit gets, as the returning browser sends them back. */
-async function firstVisitCookies(url: string): Promise<string> {
-  const first = await fetch(url)
-  const cookie = first.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ')
-  if (!cookie.includes('XSRF-TOKEN=')) throw new Error('P0 web: the first visit got no session and XSRF cookies')
-  return cookie
 }

@@ -55,3 +55,22 @@ export function report(name: string, kiln: CannonResult, baseline: CannonResult,
   console.log(`${name}: median ratio ${ratio.toFixed(2)}${verdict}\n  kiln:     ${side(kiln)}\n  baseline: ${side(baseline)}`)
   if (baseline.errors || baseline.non2xx) console.log(`  baseline errors: ${baseline.errors}, non-2xx ${baseline.non2xx}`)
 }
+
+/**
+ * The session and XSRF cookies a first visit gets, as a returning browser
+ * sends them back: the `web` lines measure a visitor who has a session.
+ *
+ * @example
+ * ```ts
+ * const cookie = await firstVisitCookies(`${server.url}/web-bench`)
+ * ```
+ */
+export async function firstVisitCookies(url: string): Promise<string> {
+  const first = await fetch(url)
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
+  if (!cookie.includes('XSRF-TOKEN=')) throw new Error(`${url}: the first visit got no session and XSRF cookies`)
+  return cookie
+}

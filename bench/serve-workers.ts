@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { generateAppKey } from '../core/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { cannon, type CannonResult } from './autocannon.ts'
+import { firstVisitCookies } from './measure.ts'
 
 const KILN = fileURLToPath(new URL('../bin/kiln.js', import.meta.url))
 /** Clock ticks per second of /proc's times: 100 on Linux everywhere Node runs. */
@@ -133,15 +134,4 @@ function treeCpuMicros(pid: number): number | undefined {
   } catch {
     return undefined
   }
-}
-
-/** The session and XSRF cookies a first visit gets, as the returning browser sends them back. */
-async function firstVisitCookies(url: string): Promise<string> {
-  const first = await fetch(url)
-  const cookie = first.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ')
-  if (!cookie.includes('XSRF-TOKEN=')) throw new Error('serve --workers: the first visit got no session and XSRF cookies')
-  return cookie
 }

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Application } from '../application/application.ts'
 import type { CommandDefinition } from './define-command.ts'
+import { moduleFiles } from '../support/module-files.ts'
 
 /**
  * Registers the commands an app keeps in `app/commands/`: every export made
@@ -18,7 +19,7 @@ export async function discoverCommands(app: Application, folder = 'app/commands'
   const dir = join(app.root, folder)
   if (!existsSync(dir)) return 0
   let count = 0
-  for (const file of modules(dir)) {
+  for (const file of moduleFiles(dir)) {
     const exported = (await import(pathToFileURL(file).href)) as Record<string, unknown>
     for (const value of Object.values(exported)) {
       if (isCommand(value)) {
@@ -39,14 +40,4 @@ function isCommand(value: unknown): value is CommandDefinition {
     typeof candidate.description === 'string' &&
     typeof candidate.run === 'function'
   )
-}
-
-function modules(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((entry) => {
-      const path = join(dir, entry)
-      if (statSync(path).isDirectory()) return modules(path)
-      return /\.(ts|js|mjs)$/.test(entry) && !/\.(test|d)\.(ts|js)$/.test(entry) ? [path] : []
-    })
 }

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { KilnError } from '../support/errors.ts'
 import { Job, type JobClass } from './job.ts'
+import { moduleFiles } from '../support/module-files.ts'
 
 /**
  * A queued job (or queued listener) whose class this process does not know
@@ -144,7 +145,7 @@ export class JobRegistry {
     const dir = join(this.root, this.folder)
     if (!existsSync(dir)) return 0
     let count = 0
-    for (const file of modules(dir)) {
+    for (const file of moduleFiles(dir)) {
       const exported = (await import(pathToFileURL(file).href)) as Record<string, unknown>
       for (const value of new Set(Object.values(exported))) {
         if (typeof value === 'function' && value.prototype instanceof Job) {
@@ -155,14 +156,4 @@ export class JobRegistry {
     }
     return count
   }
-}
-
-function modules(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((entry) => {
-      const path = join(dir, entry)
-      if (statSync(path).isDirectory()) return modules(path)
-      return /\.(ts|js|mjs)$/.test(entry) && !/\.(test|d)\.(ts|js)$/.test(entry) ? [path] : []
-    })
 }

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Model } from './model.ts'
+import { moduleFiles } from '../../support/module-files.ts'
 
 /**
  * Imports every module under the app's `app/models` and registers the
@@ -19,7 +20,7 @@ export async function discoverModels(root: string, folder = 'app/models'): Promi
   const dir = join(root, folder)
   if (!existsSync(dir)) return 0
   let count = 0
-  for (const file of modules(dir)) {
+  for (const file of moduleFiles(dir)) {
     const exported = (await import(pathToFileURL(file).href)) as Record<string, unknown>
     for (const value of Object.values(exported)) {
       if (typeof value === 'function' && value.prototype instanceof Model) {
@@ -29,12 +30,4 @@ export async function discoverModels(root: string, folder = 'app/models'): Promi
     }
   }
   return count
-}
-
-function modules(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry)
-    if (statSync(path).isDirectory()) return modules(path)
-    return /\.(ts|js|mjs)$/.test(entry) && !/\.(test|d)\.(ts|js)$/.test(entry) ? [path] : []
-  })
 }

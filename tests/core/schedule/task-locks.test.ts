@@ -17,16 +17,22 @@ async function appWithCache(t: { teardown(fn: () => unknown): void }, cache?: Re
   return app
 }
 
+/** A schedule of one task, "Report", every minute on one server; `runs()` counts its runs. */
+function oneServerReport() {
+  let ran = 0
+  const schedule = new Schedule()
+  schedule
+    .call(() => ran++)
+    .everyMinute()
+    .onOneServer()
+    .description('Report')
+  return { schedule, runs: () => ran }
+}
+
 test('in production, onOneServer on a cache store that is not shared: E_SCHEDULE_STORE_NOT_SHARED, from the check and from the runner, and the task never runs', async (t) => {
   for (const cache of [{ driver: 'memory' }, { driver: 'fs', base: 'storage/framework/cache' }, undefined]) {
     const app = await appWithCache(t, cache, PRODUCTION)
-    let ran = 0
-    const schedule = new Schedule()
-    schedule
-      .call(() => ran++)
-      .everyMinute()
-      .onOneServer()
-      .description('Report')
+    const { schedule, runs } = oneServerReport()
     const error = t.throws<KilnError>(() => assertOneServerStore(app, schedule))
     t.is(error?.code, 'E_SCHEDULE_STORE_NOT_SHARED')
     t.regex(error!.message, /Set CACHE_STORE=redis/)
@@ -35,19 +41,13 @@ test('in production, onOneServer on a cache store that is not shared: E_SCHEDULE
     const [outcome] = await runDueTasks(app, schedule, new Date('2026-11-27T13:00:00Z'), io)
     t.is(outcome?.status, 'failed')
     t.is((outcome?.error as KilnError).code, 'E_SCHEDULE_STORE_NOT_SHARED')
-    t.is(ran, 0)
+    t.is(runs(), 0)
   }
 })
 
 test('outside production, onOneServer on a store that is not shared runs once per machine (lock files), with a warning naming CACHE_STORE=redis', async (t) => {
   const app = await appWithCache(t, { driver: 'memory' })
-  let ran = 0
-  const schedule = new Schedule()
-  schedule
-    .call(() => ran++)
-    .everyMinute()
-    .onOneServer()
-    .description('Report')
+  const { schedule, runs } = oneServerReport()
   t.regex(assertOneServerStore(app, schedule) ?? '', /Set CACHE_STORE=redis.*Outside production these tasks run once per machine\./s)
   const at = new Date('2026-11-27T13:00:00Z')
   // Two runs on this machine in one minute, each with its own in-process set (two schedule:run): one runs it.
@@ -56,7 +56,7 @@ test('outside production, onOneServer on a store that is not shared runs once pe
     outcomes.map((o) => o.status),
     ['ran', 'skipped'],
   )
-  t.is(ran, 1)
+  t.is(runs(), 1)
   t.true(readdirSync(join(app.root, 'storage/framework/schedule')).length > 0, 'the claim is a lock file of this machine')
 })
 
