@@ -21,7 +21,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
  */
 function sharedApp(files: Record<string, string> = {}): string {
   return tempApp({
-    '.env': `APP_KEY=${generateAppKey()}\n`,
+    // A production app (config/app.ts sets no env): it needs its key and its address.
+    '.env': `APP_KEY=${generateAppKey()}\nAPP_URL=http://127.0.0.1:3000\n`,
     'config/app.ts': "import { defineConfig } from 'kiln-framework'\nexport default defineConfig({})\n",
     'config/storage.ts': `import { defineStorageConfig } from 'kiln-framework'
 export default defineStorageConfig({
@@ -278,7 +279,11 @@ for (let i = 0; i < 2; i++)
 test("kiln serve as the workers of another cluster (pm2's cluster mode) shares the port, one process each", async (t) => {
   t.timeout(60_000)
   const cluster = foreignCluster(t, sharedApp(), ['serve', '--port=0'])
-  await until(() => (cluster.output().match(/Serving Kiln on/g)?.length ?? 0) === 2)
+  let ended = false
+  void cluster.exited.then(() => (ended = true))
+  // Both serving, or the cluster gone (its workers could not boot): the test fails then, with their output, not by its timeout.
+  await until(() => ended || (cluster.output().match(/Serving Kiln on/g)?.length ?? 0) === 2)
+  t.false(ended, cluster.output())
   const urls = [...cluster.output().matchAll(/Serving Kiln on (http:\/\/[^\s/]+)/g)].map((match) => match[1]!)
   t.is(urls[0], urls[1], 'both listen on the one port the primary holds')
   t.is((await distinctPids(urls[0]!, 2)).size, 2)

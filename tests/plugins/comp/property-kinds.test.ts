@@ -149,7 +149,7 @@ export default class Leaky extends Component {
       t,
       leaky,
       { logging: { level: 'info', channels: ['file'], file: { path: log } } },
-      { APP_ENV: env, APP_KEY: 'base64:' + Buffer.alloc(32, 7).toString('base64') },
+      { APP_ENV: env, APP_KEY: 'base64:' + Buffer.alloc(32, 7).toString('base64'), APP_URL: 'https://app.example' },
     )
     await app.close()
     // The file logger writes asynchronously: wait until it has flushed what boot logged.
