@@ -11,6 +11,6 @@ export default defineHttpConfig(({ env }) => ({
   // GET /up answers 200 once the app has booted; GET /up?ready also checks the database and Redis (503 naming what is down).
   health: '/up',
   // A store of config/storage.ts: rate limits (login attempts, upload quotas) count in Redis when it is a redis
-  // store (THROTTLE_STORE=redis), shared by every process; anything else counts in this process's memory.
-  throttle_store: env.get('THROTTLE_STORE', 'memory'),
+  // store (THROTTLE_STORE=redis makes the `throttle` store one), shared by every process; else in this process's memory.
+  throttle_store: 'throttle',
 }))

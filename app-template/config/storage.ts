@@ -15,7 +15,7 @@ export default defineStorageConfig(({ env }) => ({
     memory: { driver: 'memory' },
     // CACHE_STORE: memory | fs | redis.
     cache: { driver: env.get('CACHE_STORE', 'memory'), base: 'storage/framework/cache', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
-    // THROTTLE_STORE=redis names this one (config/http.ts): rate limits shared by every process.
-    redis: { driver: 'redis', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
+    // Rate limits (config/http.ts `throttle_store`). THROTTLE_STORE: memory (this process) | redis (every process).
+    throttle: { driver: env.get('THROTTLE_STORE', 'memory'), url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
   },
 }))

@@ -294,6 +294,13 @@ test('the starter turns it on: /up and /up?ready answer on the starter app (SQLi
   t.deepEqual(route?.allMiddleware(), [])
 })
 
+test('the starter on its embedded defaults (SQLite, no Redis) is ready with no Redis anywhere: it checks only what it uses', async (t) => {
+  const app = await starterApp(t, 'sqlite', { REDIS_URL: `redis://127.0.0.1:${await freePort()}` })
+  const ready = await app.request('/up?ready')
+  t.is(ready.status, 200, await ready.clone().text())
+  t.deepEqual(((await ready.json()) as { checks: Record<string, string> }).checks, { database: 'ok' })
+})
+
 test('fuzz: query strings, methods and headers around the health path never give a 5xx', async (t) => {
   let seed = 35
   const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32
