@@ -24,6 +24,7 @@ const env = defineEnv({
   CACHE_STORE: z.enum(['memory', 'fs', 'redis']).default('memory'),
   THROTTLE_STORE: z.enum(['memory', 'redis']).default('memory'),
   UPLOADS_STORE: z.enum(['fs', 'redis', 'memory']).default('fs'),
+  FILES_STORE: z.enum(['fs', 'redis', 'memory']).default('fs'),
 
   DB_CONNECTION: z.enum(['sqlite', 'pgsql']).default('sqlite'),
   DB_DATABASE: z.string().default('database/database.sqlite'),

@@ -8,7 +8,8 @@ import { defineStorageConfig } from 'kiln-framework'
 export default defineStorageConfig(({ env }) => ({
   default: 'local',
   stores: {
-    local: { driver: 'fs', base: 'storage/app' },
+    // The app's files (avatars). FILES_STORE: fs (storage/app on this machine) | redis (every machine reads them).
+    local: { driver: env.get('FILES_STORE', 'fs'), base: 'storage/app', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },
     // Component uploads wait here until the component stores them (config/comp.ts `uploads.store`).
     // UPLOADS_STORE: fs | redis | memory. Each driver reads its own keys and ignores the others.
     tmp: { driver: env.get('UPLOADS_STORE', 'fs'), base: 'storage/tmp', url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') },

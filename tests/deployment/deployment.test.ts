@@ -75,7 +75,8 @@ test.serial('readiness through the balancer: the database and every Redis the de
   for (let tries = 0; answer.status !== 200 && tries < 20; tries++) answer = await probe.send('GET', '/up?ready')
   t.is(answer.status, 200, answer.body)
   const { checks } = answer.json<{ checks: Record<string, string> }>()
-  for (const name of ['database', 'session', 'storage.cache', 'storage.tmp', 'queue', 'broadcasting.rt', 'tok.cache']) t.is(checks[name], 'ok', name)
+  for (const name of ['database', 'session', 'storage.cache', 'storage.tmp', 'storage.local', 'storage.throttle', 'queue', 'broadcasting.rt', 'tok.cache'])
+    t.is(checks[name], 'ok', name)
 })
 
 test.serial('a session started on one process is known to the other: login, CSRF, pages, logout', async (t) => {
@@ -228,4 +229,33 @@ test.serial('a reset mailed by one process links to APP_URL (the balancer), and 
   )
   t.is(saved.json.effects.redirect, '/')
   t.is((await login(new HttpSession(deployment.balancer.url, { localAddress: '127.0.0.16' }), 'test@example.com', 'a-new-password')).status, 200)
+})
+
+/** A 1×1 PNG: uploads are checked on their content. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+
+test.serial('an avatar: the upload asked of one process, sent to another, saved by a third request, and served by both', async (t) => {
+  const sam = new HttpSession(deployment.balancer.url, { localAddress: '127.0.0.17' })
+  t.is((await login(sam, 'sam@example.com')).status, 200)
+  const before = new Map(deployment.balancer.served)
+  const profile = await component(sam, '/profile')
+  const asked = await call(sam, profile, [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }])
+  const form = new FormData()
+  form.append('files', new Blob([Uint8Array.from(PNG)], { type: 'image/png' }), 'me.png')
+  const sent = await sam.send('POST', asked.json.effects.upload.url, { multipart: form, headers: { 'x-csrf-token': sam.cookie('XSRF-TOKEN') ?? '' } })
+  t.is(sent.status, 200, sent.body)
+  const [reference] = sent.json<{ references: string[] }>().references
+  const chosen = await call(sam, asked.state, [], [['photo', reference]])
+  const saved = await call(sam, chosen.state, [{ method: 'save' }])
+  t.deepEqual(saved.json.effects.errors ?? {}, {})
+  for (let i = 0; i < 2; i++) {
+    const avatar = await sam.send('GET', '/profile/avatar')
+    t.is(avatar.status, 200, avatar.body)
+    t.is(avatar.headers['content-type'], 'image/png')
+    t.deepEqual(avatar.bytes, PNG)
+  }
+  t.true(
+    spread(before).every((count) => count >= 3),
+    'every step alternated between the processes',
+  )
 })
