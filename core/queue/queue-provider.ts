@@ -5,6 +5,7 @@ import type { JobClass } from './job.ts'
 import { queueConfigSchema } from './queue-config.ts'
 import { QueueManager } from './queue-manager.ts'
 import { queueWorkCommand } from './queue-work-command.ts'
+import { redisUrl } from '../support/redis-health.ts'
 
 declare module '../application/kiln-services.ts' {
   interface KilnServices {
@@ -20,7 +21,7 @@ export const queueProvider = definePlugin({
     const defaults = {
       sync: { driver: 'sync' },
       memory: { driver: 'memory' },
-      redis: { driver: 'redis', url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), prefix: appSlug(app.config.get('app.name')) },
+      redis: { driver: 'redis', url: redisUrl(app.env), prefix: appSlug(app.config.get('app.name')) },
     }
     app.config.set('queue.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('queue.connections', {}) })
     if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
@@ -28,7 +29,7 @@ export const queueProvider = definePlugin({
     requireDriverPackages(`queue.${app.config.get<string>(`queue.connections.${active}.driver`, '')}`, `The queue connection "${active}"`, app.root)
     const connection = app.config.get<{ driver?: string; url?: string }>(`queue.connections.${active}`, {})
     // Jobs pushed while the queue's Redis is down are lost to the request: readiness names it.
-    if (connection.driver === 'redis') app.service('health').redis('queue', connection.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'))
+    if (connection.driver === 'redis') app.service('health').redis('queue', redisUrl(app.env, connection.url))
     const queue = new QueueManager(app)
     queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
     app.instance(QueueManager, queue, 'queue')

@@ -3,6 +3,7 @@ import { importOptionalPackage } from '../support/optional-package.ts'
 import type { JobPayload } from './payload.ts'
 import type { PushOptions, QueueDriver } from './queue-driver.ts'
 import { backoffFor, isFinalFailure, recordFailure, runJob, type FailedJob } from './run-job.ts'
+import { redisUrl } from '../support/redis-health.ts'
 
 type BullQueue = import('bullmq').Queue
 type BullWorker = import('bullmq').Worker
@@ -139,7 +140,7 @@ export class RedisQueue implements QueueDriver {
   }
 
   private connectionOptions(): { url: string; maxRetriesPerRequest: null } {
-    return { url: this.config.url ?? this.app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), maxRetriesPerRequest: null } as never
+    return { url: redisUrl(this.app.env, this.config.url), maxRetriesPerRequest: null } as never
   }
 
   private prefix(): string {

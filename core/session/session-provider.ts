@@ -14,6 +14,7 @@ import { createSessionStores, defaultStores, sessionCookieName } from './session
 import { verifyCsrfToken } from './verify-csrf-token.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
 import { storeScope } from '../application/process-state.ts'
+import { redisUrl } from '../support/redis-health.ts'
 
 declare module '../application/kiln-services.ts' {
   interface KilnServices {
@@ -52,8 +53,7 @@ export const sessionProvider = definePlugin({
     const stores = createSessionStores(app)
     const active = app.config.get<{ driver?: string; url?: string; timeout_ms?: number }>(`session.stores.${store}`, {})
     // Readiness names the session store when it is a Redis one: every web request needs it.
-    if (active.driver === 'redis')
-      app.service('health').redis('session', active.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), { timeoutMs: active.timeout_ms })
+    if (active.driver === 'redis') app.service('health').redis('session', redisUrl(app.env, active.url), { timeoutMs: active.timeout_ms })
     app.instance(Symbol.for('kiln.session.stores'), stores, 'session.stores')
     app.terminating(() => stores.purge())
 

@@ -3,6 +3,7 @@ import type { Application } from '../application/application.ts'
 import { DriverManager } from '../manager/driver-manager.ts'
 import { appSlug } from '../support/app-slug.ts'
 import { registerUnstorageDrivers } from '../storage/unstorage-drivers.ts'
+import { redisUrl } from '../support/redis-health.ts'
 
 /**
  * The session store registry: a `DriverManager` over `config/session.ts`
@@ -41,7 +42,7 @@ export function defaultStores(app: Application): Record<string, Record<string, u
     fs: { driver: 'fs', base: 'storage/framework/sessions' },
     redis: {
       driver: 'redis',
-      url: app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+      url: redisUrl(app.env),
       prefix: `${appSlug(app.config.get('app.name'))}:sessions`,
       timeout_ms: app.config.get<number>('session.redis_timeout_ms', 1000),
     },

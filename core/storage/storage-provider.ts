@@ -2,6 +2,7 @@ import { definePlugin } from '../application/define-plugin.ts'
 import { storeScope } from '../application/process-state.ts'
 import { storageConfigSchema } from './storage-config.ts'
 import { StorageManager } from './storage-manager.ts'
+import { redisUrl } from '../support/redis-health.ts'
 
 declare module '../application/kiln-services.ts' {
   interface KilnServices {
@@ -28,7 +29,6 @@ export const storageProvider = definePlugin({
     // Every Redis store is one readiness check (`storage.cache`), the throttle store among them (http.throttle_store names one).
     const stores = app.config.get<Record<string, { driver?: string; url?: string; timeout_ms?: number }>>('storage.stores', {})
     for (const [name, store] of Object.entries(stores))
-      if (store.driver === 'redis')
-        app.service('health').redis(`storage.${name}`, store.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), { timeoutMs: store.timeout_ms })
+      if (store.driver === 'redis') app.service('health').redis(`storage.${name}`, redisUrl(app.env, store.url), { timeoutMs: store.timeout_ms })
   },
 })

@@ -8,6 +8,7 @@ import { ATOMIC_UPDATE, atomicHook } from './atomic-update.ts'
 import { fsLocks, LOCKS_FOLDER } from './fs-locks.ts'
 import { MISSING_NOW } from './missing-now.ts'
 import { memoryLocks, withLocks, type LockScope, type StoreLocks } from './store-lock.ts'
+import { redisUrl } from '../support/redis-health.ts'
 
 /**
  * Registers the kernel's unstorage drivers on a manager: `memory`, `fs`
@@ -45,7 +46,7 @@ export function registerUnstorageDrivers(manager: DriverManager<Storage, Applica
     lazyStorage(
       async () =>
         (await import('./redis-store-driver.ts')).failFastRedisDriver({
-          url: config.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+          url: redisUrl(app.env, config.url),
           // Named after the app and the store, so apps (and stores) sharing one Redis keep their keys apart.
           prefix: config.prefix ?? `${appSlug(app.config.get('app.name'))}:${name}`,
           timeoutMs: config.timeout_ms ?? 1000,

@@ -167,3 +167,19 @@ export function redisTarget(url: string): string {
     return 'Redis'
   }
 }
+
+/**
+ * The Redis a store, queue or broadcaster uses: its own `url` when its
+ * config gives one, else `REDIS_URL` as the app reads it (its `.env` too,
+ * not only the process's variables), else the local Redis. Every Redis user
+ * of the kernel and the drivers resolves its address here, so none of them
+ * reads `REDIS_URL` another way.
+ *
+ * @example
+ * ```ts
+ * redisUrl(app.env, config.url) // 'redis://10.0.0.6:6379'
+ * ```
+ */
+export function redisUrl(env: { get(key: string, fallback: string): string }, url?: string): string {
+  return url ?? env.get('REDIS_URL', 'redis://127.0.0.1:6379')
+}

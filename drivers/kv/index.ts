@@ -1,4 +1,4 @@
-import { appSlug, requireDriverPackages } from '../../core/index.ts'
+import { appSlug, redisUrl, requireDriverPackages } from '../../core/index.ts'
 import { defineBroadcastDriver } from '../../plugins/broadcasting/index.ts'
 import { KvBroadcaster, type KvConfig } from './kv-broadcaster.ts'
 
@@ -28,7 +28,7 @@ export default defineBroadcastDriver({
       {
         ...(config as KvConfig),
         // Left out, the URL is REDIS_URL as the app reads it (its .env too, not only the process's variables).
-        url: (config as KvConfig).url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+        url: redisUrl(app.env, (config as KvConfig).url),
         prefix: (config as KvConfig).prefix ?? `${appSlug(app.config.get('app.name'))}:`,
       },
       appKey,
@@ -41,7 +41,7 @@ export default defineBroadcastDriver({
     if (app.config.get(`broadcasting.connections.${active}.driver`) !== DRIVER_NAME) return
     requireDriverPackages('broadcasting.kv', `The kv broadcast connection "${active}"`, app.root)
     // Broadcasts published while this Redis is down are lost: the readiness answer (GET /up?ready) names it.
-    const url = app.config.get<string | undefined>(`broadcasting.connections.${active}.url`) ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379')
+    const url = redisUrl(app.env, app.config.get<string | undefined>(`broadcasting.connections.${active}.url`))
     app.service('health').redis(`broadcasting.${active}`, url)
   },
 })

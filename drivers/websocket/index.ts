@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { appSlug, ConfigError, requireDriverPackages, type Application } from '../../core/index.ts'
+import { appSlug, ConfigError, redisUrl, requireDriverPackages, type Application } from '../../core/index.ts'
 import { defineBroadcastDriver, type BroadcasterConfig } from '../../plugins/broadcasting/index.ts'
 import { registerPusherHttpApi } from './http-api/pusher-http-api.ts'
 import { pusherProtocol } from './protocol/pusher-protocol.ts'
@@ -65,7 +65,7 @@ async function mount(app: Application): Promise<void> {
   if (scaled) {
     requireDriverPackages('broadcasting.rt-scaling', `Scaling the broadcast connection "${name}" across processes`, app.root)
     // The relay and the presence rosters live in this Redis: the readiness answer (GET /up?ready) names it.
-    app.service('health').redis(`broadcasting.${name}`, scaling?.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'), { timeoutMs: scaling?.timeout_ms })
+    app.service('health').redis(`broadcasting.${name}`, redisUrl(app.env, scaling?.url), { timeoutMs: scaling?.timeout_ms })
   }
   // Each process holds its own sockets: without the Redis relay, a broadcast reaches only those of the process that sent it.
   app.service('processState').declare({
@@ -105,7 +105,7 @@ function withScalingDefaults(app: Application, config: BroadcasterConfig): Broad
     scaling: {
       ...scaling,
       prefix: scaling?.prefix ?? `${appSlug(app.config.get('app.name'))}:`,
-      url: scaling?.url ?? app.env.get('REDIS_URL', 'redis://127.0.0.1:6379'),
+      url: redisUrl(app.env, scaling?.url),
     },
   }
 }

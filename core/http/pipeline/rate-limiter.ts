@@ -5,7 +5,7 @@ import { currentApp } from '../../application/current-app.ts'
 import { appSlug } from '../../support/app-slug.ts'
 import { KilnError } from '../../support/errors.ts'
 import { importOptionalPackage } from '../../support/optional-package.ts'
-import { failFastRedisOptions, redisReady, redisTarget, watchRedis } from '../../support/redis-health.ts'
+import { failFastRedisOptions, redisReady, redisTarget, redisUrl, watchRedis } from '../../support/redis-health.ts'
 import type { HttpContext } from './http-context.ts'
 
 // rate-limiter-flexible is some 36 modules: loaded by the first attempt, not at boot, where routes only name their limits.
@@ -173,7 +173,7 @@ export class RateLimiters {
       const storeName = this.app.config.get<string>('http.throttle_store', 'memory')
       const store = this.app.config.get<{ driver?: string; url?: string; timeout_ms?: number } | undefined>(`storage.stores.${storeName}`)
       if (store?.driver !== 'redis') return undefined
-      const url = store.url ?? this.app.env.get('REDIS_URL', 'redis://127.0.0.1:6379')
+      const url = redisUrl(this.app.env, store.url)
       // Imported only by apps whose limits live in Redis.
       const { Redis: RedisClient } = await importOptionalPackage<typeof import('ioredis')>('ioredis', `The throttle store "${storeName}"`, this.app.root)
       const timeoutMs = store.timeout_ms ?? 1000
