@@ -2,7 +2,7 @@ import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { KilnError } from '../support/errors.ts'
 import { secureCookie } from '../session/secure-cookie.ts'
 import type { AuthUser, Guard, LoginOptions, UserProvider } from './contracts.ts'
-import { parseRememberCookie, passwordFingerprint, type RememberTokens } from './remember-tokens.ts'
+import { parseRememberCookie, passwordFingerprint, type IssuedRememberToken, type RememberCookie, type RememberTokens } from './remember-tokens.ts'
 
 /** The part of the session the session guard uses. */
 interface SessionLike {
@@ -21,7 +21,11 @@ interface SessionLike {
  *
  * With `remember` configured, `login(user, { remember: true })` also sets a
  * long-lived cookie (see RememberTokens); when the session has expired, the
- * guard logs the user back in from it and rotates it. Logging out forgets it.
+ * guard logs the user back in from it and rotates its token, keeping its
+ * series. An old token replayed after the grace is a stolen cookie: every
+ * remembered login of the user is forgotten, and the sessions that came from
+ * one end on their next request (the session remembers its series and the
+ * guard checks that it still exists). Logging out forgets it.
  *
  * @example
  * ```ts
@@ -31,6 +35,8 @@ interface SessionLike {
  */
 export class SessionGuard implements Guard {
   private readonly key: string
+  /** The session key naming the remember-me series this session came from or created. */
+  private readonly seriesKey: string
 
   constructor(
     readonly name: string,
@@ -40,6 +46,7 @@ export class SessionGuard implements Guard {
     readonly remember?: RememberTokens,
   ) {
     this.key = `login_${name}`
+    this.seriesKey = `remember_series_${name}`
   }
 
   get provider(): UserProvider {
@@ -65,7 +72,11 @@ export class SessionGuard implements Guard {
   authenticateNow(ctx: HttpContext): AuthUser | undefined | Promise<AuthUser | undefined> {
     const session = sessionOf(ctx, false)
     const id = session?.get(this.key)
-    if (id !== undefined && id !== null) return this.provider.retrieveById(id)
+    if (id !== undefined && id !== null) {
+      if (this.sessionSeries(session!) !== undefined)
+        return this.seriesAlive(ctx, session!, id).then((alive) => (alive ? this.provider.retrieveById(id) : undefined))
+      return this.provider.retrieveById(id)
+    }
     if (!session || !this.remember || parseRememberCookie(ctx.cookies.get(this.remember.options.cookie)) === undefined) return undefined
     return this.fromRememberCookie(ctx)
   }
@@ -77,6 +88,7 @@ export class SessionGuard implements Guard {
     session.regenerateToken()
     session.put(this.key, user.getKey())
     if (options.remember) await this.issueRememberCookie(ctx, user)
+    else session.forget(this.seriesKey)
   }
 
   async logout(ctx: HttpContext): Promise<void> {
@@ -98,37 +110,85 @@ export class SessionGuard implements Guard {
    */
   async forgetRememberedDevices(ctx: HttpContext, user: AuthUser, keepThisDevice = true): Promise<void> {
     if (!this.remember) return
-    const remembered = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie)) !== undefined
+    const session = sessionOf(ctx, false)
+    const loggedIn = session?.get(this.key)
+    // Another user's browser (an admin changing someone's password) keeps its own cookie and series.
+    if (loggedIn !== undefined && loggedIn !== null && String(loggedIn) !== String(user.getKey())) return this.remember.forgetUser(user.getKey())
+    const remembered =
+      parseRememberCookie(ctx.cookies.get(this.remember.options.cookie)) !== undefined || (session !== undefined && this.sessionSeries(session) !== undefined)
     await this.remember.forgetUser(user.getKey())
-    if (remembered && keepThisDevice) await this.issueRememberCookie(ctx, user)
-    else if (remembered) ctx.cookies.delete(this.remember.options.cookie)
+    // A new series, which this session now remembers: its old one is gone with the others and would end it on the next request.
+    if (remembered && keepThisDevice) return this.issueRememberCookie(ctx, user)
+    session?.forget(this.seriesKey)
+    if (ctx.cookies.get(this.remember.options.cookie) !== undefined) ctx.cookies.delete(this.remember.options.cookie)
   }
 
-  /** The session has no user: a valid remember cookie logs its user in again, with a new token. */
+  /**
+   * The session has no user: a valid remember cookie logs its user in again.
+   * The current token is rotated (same series, new token, new cookie); the
+   * token it replaced, sent again within the grace by a parallel request of
+   * the same browser, logs in without rotating; any other token under a known
+   * series is a stolen cookie.
+   */
   private async fromRememberCookie(ctx: HttpContext): Promise<AuthUser | undefined> {
-    if (!this.remember) return undefined
-    const cookie = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie))
-    if (!cookie) return undefined
-    const found = await this.remember.lookup(cookie)
-    if (found.state === 'unknown') return undefined
-    if (found.state === 'mismatch') {
-      // A known selector with the wrong secret: an old, already rotated copy of the cookie. Someone else holds it; end them all.
-      await this.remember.forgetUser(found.userId)
-      ctx.cookies.delete(this.remember.options.cookie)
-      return undefined
+    const remember = this.remember
+    const cookie = parseRememberCookie(remember && ctx.cookies.get(remember.options.cookie))
+    if (!remember || !cookie) return undefined
+    let found = await remember.lookup(cookie)
+    if (found.state === 'valid' || found.state === 'previous') {
+      const user = await this.provider.retrieveById(coerceKey(found.userId))
+      if (!user || found.passwordFingerprint !== passwordFingerprint(user)) {
+        await remember.forgetSelector(cookie.selector)
+        ctx.cookies.delete(remember.options.cookie)
+        return undefined
+      }
+      const rotated = found.state === 'valid' ? await remember.rotate(cookie) : undefined
+      // Another request with the same cookie rotated it first: this one falls in the grace (or is refused if the series went meanwhile).
+      if (found.state === 'valid' && !rotated) found = await remember.lookup(cookie)
+      if (rotated || found.state === 'previous') return this.loginFromSeries(ctx, user, cookie, rotated)
     }
-    if (found.state === 'expired') {
-      ctx.cookies.delete(this.remember.options.cookie)
-      return undefined
-    }
-    await this.remember.forgetSelector(cookie.selector)
-    const user = await this.provider.retrieveById(coerceKey(found.userId))
-    if (!user || (found.passwordFingerprint ?? null) !== passwordFingerprint(user)) {
-      ctx.cookies.delete(this.remember.options.cookie)
-      return undefined
-    }
-    await this.login(ctx, user, { remember: true })
+    if (found.state === 'stolen') await this.stolen(found.userId)
+    ctx.cookies.delete(remember.options.cookie)
+    return undefined
+  }
+
+  /** Logs in from a remember cookie; the session remembers the series, and the cookie is rewritten only when this request rotated it. */
+  private async loginFromSeries(ctx: HttpContext, user: AuthUser, cookie: RememberCookie, rotated: IssuedRememberToken | undefined): Promise<AuthUser> {
+    await this.login(ctx, user)
+    sessionOf(ctx, true)!.put(this.seriesKey, cookie.selector)
+    if (rotated) this.setRememberCookie(ctx, rotated)
     return user
+  }
+
+  /**
+   * An old token under a live series: someone else holds a copy of the
+   * cookie. Every remembered login of the user is forgotten; the sessions
+   * they started end on their next request (see seriesAlive).
+   */
+  private async stolen(userId: string): Promise<void> {
+    await this.remember!.forgetUser(userId)
+  }
+
+  /**
+   * A session that came from (or created) a remember cookie lives only as
+   * long as its series: one indexed lookup per request, so a theft, a logout
+   * or a password change seen on any machine ends it. A session whose series
+   * is gone is invalidated.
+   */
+  private async seriesAlive(ctx: HttpContext, session: SessionLike, id: unknown): Promise<boolean> {
+    const owner = await this.remember!.seriesUser(this.sessionSeries(session)!)
+    if (owner !== undefined && owner === String(id)) return true
+    session.forget(this.key)
+    session.forget(this.seriesKey)
+    await session.invalidate()
+    if (ctx.cookies.get(this.remember!.options.cookie) !== undefined) ctx.cookies.delete(this.remember!.options.cookie)
+    return false
+  }
+
+  private sessionSeries(session: SessionLike): string | undefined {
+    if (!this.remember) return undefined
+    const series = session.get(this.seriesKey)
+    return typeof series === 'string' ? series : undefined
   }
 
   private async issueRememberCookie(ctx: HttpContext, user: AuthUser): Promise<void> {
@@ -137,14 +197,22 @@ export class SessionGuard implements Guard {
         code: 'E_REMEMBER_NOT_CONFIGURED',
       })
     }
-    const { value, maxAge } = await this.remember.issue(user.getKey(), passwordFingerprint(user))
-    ctx.cookies.set(this.remember.options.cookie, value, { maxAge, httpOnly: true, sameSite: 'lax', secure: secureCookies(ctx) })
+    const issued = await this.remember.issue(user.getKey(), passwordFingerprint(user))
+    sessionOf(ctx, false)?.put(this.seriesKey, issued.selector)
+    this.setRememberCookie(ctx, issued)
   }
 
+  private setRememberCookie(ctx: HttpContext, { value, maxAge }: IssuedRememberToken): void {
+    ctx.cookies.set(this.remember!.options.cookie, value, { maxAge, httpOnly: true, sameSite: 'lax', secure: secureCookies(ctx) })
+  }
+
+  /** Logging out forgets this session's series and the cookie's. */
   private async forgetRememberCookie(ctx: HttpContext): Promise<void> {
     if (!this.remember) return
-    const cookie = parseRememberCookie(ctx.cookies.get(this.remember.options.cookie))
-    if (cookie) await this.remember.forgetSelector(cookie.selector)
+    const session = sessionOf(ctx, false)
+    const selectors = new Set([session && this.sessionSeries(session), parseRememberCookie(ctx.cookies.get(this.remember.options.cookie))?.selector])
+    for (const selector of selectors) if (selector) await this.remember.forgetSelector(selector)
+    session?.forget(this.seriesKey)
     if (ctx.cookies.get(this.remember.options.cookie) !== undefined) ctx.cookies.delete(this.remember.options.cookie)
   }
 }

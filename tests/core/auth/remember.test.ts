@@ -11,7 +11,8 @@ class Member extends Authenticatable(Model) {
   declare password: string
 }
 
-const migration = `
+/** The members table and a remember_tokens table; without `rotation`, as the starter made it before tokens rotated within a series. */
+const migration = (rotation = true) => `
 import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('members').addColumn('id', ...increments(db))
@@ -22,13 +23,14 @@ export async function up(db) {
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull())
     .addColumn('user_id', 'varchar(255)', (c) => c.notNull())
     .addColumn('password_fingerprint', 'varchar(64)')
-    .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute()
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    ${rotation ? ".addColumn('previous_token_hash', 'varchar(64)').addColumn('rotated_at', 'bigint')" : ''}.execute()
 }
 export async function down() {}
 `
 
-async function rememberApp(t: Parameters<typeof databaseApp>[0], dialect: 'sqlite' | 'pgsql', remember = true) {
-  const app = await databaseApp(t, dialect, { 'database/migrations/0002_members.ts': migration })
+async function rememberApp(t: Parameters<typeof databaseApp>[0], dialect: 'sqlite' | 'pgsql', remember = true, rotation = true) {
+  const app = await databaseApp(t, dialect, { 'database/migrations/0002_members.ts': migration(rotation) })
   app.config.set('auth.providers.members', { driver: 'model', model: () => Member })
   app.config.set('auth.guards.web', { driver: 'session', provider: 'members', ...(remember ? { remember: { table: 'remember_tokens' } } : {}) })
   const member = await runWithApp(app, async () => {
@@ -48,7 +50,7 @@ async function rememberApp(t: Parameters<typeof databaseApp>[0], dialect: 'sqlit
         const user = request.user<Member>()!
         await user.setPassword(String(request.input('password')))
         await user.save()
-        if (request.input('forget') === true) await auth.forgetRememberedDevices(user)
+        if (request.input('forget') === true) await auth.forgetRememberedDevices(user, { keepThisDevice: request.input('keep') !== false })
         return { ok: true }
       })
       .middleware(['auth'])
@@ -57,6 +59,21 @@ async function rememberApp(t: Parameters<typeof databaseApp>[0], dialect: 'sqlit
 }
 
 const rows = async (app: Application) => (await app.service('db').kysely()).selectFrom('remember_tokens').selectAll().execute()
+
+/** Moves every rotation an hour into the past, beyond the grace in which the replaced token still logs in. */
+const pastTheGrace = async (app: Application) =>
+  (await app.service('db').kysely())
+    .updateTable('remember_tokens')
+    .set({ rotated_at: Math.floor(Date.now() / 1000) - 3600 })
+    .where('rotated_at', 'is not', null)
+    .execute()
+
+/** A browser without the session (expired, flushed) holding a copy of a remember cookie. */
+function holding(app: Application, cookie: string) {
+  const client = new TestClient(app)
+  client.cookies.set('remember_web', { value: cookie, path: '/' })
+  return client
+}
 
 async function loggedIn(app: Application, remember = true, password = 'secret-one') {
   const client = new TestClient(app)
@@ -67,7 +84,7 @@ async function loggedIn(app: Application, remember = true, password = 'secret-on
 }
 
 for (const dialect of ['sqlite', 'pgsql'] as const) {
-  test(`${dialect}: a remembered login survives the loss of its session; the token is stored hashed, rotated on use, and a replayed old one ends every device`, async (t) => {
+  test(`${dialect}: a remembered login survives the loss of its session; the token is stored hashed and rotated on use within its series`, async (t) => {
     const { app } = await rememberApp(t, dialect)
     const client = await loggedIn(app)
     const first = client.cookies.get('remember_web')!.value
@@ -85,27 +102,110 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
     t.not(second, first, 'rotated on use')
     const after = await rows(app)
     t.is(after.length, 1)
-    t.not(after[0]!.selector, row.selector)
+    t.is(after[0]!.selector, row.selector, 'the series keeps its selector')
+    t.not(after[0]!.token_hash, row.token_hash)
+    t.is(after[0]!.previous_token_hash, row.token_hash)
 
-    // Within the new session no remember lookup happens; the old cookie's row is gone.
+    // Within the new session no remember lookup happens.
     t.is((await client.json('GET', '/me')).status, 200)
 
-    // The first cookie, replayed after its rotation, names no row any more: refused, nothing else changes.
-    const replay = new TestClient(app)
-    replay.cookies.set('remember_web', { value: first, path: '/' })
-    t.is((await replay.json('GET', '/me')).status, 401)
-    t.is((await rows(app)).length, 1)
-
-    // A live selector with the wrong secret is a stolen, already rotated cookie: every token of the user ends.
+    // A live selector with a secret that is neither its token nor the one it just replaced: a stolen cookie, every token of the user ends.
     const forged = new TestClient(app)
     const sealed = app.service('encrypter').encrypt(`${String(after[0]!.selector)}:${'x'.repeat(43)}`, 'cookie:remember_web')
     forged.cookies.set('remember_web', { value: sealed, path: '/' })
     t.is((await forged.json('GET', '/me')).status, 401)
     t.is((await rows(app)).length, 0)
+    t.is((await client.json('GET', '/me')).status, 401, 'the session that came from the series ends too')
     client.cookies.delete('kiln_session')
     t.is((await client.json('GET', '/me')).status, 401, 'the real owner must log in again')
   })
+
+  test(`${dialect}: a thief uses a copied cookie first; the owner's browser replays the old token after the grace: theft, every remembered login ends`, async (t) => {
+    const { app } = await rememberApp(t, dialect)
+    const owner = await loggedIn(app)
+    const phone = await loggedIn(app)
+    const plain = await loggedIn(app, false)
+    const stolen = owner.cookies.get('remember_web')!.value
+
+    const thief = holding(app, stolen)
+    t.is((await thief.json('GET', '/me')).status, 200, 'the copy works once: nothing tells it from the owner yet')
+    t.not(thief.cookies.get('remember_web')!.value, stolen)
+    t.is((await thief.json('GET', '/me')).status, 200)
+
+    await pastTheGrace(app)
+    owner.cookies.delete('kiln_session')
+    t.is((await owner.json('GET', '/me')).status, 401, 'the old token, replayed after the grace, is refused')
+    t.false(owner.cookies.has('remember_web'))
+    t.is((await rows(app)).length, 0, 'every remembered login of the user is forgotten')
+    t.is((await thief.json('GET', '/me')).status, 401, "the thief's session, made from the series, ends on its next request")
+    thief.cookies.delete('kiln_session')
+    t.is((await thief.json('GET', '/me')).status, 401)
+    t.is((await phone.json('GET', '/me')).status, 401, 'a session that created a remembered login ends with it')
+    t.is((await plain.json('GET', '/me')).status, 200, 'a session logged in with the password alone is not a remembered login')
+  })
+
+  test(`${dialect}: the owner uses the cookie first; a thief replays the old token after the grace: theft, the owner's remembered session ends too`, async (t) => {
+    const { app } = await rememberApp(t, dialect)
+    const owner = await loggedIn(app)
+    const stolen = owner.cookies.get('remember_web')!.value
+    owner.cookies.delete('kiln_session')
+    t.is((await owner.json('GET', '/me')).status, 200)
+    t.not(owner.cookies.get('remember_web')!.value, stolen)
+
+    await pastTheGrace(app)
+    const thief = holding(app, stolen)
+    t.is((await thief.json('GET', '/me')).status, 401)
+    t.is((await rows(app)).length, 0)
+    t.is((await owner.json('GET', '/me')).status, 401, "the owner's session from the series ends: they log in again, the thief has nothing")
+    owner.cookies.delete('kiln_session')
+    t.is((await owner.json('GET', '/me')).status, 401)
+  })
+
+  test(`${dialect}: parallel requests with the same cookie (a browser restoring its tabs) all log in; one rotates, no theft, the series goes on`, async (t) => {
+    const { app } = await rememberApp(t, dialect)
+    const browser = await loggedIn(app)
+    const first = browser.cookies.get('remember_web')!.value
+    browser.cookies.delete('kiln_session')
+    const tabs = await Promise.all(Array.from({ length: 5 }, () => browser.json('GET', '/me')))
+    t.deepEqual(
+      tabs.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    )
+    t.is(tabs.filter((r) => r.cookies.has('remember_web')).length, 1, 'only the request that rotated the token sets a new cookie')
+    const second = browser.cookies.get('remember_web')!.value
+    t.not(second, first)
+    t.is((await rows(app)).length, 1, 'no theft: the series is kept')
+    t.is((await browser.json('GET', '/me')).status, 200)
+
+    // The same old token a little later, within the grace: still logged in, not rotated again.
+    const late = holding(app, first)
+    const res = await late.json('GET', '/me')
+    t.is(res.status, 200)
+    t.false(res.cookies.has('remember_web'))
+
+    // The series goes on with the new token.
+    browser.cookies.delete('kiln_session')
+    t.is((await browser.json('GET', '/me')).status, 200)
+    t.not(browser.cookies.get('remember_web')!.value, second)
+    t.is((await rows(app)).length, 1)
+  })
 }
+
+test("a table made before rotation (no previous_token_hash, rotated_at) is a clear error naming the migration, not the driver's SQL message", async (t) => {
+  const { app, member } = await rememberApp(t, 'sqlite', true, false)
+  const errors: Array<{ code?: string; message: string }> = []
+  app.router.group({ middleware: ['web'] }, () =>
+    app.router.post('/login-remembered', async ({ auth }) => {
+      await auth.login(member, { remember: true }).catch((error: { code?: string; message: string }) => errors.push(error))
+      return { ok: true }
+    }),
+  )
+  const client = new TestClient(app)
+  await client.get('/me')
+  t.is((await client.json('POST', '/login-remembered')).status, 200)
+  t.is(errors[0]?.code, 'E_REMEMBER_TABLE_OUTDATED')
+  t.regex(errors[0]!.message, /previous_token_hash[\s\S]*0008_add_rotation_to_remember_tokens/)
+})
 
 test('logout forgets the token and deletes the cookie; a login without remember sets none', async (t) => {
   const { app } = await rememberApp(t, 'sqlite')
@@ -142,10 +242,18 @@ test('a password change ends remembered devices: by the fingerprint even when no
   const left = await rows(app)
   t.is(left.length, 1, 'only the new token of the browser that changed it')
   t.not(laptop.cookies.get('remember_web')!.value, before)
+  t.is((await laptop.json('GET', '/me')).status, 200, 'this session stays logged in: it now belongs to the new series')
+  t.is((await tablet.json('GET', '/me')).status, 401, 'the session the tablet logged in with remember ends with its series')
   laptop.cookies.delete('kiln_session')
   t.is((await laptop.json('GET', '/me')).status, 200)
   tablet.cookies.delete('kiln_session')
   t.is((await tablet.json('GET', '/me')).status, 401)
+
+  // keepThisDevice: false ends every remembered device, this one too, but not this session.
+  t.is((await laptop.json('POST', '/password', { password: 'secret-four', forget: true, keep: false })).status, 200)
+  t.is((await rows(app)).length, 0)
+  t.false(laptop.cookies.has('remember_web'))
+  t.is((await laptop.json('GET', '/me')).status, 200)
 })
 
 test('forged or malformed remember cookies are ignored without a database error; remember on a guard without it configured is a clear error', async (t) => {
