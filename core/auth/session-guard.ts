@@ -147,7 +147,7 @@ export class SessionGuard implements Guard {
       if (found.state === 'valid' && !rotated) found = await remember.lookup(cookie)
       if (rotated || found.state === 'previous') return this.loginFromSeries(ctx, user, cookie, rotated)
     }
-    if (found.state === 'stolen') await this.stolen(found.userId)
+    if (found.state === 'stolen') await this.stolen(ctx, found.userId)
     ctx.cookies.delete(remember.options.cookie)
     return undefined
   }
@@ -165,8 +165,10 @@ export class SessionGuard implements Guard {
    * cookie. Every remembered login of the user is forgotten; the sessions
    * they started end on their next request (see seriesAlive).
    */
-  private async stolen(userId: string): Promise<void> {
+  private async stolen(ctx: HttpContext, userId: string): Promise<void> {
     await this.remember!.forgetUser(userId)
+    // One line for the operator: the user id and the address, never the cookie.
+    ctx.app.logger.warn({ guard: this.name, userId, ip: ctx.request.ip() }, 'A used remember-me cookie was replayed: every remembered login of the user is forgotten')
   }
 
   /**

@@ -133,9 +133,15 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
     t.is((await thief.json('GET', '/me')).status, 200)
 
     await pastTheGrace(app)
+    const warnings: unknown[][] = []
+    const warn = app.logger.warn.bind(app.logger)
+    app.logger.warn = ((...args: unknown[]) => (warnings.push(args), warn(...(args as [string])))) as typeof app.logger.warn
     owner.cookies.delete('kiln_session')
     t.is((await owner.json('GET', '/me')).status, 401, 'the old token, replayed after the grace, is refused')
     t.false(owner.cookies.has('remember_web'))
+    t.is(warnings.length, 1, 'the theft is logged once')
+    t.regex(String(warnings[0]![1]), /remember-me cookie was replayed/)
+    t.false(JSON.stringify(warnings).includes(stolen), 'never the cookie')
     t.is((await rows(app)).length, 0, 'every remembered login of the user is forgotten')
     t.is((await thief.json('GET', '/me')).status, 401, "the thief's session, made from the series, ends on its next request")
     thief.cookies.delete('kiln_session')
