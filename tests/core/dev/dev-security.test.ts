@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -110,7 +111,6 @@ test('kiln dev answers its event stream and load-error page only under its own h
   t.is((await get(port, '/', `attacker.example:${port}`))?.body, 'up', 'the app itself answers as it would in production')
 
   // While the app cannot load, its error page (with APP_DEBUG, the source) is the dev server's own answer too.
-  const { writeFileSync } = await import('node:fs')
   writeFileSync(`${root}/routes/web.ts`, BROKEN)
   await until(() => /the application did not load/.test(dev.output()))
   const foreign = await get(port, '/', `attacker.example:${port}`)
