@@ -1,8 +1,9 @@
 import { defineHttpConfig } from 'kiln-framework'
 
 /**
- * HTTP: request bodies, compression, and what the server trusts of the
- * network in front of it. Every key has a default (docs/http.md).
+ * HTTP: request bodies, compression, what the server trusts of the
+ * network in front of it, and who may frame the pages. Every key has a
+ * default (docs/http.md).
  */
 export default defineHttpConfig(({ env }) => ({
   // The reverse proxies and load balancers in front of the app (TRUSTED_PROXIES, comma-separated): only their
@@ -13,4 +14,7 @@ export default defineHttpConfig(({ env }) => ({
   // A store of config/storage.ts: rate limits (login attempts, upload quotas) count in Redis when it is a redis
   // store (THROTTLE_STORE=redis makes the `throttle` store one), shared by every process; else in this process's memory.
   throttle_store: 'throttle',
+  // Who may show these pages in a frame: 'sameorigin' (the app itself, the default), 'deny', or false for no policy
+  // (X-Frame-Options and CSP frame-ancestors, docs/security.md, Headers).
+  frame_options: 'sameorigin',
 }))

@@ -10,7 +10,9 @@ import { changeKind, describeFiles, pageRefresh } from './changes.ts'
 import { devAppUrl } from './dev-app-url.ts'
 import { DEV_EVENTS_PATH, isPageNavigation, withDevClient } from './dev-client.ts'
 import { DevEvents } from './dev-events.ts'
+import { devHostCheck, foreignHost } from './dev-hosts.ts'
 import { loadError, loadErrorPage } from './load-error.ts'
+import { errorPage } from '../http/errors/error-page.ts'
 import type { HostMessage } from './host-message.ts'
 import { installReloadHooks } from './reload-hooks.ts'
 
@@ -48,9 +50,12 @@ type Loaded = { app: Application; handlers: ServerHandlers; error?: undefined } 
  *   and takes the place of the old one on the same server, once it has
  *   booted; requests in between go to the old one.
  *
- * While the application cannot load (a syntax error), pages get the error
- * page, JSON clients a 500 with the message, and the terminal the error
- * with its file and line; the next change tries again. Pages get a small
+ * While the application cannot load (a syntax error), the terminal gets the
+ * error with its file and line, and browsers a 500: with `APP_DEBUG`, the
+ * error page (JSON clients the message); without it, a page that says only
+ * that the app did not load. The next change tries again. The event stream
+ * and that page answer only under the dev server's own host names
+ * (`dev-hosts.ts`), 403 otherwise. Pages get a small
  * script that reloads them after each change (`dev-client.ts`).
  *
  * @example
@@ -96,10 +101,13 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
   let loaded = boot()
   void loaded.then((first) => report(first, `${root}: `))
 
+  // The dev server's own answers (the event stream, the page of a load error) only under its own names: DNS rebinding.
+  const ownHost = devHostCheck(options.url, Env.load(root).get('APP_URL'))
   const handle = async (request: Request): Promise<Response> => {
-    if (new URL(request.url).pathname.endsWith(DEV_EVENTS_PATH)) return events.stream()
+    const host = request.headers.get('host')
+    if (new URL(request.url).pathname.endsWith(DEV_EVENTS_PATH)) return ownHost(host) ? events.stream() : foreignHost(host)
     const current = await loaded
-    if (current.error) return errorResponse(request, current.error, root, events.build)
+    if (current.error) return ownHost(host) ? errorResponse(request, current.error, root, events.build) : foreignHost(host)
     const response = await current.handlers.fetch(request)
     // APP_ENV=production under kiln dev (trying a production setting locally): pages are served as production serves them.
     const inject = current.app.environment !== 'production' && isPageNavigation(request, response)
@@ -207,6 +215,9 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
   }
 }
 
+// Without APP_DEBUG the browser learns no more than that (the terminal has the error, its file and line).
+const LOAD_FAILED = 'The application did not load. The terminal running kiln dev shows why.'
+
 /** The old application, replaced: its sockets are told to reconnect, and it closes once its last requests had time to end. */
 function retire(old: { app: Application; handlers: ServerHandlers }): void {
   old.handlers.websockets.closeAll(1012, 'Service restart')
@@ -215,8 +226,13 @@ function retire(old: { app: Application; handlers: ServerHandlers }): void {
 
 async function errorResponse(request: Request, error: Error, root: string, build: string): Promise<Response> {
   const headers = { 'cache-control': 'no-store' }
-  if (!(request.headers.get('accept') ?? '').includes('text/html'))
-    return Response.json({ message: `The application did not load: ${error.message}` }, { status: 500, headers })
-  const page = new Response(await loadErrorPage(error, root), { status: 500, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+  // Read now, not at startup: APP_DEBUG may have been set in the process's environment or the .env since.
+  const debug = Env.load(root).boolean('APP_DEBUG', false)
+  if (!(request.headers.get('accept') ?? '').includes('text/html')) {
+    const message = debug ? `The application did not load: ${error.message}` : LOAD_FAILED
+    return Response.json({ message }, { status: 500, headers })
+  }
+  const html = debug ? await loadErrorPage(error, root) : errorPage(500, LOAD_FAILED)
+  const page = new Response(html, { status: 500, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
   return isPageNavigation(request, page) ? withDevClient(page, build) : page
 }

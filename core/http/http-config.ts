@@ -49,6 +49,15 @@ export const httpConfigSchema = z.strictObject({
    * log writes both at `debug`. Under `APP_BASE_PATH` it is `<base><path>`.
    */
   health: z.union([z.literal(false), z.string().regex(/^(\/[\w.~-]+)+$/, 'expected a path such as "/up"')]).default(false),
+  /**
+   * Who may show the app's `web` pages in a frame (clickjacking): `'sameorigin'`
+   * (the default: pages of the app itself) sends `X-Frame-Options: SAMEORIGIN`
+   * and `frame-ancestors 'self'` in the Content-Security-Policy; `'deny'`
+   * sends `DENY` and `frame-ancestors 'none'`; `false` sends neither (a page
+   * that must be framed elsewhere can also set its own `frame-ancestors`).
+   * A response that already has a policy gets the directive added to it.
+   */
+  frame_options: z.union([z.enum(['sameorigin', 'deny']), z.literal(false)]).default('sameorigin'),
   /** Log each request (method, path, status, time) in development. */
   request_log: z.boolean().optional(),
   /** A redis store of config/storage.ts to share `throttle` counters across processes; anything else counts in memory. */

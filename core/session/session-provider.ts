@@ -12,6 +12,7 @@ import { encryptCookies, startSession } from './session-middleware.ts'
 import { sessionGcCommand } from './session-gc.ts'
 import { createSessionStores, defaultStores, sessionCookieName } from './session-stores.ts'
 import { verifyCsrfToken } from './verify-csrf-token.ts'
+import { webHeaders } from './web-headers.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
 import { storeScope } from '../application/process-state.ts'
 import { redisUrl } from '../support/redis-health.ts'
@@ -26,9 +27,10 @@ declare module '../application/kiln-services.ts' {
 
 /**
  * The kernel's session provider: the encrypter (`ENCRYPTER`,
- * `app.service('encrypter')`), session stores (`app.service('session.stores')`)
- * the `web` group (encrypted cookies, session, CSRF), `kiln session:gc`, and
- * the URL signer with the `signed` / `signed:relative` middleware.
+ * `app.service('encrypter')`), session stores (`app.service('session.stores')`),
+ * the `web` group (security headers, encrypted cookies, session, CSRF),
+ * `kiln session:gc`, and the URL signer with the `signed` /
+ * `signed:relative` middleware.
  */
 export const sessionProvider = definePlugin({
   name: 'kiln:session',
@@ -57,6 +59,8 @@ export const sessionProvider = definePlugin({
     app.instance(Symbol.for('kiln.session.stores'), stores, 'session.stores')
     app.terminating(() => stores.purge())
 
+    // First, so that its headers reach every answer of the group, the errors rendered further in included.
+    app.middleware.appendToGroup('web', webHeaders)
     app.middleware.appendToGroup('web', encryptCookies)
     app.middleware.appendToGroup('web', startSession)
     app.middleware.appendToGroup('web', verifyCsrfToken)

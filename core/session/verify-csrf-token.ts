@@ -5,13 +5,15 @@ import { middlewareNow, type Middleware } from '../http/pipeline/middleware.ts'
 import type { Session } from './session.ts'
 import { secureCookie } from './secure-cookie.ts'
 import type { SessionConfig } from './session-config.ts'
+import { maskCsrfToken } from './session-token.ts'
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * `verifyCsrfToken` (in the `web` group, after the session): unsafe requests
  * must carry the session's token in `_token`, `X-CSRF-TOKEN` or
- * `X-XSRF-TOKEN` (compared in constant time), or get 419
+ * `X-XSRF-TOKEN`, plain or masked as pages carry it (`csrfToken`), compared
+ * in constant time, or get 419
  * `{"message":"CSRF token mismatch."}`. Responses carry the `XSRF-TOKEN`
  * cookie (which browser JavaScript echoes back in `X-XSRF-TOKEN`) whenever
  * the browser's copy is missing or stale, and whenever the session is saved;
@@ -89,7 +91,11 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * The session's CSRF token, for forms and meta tags.
+ * The session's CSRF token, for forms and meta tags: masked with a fresh
+ * random pad on each call, so no two pages carry the same string and a
+ * compressed page's size gives nothing away about it (BREACH).
+ * `verifyCsrfToken` accepts it, as it accepts the plain token of the
+ * `XSRF-TOKEN` cookie.
  *
  * @example
  * ```ts
@@ -98,7 +104,7 @@ function globToRegExp(glob: string): RegExp {
  */
 export function csrfToken(ctx: HttpContext): string {
   if (!ctx.session) throw new KilnError('csrfToken() needs a session: use it on a `web` route.', { code: 'E_SESSION_MISSING' })
-  return ctx.session.token()
+  return maskCsrfToken(ctx.session.token())
 }
 
 /**

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { definePlugin } from '../application/define-plugin.ts'
 import { escapeHtml } from '../http/errors/error-renderer.ts'
+import { maskCsrfToken } from '../session/session-token.ts'
 import { errorHelper, oldHelper } from './error-helper.ts'
 import { HandlebarsEngine } from './handlebars-engine.ts'
 import { handlebars } from './handlebars-module.ts'
@@ -46,7 +47,8 @@ export const viewsProvider = definePlugin({
   },
   boot(app) {
     app.service('views').composer((ctx) => ({
-      csrfToken: ctx.session?.token(),
+      // Masked afresh for each render, so a compressed page's size tells nothing about the token (BREACH).
+      csrfToken: ctx.session ? maskCsrfToken(ctx.session.token()) : undefined,
       user: ctx.request.user() ?? null,
       basePath: app.urls.basePath,
     }))

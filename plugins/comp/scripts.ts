@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import type { HttpContext } from '../../core/index.ts'
+import { csrfToken, type HttpContext } from '../../core/index.ts'
 import type { ComponentManager } from './component-manager.ts'
 import { cloakStyle } from './features/cloak/cloak-style.ts'
 import { escapeAttribute } from './html-root.ts'
@@ -79,7 +79,8 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext, 
     endpoint,
     asset,
     reactive: local,
-    csrf: ctx?.session?.token(),
+    // Masked afresh for each page (BREACH); the server accepts it as the session's token.
+    csrf: ctx?.session ? csrfToken(ctx) : undefined,
     coalesceMs: config.coalesce_ms,
     debug: app.debug,
     cspSafe: config.csp_safe,

@@ -22,8 +22,8 @@ function freePort(): Promise<number> {
 }
 
 /** `kiln dev` in a child process, with everything it (and its servers) printed so far. */
-function startDev(t: ExecutionContext, root: string, port: number) {
-  const child = spawn(process.execPath, [BIN, 'dev', `--port=${port}`], { cwd: root, env: { ...process.env, APP_ENV: 'test' } })
+function startDev(t: ExecutionContext, root: string, port: number, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, 'dev', `--port=${port}`], { cwd: root, env: { ...process.env, APP_ENV: 'test', ...env } })
   let output = ''
   // Colours are stripped, in case the environment forces them.
   const read = (chunk: Buffer) => (output += String(chunk).replace(/\x1b\[[0-9;]*m/g, ''))
@@ -91,7 +91,8 @@ test('kiln dev reloads routes and views in the same process, shows a syntax erro
   t.timeout(120_000)
   const root = tempApp({ 'config/app.ts': 'export default {}\n', 'routes/web.ts': routes('one'), 'resources/views/page.hbs': '<p>first</p>\n' })
   const port = await freePort()
-  const dev = startDev(t, root, port)
+  // With APP_DEBUG, a load error's page and JSON show the error (without it, tests/core/dev/dev-security.test.ts).
+  const dev = startDev(t, root, port, { APP_DEBUG: 'true' })
 
   await until(async () => (await answer(port))?.startsWith('one@') === true)
   const pid = (await answer(port))!.split('@')[1]

@@ -50,13 +50,15 @@ test('a missing view is a clear error (500 page, logged), naming the path search
   await t.throwsAsync(app.views.render('../secrets'), { message: /not found/ })
 })
 
-test('web views get the CSRF token from the session through the csrfField helper', async (t) => {
+test("web views get the CSRF token from the session through the csrfField helper, masked (not the cookie's plain string)", async (t) => {
   const app = await makeApp(t)
   const res = await app.request('/form')
   const html = await res.text()
-  const token = /name="_token" value="([A-Za-z0-9]{40})"/.exec(html)?.[1]
+  const token = /name="_token" value="([A-Za-z0-9_-]{107})"/.exec(html)?.[1]
   t.truthy(token)
-  t.true(res.headers.getSetCookie().some((c) => c.startsWith(`XSRF-TOKEN=${token}`)))
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='))
+  t.regex(cookie ?? '', /^XSRF-TOKEN=[A-Za-z0-9]{40};/)
+  t.false(cookie!.includes(token!))
 })
 
 test('two apps keep their own helpers and data', async (t) => {
