@@ -72,6 +72,7 @@ export { RouteDefinition, type RouteHandler, type HandlerFunction } from './http
 export { Route, route, url } from './http/routing/route-facade.ts'
 export { defineRoutes, type RouteFile } from './http/routing/load-route-files.ts'
 export { HttpContext, currentHttpContext, runWithContext, type HttpContextExtensions } from './http/pipeline/http-context.ts'
+export { defer, DeferredTasks, type DeferredTask } from './http/pipeline/deferred-tasks.ts'
 export { KilnRequest } from './http/body/kiln-request.ts'
 export { TrustedProxies, plainAddress, trustedProxyProblem } from './http/proxy/trusted-proxies.ts'
 export { resolveForwarded, forwardedUrl, type ForwardedRequest, type HeaderReader } from './http/proxy/resolve-forwarded.ts'

@@ -81,6 +81,9 @@ export const httpProvider = definePlugin({
       await loadRouteFile(app, 'web', 'web')
       await loadRouteFile(app, 'api', 'api')
       app.service('http').compileAll()
+      // Registered last, so run first when the app closes (after the server stopped, which `listen` registers later):
+      // deferred tasks still running finish while the database, mailers and queues they use are still open.
+      app.terminating(() => app.service('http').deferred.settled())
     })
   },
 })

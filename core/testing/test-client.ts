@@ -18,7 +18,9 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * A test client over `app.request()` that behaves like a browser running an
  * SPA: it keeps cookies (honouring `Max-Age=0` and `Path`), sends them back,
  * and on unsafe methods copies the `XSRF-TOKEN` cookie into `X-XSRF-TOKEN`,
- * as axios does.
+ * as axios does. Each request resolves once the tasks it deferred
+ * (`ctx.defer`, `defer()`: a mail sent after the response) have run, so a
+ * test sees their effects at once; `app.request()` does not wait for them.
  *
  * Later features add to it through `use(decorator)`: the tok plugin's
  * `withToken` and `actingAs`, for example.
@@ -36,12 +38,28 @@ export class TestClient {
   private readonly headers = new Headers()
   private readonly decorators: RequestDecorator[] = []
   private csrf = true
+  private waitForDeferred = true
 
   constructor(readonly app: Application) {}
 
   /** Headers sent with every following request. @example `client.withHeaders({ referer: 'http://localhost:3000' })` */
   withHeaders(headers: Record<string, string>): this {
     for (const [k, v] of Object.entries(headers)) this.headers.set(k, v)
+    return this
+  }
+
+  /**
+   * Resolves each following request as soon as the app answers, while the
+   * tasks it deferred may still run: to test that an answer does not wait
+   * for them. `await app.service('http').deferred.settled()` waits later.
+   *
+   * @example
+   * ```ts
+   * const client = new TestClient(app).withoutWaitingForDeferred()
+   * ```
+   */
+  withoutWaitingForDeferred(): this {
+    this.waitForDeferred = false
     return this
   }
 
@@ -171,7 +189,11 @@ export class TestClient {
     if (this.csrf && UNSAFE.has(method) && xsrf && !headers.has('x-xsrf-token')) headers.set('x-xsrf-token', xsrf)
     const request = { path, init: { method, headers, body: payload } as RequestInit & { headers: Headers } }
     for (const decorate of this.decorators) await decorate(request)
-    const response = new TestResponse(await this.app.request(request.path, request.init), () => this.session())
+    const sent = request.path.startsWith('/') ? new Request(`http://localhost${request.path}`, request.init) : new Request(request.path, request.init)
+    const answer = await this.app.request(sent)
+    // As a browser's next step comes after the server finished: what the request deferred (its mail) has run.
+    if (this.waitForDeferred) await this.app.service('http').deferred.settled(sent)
+    const response = new TestResponse(answer, () => this.session())
     this.store(response.raw.headers.getSetCookie())
     return response
   }

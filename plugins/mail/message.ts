@@ -39,12 +39,18 @@ export interface SentMessage {
 
 // One address, without the characters that would let it smuggle a second recipient or a header.
 const MAILBOX = /^[^\s@<>()[\],;:"\\]+@[^\s@<>()[\],;:"\\]+$/
-const LINE_BREAK = /[\r\n]/
+// C0, DEL, C1 and the Unicode line and paragraph separators: none belongs in a name shown in a header.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
 
 /**
  * Turns an {@link AddressLike} (or a list of them) into checked mailboxes.
  * An address that is not exactly one mailbox (a comma list, a line break) is
- * refused with `E_MAIL_ADDRESS`, so user input never adds recipients.
+ * refused with `E_MAIL_ADDRESS`, so user input never adds recipients. A
+ * name shown beside it is made safe instead of refused: each run of
+ * control characters (a line break, a tab, NUL, U+2028...) becomes one
+ * space, so a name saved long ago never stops its owner's mail, and can
+ * never start a header.
  *
  * @example
  * ```ts
@@ -61,9 +67,20 @@ function toAddress(item: AddressLike, name?: string): Address {
   const raw = typeof item === 'string' ? { address: item, name } : 'email' in item ? { address: item.email, name: item.name ?? undefined } : item
   const address = String(raw.address ?? '').trim()
   if (!MAILBOX.test(address)) throw new KilnError(`"${address}" is not one mail address.`, { code: 'E_MAIL_ADDRESS' })
-  const label = raw.name == null || raw.name === '' ? undefined : String(raw.name)
-  if (label !== undefined && LINE_BREAK.test(label)) throw new KilnError('A mail address name cannot hold a line break.', { code: 'E_MAIL_ADDRESS' })
-  return label === undefined ? { address } : { address, name: label }
+  const label = raw.name == null ? '' : safeName(String(raw.name))
+  return label === '' ? { address } : { address, name: label }
+}
+
+/**
+ * A display name without control characters: each run of them is one space, and the ends are trimmed.
+ *
+ * @example
+ * ```ts
+ * safeName('Ada\nBcc: eve@example.com') // 'Ada Bcc: eve@example.com'
+ * ```
+ */
+export function safeName(name: string): string {
+  return name.replace(CONTROL, ' ').trim()
 }
 
 /**
@@ -75,5 +92,6 @@ function toAddress(item: AddressLike, name?: string): Address {
  * ```
  */
 export function formatAddress(address: Address): string {
-  return address.name ? `${address.name} <${address.address}>` : address.address
+  const name = address.name ? safeName(address.name) : ''
+  return name ? `${name} <${address.address}>` : address.address
 }

@@ -25,6 +25,8 @@ test('password reset in Chromium: "Forgot your password?" on the login page, the
   await page.waitForSelector('[data-test=sent]')
   t.regex((await page.textContent('[data-test=sent]'))!, /If an account exists for test@example\.com, a password reset link is on its way\./)
 
+  // The mail goes after the response (deferred): wait for it as a mailbox would.
+  await app.service('http').deferred.settled()
   const [mail] = fake.sent(ResetPassword)
   const link = /Reset password \((https?:\/\/\S+)\)/.exec(mail!.rendered!.text)![1]!
   t.true(link.startsWith(`${server.url}/reset-password/`))

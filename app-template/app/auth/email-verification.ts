@@ -8,6 +8,12 @@ import { mailLink } from './mail-links.ts'
 /** How long a verification link works. */
 export const VERIFICATION_MINUTES = 60
 
+/** The session key (flashed) that tells /verify-email the mail of the registration could not be sent. */
+export const MAIL_FAILED = 'verification_mail_failed'
+
+/** What a page says when the mail server did not take a mail. */
+export const COULD_NOT_SEND = 'We could not send the mail: try again in a moment.'
+
 /**
  * True once the user opened the link of a verification mail.
  *

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { currentApp } from 'kiln-framework'
+import { currentApp, defer } from 'kiln-framework'
 import { Mail } from 'kiln-framework/mail'
 import { ResetPassword } from '../mail/reset-password.ts'
 import { User } from '../models/user.ts'
@@ -20,7 +20,9 @@ export type ResetResult = 'reset' | 'invalid-token'
  * earlier one) in a link signed with APP_KEY that expires with it. The
  * answer is the same whether or not the account exists, and a second
  * request within a minute sends nothing, so the form neither tells who has
- * an account nor floods a mailbox.
+ * an account nor floods a mailbox. The mail itself goes after the
+ * response (`defer`), so an existing account is not answered later than
+ * an unknown email.
  *
  * @example
  * ```ts
@@ -42,7 +44,16 @@ export async function sendPasswordResetLink(email: string): Promise<void> {
       .values({ email: user.email, token: hash(token), created_at: dbDate(new Date(), await User.dialect()) })
       .execute()
   })
-  await Mail.to(user).send(new ResetPassword(user.name, resetUrl(user.email, token), RESET_MINUTES))
+  const mail = new ResetPassword(user.name, resetUrl(user.email, token), RESET_MINUTES)
+  // After the response: sending takes a mail server's round trips, which only an existing account would wait for,
+  // and the time of the answer would tell who has one. A failure is logged; the page says the same either way.
+  defer(async () => {
+    try {
+      await Mail.to(user).send(mail)
+    } catch (error) {
+      currentApp().logger.error({ err: error, userId: user.id }, 'The password reset mail could not be sent')
+    }
+  })
 }
 
 /**

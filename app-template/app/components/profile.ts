@@ -3,13 +3,14 @@ import { Component, upload, uploadRule, type TemporaryUploadedFile } from 'kiln-
 import { z } from 'zod'
 import { PersonalAccessToken } from 'kiln-framework/tok'
 import { sendEmailVerification } from '../auth/email-verification.ts'
+import { personName } from '../auth/names.ts'
 import { User } from '../models/user.ts'
 
 /** What an avatar may be: a raster image by its content (never SVG, which can carry script), up to 2 MB. */
 const AVATAR = { maxKb: 2048, mimes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] }
 
 const details = z.object({
-  name: z.string().trim().min(1, 'The name field is required.').max(255, 'The name may not be longer than 255 characters.'),
+  name: personName,
   email: z.string().trim().toLowerCase().pipe(z.email('The email must be a valid email address.').max(255, 'The email may not be longer than 255 characters.')),
 })
 const newPassword = z.object({

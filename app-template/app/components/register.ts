@@ -1,7 +1,8 @@
 import { Limit, RateLimiter } from 'kiln-framework'
 import { Component, html, validate } from 'kiln-framework/comp'
 import { z } from 'zod'
-import { sendEmailVerification } from '../auth/email-verification.ts'
+import { MAIL_FAILED, sendEmailVerification } from '../auth/email-verification.ts'
+import { personName } from '../auth/names.ts'
 import { User } from '../models/user.ts'
 
 /** Registrations from one address: as many a minute as login attempts for one email (app/limiters.ts). */
@@ -17,7 +18,7 @@ const ATTEMPTS_PER_MINUTE = 5
 export default class Register extends Component {
   static title = 'Register'
 
-  @validate(z.string().trim().min(1, 'The name field is required.').max(255, 'The name may not be longer than 255 characters.'))
+  @validate(personName)
   name = ''
   @validate(
     z.string().trim().toLowerCase().pipe(z.email('The email must be a valid email address.').max(255, 'The email may not be longer than 255 characters.')),
@@ -79,12 +80,16 @@ export default class Register extends Component {
     </section>
   `
 
-  /** The account exists and is logged in either way: a mail that fails is logged, and "Resend" on the notice tries again. */
+  /**
+   * The account exists and is logged in either way: a mail that fails (the mail server down) is logged, the notice
+   * page says so (flashed), and its "Resend" tries again. Never a 500.
+   */
   async #sendVerification(user: User): Promise<void> {
     try {
       await sendEmailVerification(user)
     } catch (error) {
       this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The verification mail could not be sent')
+      this.ctx.session?.flash(MAIL_FAILED, true)
     }
   }
 }

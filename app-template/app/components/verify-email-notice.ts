@@ -1,6 +1,6 @@
 import { HttpException, Limit, RateLimiter } from 'kiln-framework'
 import { Component, html } from 'kiln-framework/comp'
-import { hasVerifiedEmail, sendEmailVerification } from '../auth/email-verification.ts'
+import { COULD_NOT_SEND, hasVerifiedEmail, MAIL_FAILED, sendEmailVerification } from '../auth/email-verification.ts'
 import type { User } from '../models/user.ts'
 
 /** Verification mails one user may ask for a minute. */
@@ -16,8 +16,13 @@ export default class VerifyEmailNotice extends Component {
 
   /** True right after a mail was sent again. */
   sent = false
-  /** Set when sending again was refused (too many). */
+  /** Set when sending again was refused (too many) or failed (the mail server). */
   notice = ''
+
+  mount() {
+    // Registration could not send the first mail: say so at once, "Resend" tries again.
+    if (this.ctx.session?.get(MAIL_FAILED)) this.notice = COULD_NOT_SEND
+  }
 
   async resend() {
     const user = this.#user()
@@ -28,7 +33,15 @@ export default class VerifyEmailNotice extends Component {
       this.notice = `Too many requests. Try again in ${attempt.retryAfter} seconds.`
       return
     }
-    await sendEmailVerification(user)
+    try {
+      await sendEmailVerification(user)
+    } catch (error) {
+      // The mail server is down or refused: said on the page and logged, never a 500.
+      this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The verification mail could not be sent')
+      this.sent = false
+      this.notice = COULD_NOT_SEND
+      return
+    }
     this.sent = true
     this.notice = ''
   }

@@ -38,6 +38,8 @@ export class HttpContext {
   private cookieJar?: CookieJar
   private localsMap?: Map<string | symbol, unknown>
   private responseState?: { headers: Headers; status: number | undefined }
+  // Tasks waiting for the response; `null` once it was handed over (a later task starts at once).
+  private deferredTasks?: Array<() => unknown> | null
 
   constructor(
     readonly app: Application,
@@ -74,6 +76,33 @@ export class HttpContext {
   resetResponseState(): void {
     this.responseState = undefined
     this.cookieJar?.clearQueued()
+  }
+
+  /**
+   * Runs `task` after this request's response has been handed to the
+   * server, so the client does not wait for it (mail, webhooks). Tasks run
+   * in the order deferred, whatever the response's status, inside this
+   * request's context; a failure is logged once and never reaches the
+   * client; `app.close()` waits for them. See also `defer()`.
+   *
+   * @example
+   * ```ts
+   * Route.post('/invite', async (ctx) => {
+   *   ctx.defer(() => Mail.to(ctx.request.input('email')).send(new Invitation()))
+   *   return { message: 'Invitation on its way.' }
+   * })
+   * ```
+   */
+  defer(task: () => unknown): void {
+    if (this.deferredTasks === null) void this.app.service('http').deferred.run([task], this)
+    else (this.deferredTasks ??= []).push(task)
+  }
+
+  /** The kernel has the response: deferred tasks may start. @internal */
+  responded(): void {
+    const tasks = this.deferredTasks
+    this.deferredTasks = null
+    if (tasks) void this.app.service('http').deferred.run(tasks, this)
   }
 
   /** Route parameters (`{id}` segments), URL-decoded. @example `ctx.params.id` */

@@ -9,6 +9,7 @@ import { compressResponse } from '../compression/compress-response.ts'
 import type { CompressionOptions } from '../compression/encoding.ts'
 import { renderError } from '../errors/error-renderer.ts'
 import { contextOf, runWithContext, type HttpContext } from './http-context.ts'
+import { DeferredTasks } from './deferred-tasks.ts'
 import { HttpException } from '../errors/http-exception.ts'
 import type { MiddlewareRegistry, ResolvedMiddleware } from './middleware-registry.ts'
 import { KilnError } from '../../support/errors.ts'
@@ -31,6 +32,8 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export class HttpKernel {
   readonly h3: H3
+  /** Tasks that run after their request's response (`ctx.defer`, `defer()`); `app.close()` waits for them. */
+  readonly deferred: DeferredTasks
   /** Which methods each path answers, for telling 405 from 404. */
   private readonly methods = createRouter<Set<string>>()
   private readonly methodsByPath = new Map<string, Set<string>>()
@@ -51,13 +54,19 @@ export class HttpKernel {
       proxies?: TrustedProxies
     },
   ) {
+    this.deferred = new DeferredTasks(app)
     this.h3 = new H3({
       onRequest: (event) => {
         // Only when configured: a request's forwarding headers are otherwise never looked at.
         if (options.proxies) (event.context as Record<symbol, unknown>)[TRUSTED_PROXIES] = options.proxies
         this.stripBasePath(event)
       },
-      onError: (error, event) => renderError(error, contextOf(app, event)),
+      onError: (error, event) => {
+        const ctx = contextOf(app, event)
+        const response = renderError(error, ctx)
+        ctx.responded()
+        return response
+      },
     })
     router.onRoute((route) => this.mount(route))
     this.h3.all('/**', (event) => this.handleUnmatched(event))
@@ -137,7 +146,7 @@ export class HttpKernel {
     return runWithContext(ctx, () => {
       if (!BODYLESS.has(event.req.method)) return this.handleWithBody(event, route, ctx)
       const result = this.pipelineFor(route)(ctx)
-      return result instanceof Response ? answer(event, result) : result.then((response) => answer(event, response))
+      return result instanceof Response ? answer(ctx, result) : result.then((response) => answer(ctx, response))
     })
   }
 
@@ -147,7 +156,7 @@ export class HttpKernel {
     } catch (error) {
       return renderError(error, ctx)
     }
-    return answer(event, await this.pipelineFor(route)(ctx))
+    return answer(ctx, await this.pipelineFor(route)(ctx))
   }
 
   private pipelineFor(route: RouteDefinition): Pipeline {
@@ -181,6 +190,7 @@ export class HttpKernel {
     this.fallback ??= compose(this.middleware.resolve(['global']), unmatched)
     const response = await runWithApp(this.app, () => this.fallback!(ctx))
     ;(event.req as unknown as Answered)[ANSWERED] = response
+    ctx.responded()
     return response
   }
 
@@ -202,9 +212,14 @@ const ALLOWED = Symbol('allowed-methods')
 const ANSWERED = Symbol('kiln.answered')
 type Answered = Request & { [ANSWERED]?: Response }
 
-/** Marks what the app answered (for the compressor); HEAD runs the GET handler for its headers, and its body is never sent. */
-function answer(event: H3Event, response: Response): Response {
+/**
+ * Marks what the app answered (for the compressor) and lets the request's deferred tasks start; HEAD runs the GET
+ * handler for its headers, and its body is never sent.
+ */
+function answer(ctx: HttpContext, response: Response): Response {
+  const event = ctx.event
   ;(event.req as unknown as Answered)[ANSWERED] = response
+  ctx.responded()
   return event.req.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
 }
 

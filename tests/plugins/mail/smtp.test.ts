@@ -34,6 +34,25 @@ test('the smtp mailer delivers to a real SMTP server: envelope, headers, the tex
   t.regex(mimePart(mail.raw, 'text/html'), /<a href="https:\/\/shop\.test\/start\?token&#x3D;abc&amp;x&#x3D;1">open the shop<\/a>/)
 })
 
+test('a display name with control characters is delivered under a safe name (each run a space): no header, no extra recipient', async (t) => {
+  const smtp = await startSmtpServer()
+  t.teardown(() => smtp.close())
+  const { app, root } = await mailApp(t, { 'config/mail.ts': smtpConfig(smtp.port) })
+  const Welcome = await welcome(root)
+  const names = ['Ada\r\nBcc: eve@example.com', 'Ada\u0000\tLovelace', 'Ada\u2028Lovelace\u0085', '\n\r']
+  for (const name of names) {
+    const sent = await runWithApp(app, () => Mail.to({ email: 'ada@example.com', name }).send(new Welcome('Ada', 'https://shop.test/')))
+    t.deepEqual(sent?.accepted, ['ada@example.com'])
+  }
+  const received = [await smtp.next(), await smtp.next(), await smtp.next(), await smtp.next()]
+  for (const mail of received) t.deepEqual(mail.to, ['ada@example.com'], 'the envelope holds the one recipient')
+  t.regex(received[0]!.raw, /^To: "Ada Bcc: eve@example\.com" <ada@example\.com>\r$/m)
+  t.notRegex(received[0]!.raw, /^Bcc:/m)
+  t.regex(received[1]!.raw, /^To: Ada Lovelace <ada@example\.com>\r$/m)
+  t.regex(received[2]!.raw, /^To: Ada Lovelace <ada@example\.com>\r$/m)
+  t.regex(received[3]!.raw, /^To: ada@example\.com\r$/m, 'nothing but control characters: no name')
+})
+
 test('the smtp mailer logs in with the configured username and password; a wrong password is an error, not a silent loss', async (t) => {
   const smtp = await startSmtpServer({ username: 'shop', password: 's3cret' })
   t.teardown(() => smtp.close())
