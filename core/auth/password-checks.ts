@@ -4,7 +4,7 @@ import { KilnError } from '../support/errors.ts'
 import type { AuthUser } from './contracts.ts'
 
 /** What a refused password check answers: a 429 whose message a form can show as the field's error. */
-export const PASSWORD_CHECKS_REFUSED = 'Too many password attempts.'
+const PASSWORD_CHECKS_REFUSED = 'Too many password attempts.'
 
 const CHECKED = Symbol('kiln.password-checked')
 
