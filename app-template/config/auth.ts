@@ -12,4 +12,7 @@ export default defineAuthConfig({
   providers: {
     users: { driver: 'model', model: () => User },
   },
+  // Password re-checks (ctx.auth.checkPassword: the profile's email change, new password, "log out other browsers",
+  // deleting the account) count against /login's limiter, per user; one check per request at most.
+  password_limiter: 'credentials',
 })

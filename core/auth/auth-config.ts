@@ -35,6 +35,12 @@ export const authConfigSchema = z.strictObject({
   defaults: z.strictObject({ guard: z.string().default('web') }).default({ guard: 'web' }),
   guards: z.record(z.string(), guardSchema).default({ web: { driver: 'session', provider: 'users' } }),
   providers: z.record(z.string(), providerSchema).default({}),
+  /**
+   * The rate limiter (`RateLimiter.for(name, ...)`) that `ctx.auth.checkPassword`
+   * counts against, keyed as it says (by the user, best). Without one, a
+   * check is still limited to one per request.
+   */
+  password_limiter: z.string().min(1).optional(),
   /** Where `guest` sends a user who is already logged in. */
   redirect_authenticated: z.string().default('/'),
 })

@@ -1,9 +1,11 @@
+import { HttpException } from '../http/errors/http-exception.ts'
 import { KilnError } from '../support/errors.ts'
 import { isPromiseLike } from '../support/promise-like.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import type { AuthManager } from './auth-manager.ts'
 import type { AuthUser, Guard, LoginOptions } from './contracts.ts'
 import { verifyNothing } from './password-hasher.ts'
+import { throttlePasswordCheck } from './password-checks.ts'
 
 /**
  * Auth for one request: `ctx.auth`. Users are resolved once per guard and
@@ -140,6 +142,95 @@ export class RequestAuth {
   }
 
   /**
+   * Checks the logged-in user's password, before an action that needs it
+   * again (a new email address, a new password, deleting the account).
+   * Throttled: at most one check per HTTP request (however many component
+   * calls it carries), and the limits of the limiter named by
+   * `auth.password_limiter` in config/auth.ts, counted per user (a right
+   * password starts the count over). A refused check throws a 429 `HttpException` with
+   * `Retry-After`, before the password is hashed: a component shows its
+   * message as the field's error. With no user logged in, a 401.
+   *
+   * @example
+   * ```ts
+   * if (!(await ctx.auth.checkPassword(request.input('password')))) {
+   *   throw new ValidationException({ password: ['The password is incorrect.'] })
+   * }
+   * ```
+   */
+  async checkPassword(password: string, options: { guard?: string } = {}): Promise<boolean> {
+    const user = await this.user(options.guard)
+    if (!user) throw new HttpException(401, 'Unauthenticated.')
+    const passed = await throttlePasswordCheck(this.ctx, user)
+    const provider = this.manager.guard(options.guard ?? this.guardName).provider
+    if (typeof password !== 'string' || password.length === 0 || !provider) return false
+    if (!(await provider.validateCredentials(user, { password }))) return false
+    // Right: the count of wrong guesses starts over, as after a login.
+    await passed()
+    return true
+  }
+
+  /**
+   * Call it once a new password is saved for the logged-in user: this
+   * browser stays logged in (with a new session id and the new password's
+   * fingerprint; the CSRF token stays), every other session of the user
+   * ends on its next request, and every remembered device is forgotten
+   * (this browser, if it was remembered, gets a fresh cookie). It acts on
+   * every session guard, or on `guard`. Called for another user (an admin
+   * setting a password), it ends that user's sessions and leaves this one alone.
+   *
+   * @example
+   * ```ts
+   * await user.setPassword(input)
+   * await user.save()
+   * await ctx.auth.passwordChanged(user)
+   * ```
+   */
+  async passwordChanged(user: AuthUser, options: { guard?: string } = {}): Promise<void> {
+    for (const name of options.guard ? [options.guard] : this.guardNames()) {
+      const driver = this.manager.guard(name) as { passwordChanged?(ctx: HttpContext, user: AuthUser): Promise<void> }
+      await driver.passwordChanged?.(this.ctx, user)
+    }
+  }
+
+  /**
+   * Laravel's `logoutOtherDevices`: checks the password (as
+   * {@link RequestAuth.checkPassword}, throttled), saves it again with a
+   * new salt, then {@link RequestAuth.passwordChanged}: every other session
+   * and remembered device of the user ends, this one stays. False for a
+   * wrong password (nothing ended). The user model needs `setPassword` and
+   * `save` (the `Authenticatable` mixin and Model give them).
+   *
+   * @example
+   * ```ts
+   * if (!(await ctx.auth.logoutOtherDevices(request.input('password')))) {
+   *   throw new ValidationException({ password: ['The password is incorrect.'] })
+   * }
+   * ```
+   */
+  async logoutOtherDevices(password: string, options: { guard?: string } = {}): Promise<boolean> {
+    const user = (await this.user(options.guard)) as (AuthUser & Partial<Rehashable>) | undefined
+    if (!user) throw new HttpException(401, 'Unauthenticated.')
+    if (typeof user.setPassword !== 'function' || typeof user.save !== 'function') {
+      throw new KilnError('logoutOtherDevices needs a user model with setPassword(password) and save() (the Authenticatable mixin on a Model).', {
+        code: 'E_USER_CANNOT_REHASH',
+      })
+    }
+    if (!(await this.checkPassword(password, options))) return false
+    // The same password under a new salt: a new hash, so a new fingerprint that no other session holds.
+    await user.setPassword(password)
+    await user.save()
+    // Every session guard: a first-party SPA checks through `tok` but is logged in on `web`.
+    await this.passwordChanged(user)
+    return true
+  }
+
+  /** Every configured guard's name: the session guards among them act on a password change. */
+  private guardNames(): string[] {
+    return Object.keys(this.ctx.app.config.get<Record<string, unknown>>('auth.guards', {}))
+  }
+
+  /**
    * Checks credentials without logging in. An unknown user costs the same
    * password check as a known one, so timing does not reveal accounts.
    *
@@ -160,4 +251,10 @@ export class RequestAuth {
     if (!(await provider.validateCredentials(user, credentials))) return undefined
     return user as U
   }
+}
+
+/** A user model that can store a new password hash. */
+interface Rehashable {
+  setPassword(password: string): Promise<unknown> | unknown
+  save(): Promise<unknown>
 }

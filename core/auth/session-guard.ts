@@ -1,5 +1,6 @@
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { KilnError } from '../support/errors.ts'
+import { safeEqual } from '../security/safe-compare.ts'
 import { secureCookie } from '../session/secure-cookie.ts'
 import type { AuthUser, Guard, LoginOptions, UserProvider } from './contracts.ts'
 import { parseRememberCookie, passwordFingerprint, type IssuedRememberToken, type RememberCookie, type RememberTokens } from './remember-tokens.ts'
@@ -19,6 +20,12 @@ interface SessionLike {
  * regenerates the session id and the CSRF token (no fixation); logging out
  * invalidates the session, so a copy of the old cookie is refused everywhere.
  *
+ * The session also keeps a fingerprint of the user's password hash (never
+ * the hash): a session whose fingerprint no longer matches the user's
+ * password (changed or reset since, on any machine) is ended on its next
+ * request, as Laravel's `AuthenticateSession` does. It reads only the
+ * session's own data, so it holds for every session store.
+ *
  * With `remember` configured, `login(user, { remember: true })` also sets a
  * long-lived cookie (see RememberTokens); when the session has expired, the
  * guard logs the user back in from it and rotates its token, keeping its
@@ -37,6 +44,8 @@ export class SessionGuard implements Guard {
   private readonly key: string
   /** The session key naming the remember-me series this session came from or created. */
   private readonly seriesKey: string
+  /** The session key of the password fingerprint stored at login. */
+  private readonly passwordKey: string
 
   constructor(
     readonly name: string,
@@ -47,6 +56,7 @@ export class SessionGuard implements Guard {
   ) {
     this.key = `login_${name}`
     this.seriesKey = `remember_series_${name}`
+    this.passwordKey = `password_hash_${name}`
   }
 
   get provider(): UserProvider {
@@ -74,8 +84,8 @@ export class SessionGuard implements Guard {
     const id = session?.get(this.key)
     if (id !== undefined && id !== null) {
       if (this.sessionSeries(session!) !== undefined)
-        return this.seriesAlive(ctx, session!, id).then((alive) => (alive ? this.provider.retrieveById(id) : undefined))
-      return this.provider.retrieveById(id)
+        return this.seriesAlive(ctx, session!, id).then((alive) => (alive ? this.fromSession(session!, id) : undefined))
+      return this.fromSession(session!, id)
     }
     if (!session || !this.remember || parseRememberCookie(ctx.cookies.get(this.remember.options.cookie)) === undefined) return undefined
     return this.fromRememberCookie(ctx)
@@ -87,8 +97,33 @@ export class SessionGuard implements Guard {
     await session.regenerate()
     session.regenerateToken()
     session.put(this.key, user.getKey())
+    session.put(this.passwordKey, passwordFingerprint(user))
     if (options.remember) await this.issueRememberCookie(ctx, user)
     else session.forget(this.seriesKey)
+  }
+
+  /**
+   * After a new password was saved for `user`: when this session is that
+   * user's, it gets a new id (the CSRF token stays, so the page keeps
+   * working) and the new password fingerprint, so it stays logged in while
+   * every other session of the user ends on its next request. Every
+   * remembered device is forgotten; this browser, if it was remembered,
+   * gets a fresh cookie.
+   *
+   * @example
+   * ```ts
+   * await (auth.guard('web') as SessionGuard).passwordChanged(ctx, user)
+   * ```
+   */
+  async passwordChanged(ctx: HttpContext, user: AuthUser): Promise<void> {
+    const session = sessionOf(ctx, false)
+    const mine = session !== undefined && this.holds(session, user)
+    if (mine) {
+      // regenerate() keeps the data, and with it the CSRF token login stored: the open page's next request still works.
+      await session.regenerate()
+      session.put(this.passwordKey, passwordFingerprint(user))
+    }
+    await this.forgetRememberedDevices(ctx, user, mine)
   }
 
   async logout(ctx: HttpContext): Promise<void> {
@@ -122,6 +157,33 @@ export class SessionGuard implements Guard {
     session?.forget(this.seriesKey)
     if (ctx.cookies.get(this.remember.options.cookie) !== undefined) ctx.cookies.delete(this.remember.options.cookie)
   }
+
+  /**
+   * The session's user, if the password it logged in with is still the
+   * user's: a fingerprint that is missing (a session from before this
+   * check) or different (the password changed or was reset since) ends
+   * the session, as a logout would.
+   */
+  private async fromSession(session: SessionLike, id: unknown): Promise<AuthUser | undefined> {
+    const user = await this.provider.retrieveById(id)
+    if (!user) return undefined
+    const stored = session.get(this.passwordKey)
+    const current = passwordFingerprint(user)
+    const matches = stored === null ? current === null : typeof stored === 'string' && current !== null && safeEqual(stored, current)
+    if (matches) return user
+    session.forget(this.key)
+    session.forget(this.passwordKey)
+    session.forget(this.seriesKey)
+    await session.invalidate()
+    return undefined
+  }
+
+  /** True when the session is logged in as this user on this guard. */
+  private holds(session: SessionLike, user: AuthUser): boolean {
+    const id = session.get(this.key)
+    return id !== undefined && id !== null && String(id) === String(user.getKey())
+  }
+
 
   /**
    * The session has no user: a valid remember cookie logs its user in again.

@@ -80,9 +80,11 @@ test('the starter profile in Chromium: name and email saved, the password change
 
   await page.fill('[data-test=name]', 'Ada Lovelace')
   await page.fill('[data-test=email]', 'maria@example.com')
+  await page.fill('[data-test=email-password]', 'password')
   await page.click('[data-test=save-details]')
   await page.waitForFunction(() => document.querySelector('[data-test=email-error]')?.textContent === 'The email has already been taken.')
   await page.fill('[data-test=email]', 'ada@example.com')
+  await page.fill('[data-test=email-password]', 'password')
   await page.click('[data-test=save-details]')
   await page.waitForSelector('[data-test=details-saved]')
   await page.reload()
@@ -122,5 +124,46 @@ test('the starter profile in Chromium: name and email saved, the password change
   t.true(await page.isVisible('header a[href="/login"]'), 'logged out')
   const db = await app.service('db').kysely()
   t.is(await db.selectFrom('users').select('id').where('email', '=', 'ada@example.com').executeTakeFirst(), undefined)
+  t.deepEqual(errors, [])
+})
+
+test('the starter profile in Chromium: "Log out other browsers" asks for the password, then another browser lands on /login at its next page while this one stays', async (t) => {
+  const app = await starterApp(t, 'sqlite', { BROADCAST_CONNECTION: 'log' })
+  const server = await app.listen({ port: 0 })
+  const browser = await launchChromium()
+  t.teardown(() => browser.close())
+  const logIn = async () => {
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(`${server.url}/login`)
+    await page.fill('input[name=email]', 'test@example.com')
+    await page.fill('input[name=password]', 'password')
+    await Promise.all([page.waitForURL(`${server.url}/`), page.click('main button[type=submit]')])
+    await page.goto(`${server.url}/profile`)
+    await componentsReady(page)
+    return page
+  }
+  const [here, other] = [await logIn(), await logIn()]
+  const errors = pageErrors(here)
+
+  await here.fill('[data-test=browsers-password]', 'wrong')
+  await here.click('[data-test=logout-other-browsers]')
+  await here.waitForFunction(() => document.querySelector('[data-test=browsers-password-error]')?.textContent === 'The password is incorrect.')
+  t.is(await here.inputValue('[data-test=browsers-password]'), '', 'the typed password is cleared')
+  await other.reload()
+  t.is(new URL(other.url()).pathname, '/profile', 'a wrong password ends nothing')
+
+  await here.fill('[data-test=browsers-password]', 'password')
+  await here.click('[data-test=logout-other-browsers]')
+  await here.waitForSelector('[data-test=browsers-logged-out]')
+  await other.reload()
+  t.is(new URL(other.url()).pathname, '/login', 'the other browser is logged out')
+
+  // This one stays logged in, and its open page still acts.
+  await here.fill('[data-test=name]', 'Still Here')
+  await here.click('[data-test=save-details]')
+  await here.waitForSelector('[data-test=details-saved]')
+  await here.reload()
+  t.is(new URL(here.url()).pathname, '/profile')
+  t.is(await here.textContent('[data-test=who]'), 'Still Here')
   t.deepEqual(errors, [])
 })

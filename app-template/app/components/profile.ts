@@ -1,9 +1,12 @@
 import { HttpException, Storage, view } from 'kiln-framework'
 import { Component, upload, uploadRule, type TemporaryUploadedFile } from 'kiln-framework/comp'
+import { Mail } from 'kiln-framework/mail'
 import { z } from 'zod'
 import { PersonalAccessToken } from 'kiln-framework/tok'
 import { sendEmailVerification } from '../auth/email-verification.ts'
+import { mailLink } from '../auth/mail-links.ts'
 import { personName } from '../auth/names.ts'
+import { EmailChanged } from '../mail/email-changed.ts'
 import { User } from '../models/user.ts'
 
 /** What an avatar may be: a raster image by its content (never SVG, which can carry script), up to 2 MB. */
@@ -20,12 +23,19 @@ const newPassword = z.object({
 
 /**
  * The signed-in user's profile, as Breeze gives it: name and email (a new
- * address must be verified again: the link is mailed to it), a new
- * password (the current one required), an avatar (previewed through the
- * upload's `temporaryUrl()`, shown only to this session, before it is
- * saved; `/profile/avatar` serves it), and deleting the account (the
- * password required). Passwords never stay in the page: the actions that
- * read them clear them.
+ * address needs the current password, must be verified again: the link is
+ * mailed to it, and the old address is told), a new password (the current
+ * one required; other browsers are logged out), "log out other browsers"
+ * (the password required), an avatar (previewed through the upload's
+ * `temporaryUrl()`, shown only to this session, before it is saved;
+ * `/profile/avatar` serves it), and deleting the account (the password
+ * required).
+ *
+ * Every password check goes through `ctx.auth.checkPassword`: one per
+ * request, and counted against the `credentials` limiter per user
+ * (config/auth.ts `password_limiter`); a refusal (429) shows as the
+ * field's error. Passwords never stay in the page: every action that reads
+ * one clears it, whatever happens.
  */
 export default class Profile extends Component {
   static title = 'Profile'
@@ -36,9 +46,13 @@ export default class Profile extends Component {
   current_password = ''
   password = ''
   password_confirmation = ''
+  /** The current password, asked for when the email changes. */
+  email_password = ''
+  /** The password for "Log out other browsers". */
+  browsers_password = ''
   delete_password = ''
   @upload(AVATAR) photo: TemporaryUploadedFile | null = null
-  /** What the last action saved ('details', 'details-email', 'password', 'avatar'): the next action forgets it. */
+  /** What the last action saved ('details', 'details-email', 'password', 'browsers', 'avatar'): the next action forgets it. */
   saved = ''
 
   mount() {
@@ -50,36 +64,60 @@ export default class Profile extends Component {
   }
 
   async updateDetails() {
-    const { name, email } = this.validate(details)
-    const user = this.#user()
-    if (email !== user.email.toLowerCase() && (await User.emailTaken(email, user.id))) {
-      return this.addError('email', 'The email has already been taken.')
+    this.resetErrorBag('email_password')
+    try {
+      const { name, email } = this.validate(details)
+      const user = this.#user()
+      const previous = user.email
+      const changed = email !== previous.toLowerCase()
+      if (changed) {
+        // With the session alone, a new address would let anyone holding it reset the password to theirs.
+        if (!this.email_password) return this.addError('email_password', 'Your current password is required to change the email address.')
+        if (!(await this.#passwordMatches('email_password', this.email_password))) return
+        if (await User.emailTaken(email, user.id)) return this.addError('email', 'The email has already been taken.')
+      }
+      user.name = name
+      user.email = email
+      // A new address is not verified until its owner opens the link mailed to it.
+      if (changed) user.email_verified_at = null
+      await user.save()
+      if (changed) {
+        await this.#sendVerification(user)
+        await this.#noticeOldAddress(user, previous)
+      }
+      this.fill({ name, email })
+      this.saved = changed ? 'details-email' : 'details'
+    } finally {
+      this.reset('email_password')
     }
-    const changed = email !== user.email.toLowerCase()
-    user.name = name
-    user.email = email
-    // A new address is not verified until its owner opens the link mailed to it.
-    if (changed) user.email_verified_at = null
-    await user.save()
-    if (changed) await this.#sendVerification(user)
-    this.fill({ name, email })
-    this.saved = changed ? 'details-email' : 'details'
   }
 
   async updatePassword() {
     try {
       const { current_password, password } = this.validate(newPassword)
       const user = this.#user()
-      if (!(await user.verifyPassword(current_password))) return this.addError('current_password', 'The password is incorrect.')
+      if (!(await this.#passwordMatches('current_password', current_password))) return
       if (password !== this.password_confirmation) return this.addError('password', 'The password confirmation does not match.')
       await user.setPassword(password)
       await user.save()
-      // Other browsers that were remembered must log in again; this one stays logged in.
-      await this.ctx.auth.forgetRememberedDevices(user)
+      // This browser stays logged in (a new session id); every other session and remembered browser is logged out.
+      await this.ctx.auth.passwordChanged(user)
       this.saved = 'password'
     } finally {
       // Saved, refused or failed: typed passwords do not go back to the browser in the snapshot.
       this.reset('current_password', 'password', 'password_confirmation')
+    }
+  }
+
+  async logoutOtherBrowsers() {
+    this.resetErrorBag('browsers_password')
+    try {
+      if (!this.browsers_password) return this.addError('browsers_password', 'The password field is required.')
+      const done = await this.#refusalAsError('browsers_password', () => this.ctx.auth.logoutOtherDevices(this.browsers_password))
+      if (done === false) return this.addError('browsers_password', 'The password is incorrect.')
+      if (done) this.saved = 'browsers'
+    } finally {
+      this.reset('browsers_password')
     }
   }
 
@@ -95,10 +133,15 @@ export default class Profile extends Component {
   }
 
   async deleteAccount() {
+    this.resetErrorBag('delete_password')
     const user = this.#user()
-    const confirmed = await user.verifyPassword(this.delete_password)
-    this.reset('delete_password')
-    if (!confirmed) return this.addError('delete_password', 'The password is incorrect.')
+    let confirmed: boolean
+    try {
+      confirmed = await this.#passwordMatches('delete_password', this.delete_password)
+    } finally {
+      this.reset('delete_password')
+    }
+    if (!confirmed) return
     await this.ctx.auth.logout()
     await this.ctx.auth.forgetRememberedDevices(user, { keepThisDevice: false })
     // One by one, so each token also leaves the verified-token cache at once.
@@ -114,6 +157,36 @@ export default class Profile extends Component {
       await sendEmailVerification(user)
     } catch (error) {
       this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The verification mail could not be sent')
+    }
+  }
+
+  /** The old address learns of the change: if it was not its owner, they can act. A mail that fails is logged. */
+  async #noticeOldAddress(user: User, previous: string): Promise<void> {
+    try {
+      await Mail.to(previous, user.name).send(new EmailChanged(user.name, user.email, mailLink(this.ctx.app, this.ctx.app.urls.route('password.request'))))
+    } catch (error) {
+      this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The email-changed notice could not be sent')
+    }
+  }
+
+  /** True for the user's password; otherwise the field gets the error ("incorrect", or the throttle's refusal). */
+  async #passwordMatches(field: string, password: string): Promise<boolean> {
+    const matches = await this.#refusalAsError(field, () => this.ctx.auth.checkPassword(password))
+    if (matches === false) this.addError(field, 'The password is incorrect.')
+    return matches === true
+  }
+
+  /**
+   * Runs a password check; its refusal (429: too many attempts, or a second
+   * check in one request) becomes the field's error, and the answer undefined.
+   */
+  async #refusalAsError<T>(field: string, check: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await check()
+    } catch (error) {
+      if (!(error instanceof HttpException) || error.status !== 429) throw error
+      this.addError(field, error.message)
+      return undefined
     }
   }
 

@@ -128,7 +128,9 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
       data: dirty,
       errors: run.errors,
       dispatches: run.dispatches,
-      endpoint: signedEndpoint(signer, services.config.endpoint, services.config.signature_ttl_minutes, sessionTag),
+      // The session's tag now, not at the start: an action may have given the session a new id (a password change keeps
+      // the user logged in under a new id), and the page's next update must go to an address of that session.
+      endpoint: signedEndpoint(signer, services.config.endpoint, services.config.signature_ttl_minutes, services.binding.tag(ctx)),
       ...c.effects,
     },
     serverMemo: snapshot.serverMemo,

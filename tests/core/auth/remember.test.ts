@@ -232,7 +232,7 @@ test('logout forgets the token and deletes the cookie; a login without remember 
 
 test('a password change ends remembered devices: by the fingerprint even when nothing deletes the rows, and at once with forgetRememberedDevices', async (t) => {
   const { app } = await rememberApp(t, 'sqlite')
-  const laptop = await loggedIn(app)
+  let laptop = await loggedIn(app)
   const phone = await loggedIn(app)
   t.is((await rows(app)).length, 2)
   // Changed without telling auth (as a password reset written elsewhere would): the phone's token no longer matches.
@@ -240,6 +240,8 @@ test('a password change ends remembered devices: by the fingerprint even when no
   phone.cookies.delete('kiln_session')
   t.is((await phone.json('GET', '/me')).status, 401)
   t.false(phone.cookies.has('remember_web'), 'the refused cookie is deleted')
+  // Nor did it tell auth (auth.passwordChanged) for the laptop: its own session ended too, and it logs in again.
+  laptop = await loggedIn(app, true, 'secret-two')
 
   // With forgetRememberedDevices: every row of the user goes, and this browser gets a new token.
   const tablet = await loggedIn(app, true, 'secret-two')
