@@ -50,7 +50,11 @@ async function rememberApp(t: Parameters<typeof databaseApp>[0], dialect: 'sqlit
         const user = request.user<Member>()!
         await user.setPassword(String(request.input('password')))
         await user.save()
-        if (request.input('forget') === true) await auth.forgetRememberedDevices(user, { keepThisDevice: request.input('keep') !== false })
+        if (request.input('forget') === true) {
+          // This session stays (new id, new fingerprint); every remembered device is forgotten, this one re-issued.
+          await auth.passwordChanged(user)
+          if (request.input('keep') === false) await auth.forgetRememberedDevices(user, { keepThisDevice: false })
+        }
         return { ok: true }
       })
       .middleware(['auth'])
@@ -230,7 +234,7 @@ test('logout forgets the token and deletes the cookie; a login without remember 
   t.is((await copy.json('GET', '/me')).status, 401)
 })
 
-test('a password change ends remembered devices: by the fingerprint even when nothing deletes the rows, and at once with forgetRememberedDevices', async (t) => {
+test('a password change ends remembered devices: by the fingerprint even when nothing deletes the rows, and at once with passwordChanged', async (t) => {
   const { app } = await rememberApp(t, 'sqlite')
   let laptop = await loggedIn(app)
   const phone = await loggedIn(app)
@@ -243,7 +247,7 @@ test('a password change ends remembered devices: by the fingerprint even when no
   // Nor did it tell auth (auth.passwordChanged) for the laptop: its own session ended too, and it logs in again.
   laptop = await loggedIn(app, true, 'secret-two')
 
-  // With forgetRememberedDevices: every row of the user goes, and this browser gets a new token.
+  // With passwordChanged: every row of the user goes, and this browser gets a new token.
   const tablet = await loggedIn(app, true, 'secret-two')
   const before = laptop.cookies.get('remember_web')!.value
   t.is((await laptop.json('POST', '/password', { password: 'secret-three', forget: true })).status, 200)
