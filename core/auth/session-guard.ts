@@ -184,7 +184,6 @@ export class SessionGuard implements Guard {
     return id !== undefined && id !== null && String(id) === String(user.getKey())
   }
 
-
   /**
    * The session has no user: a valid remember cookie logs its user in again.
    * The current token is rotated (same series, new token, new cookie); the
@@ -230,7 +229,10 @@ export class SessionGuard implements Guard {
   private async stolen(ctx: HttpContext, userId: string): Promise<void> {
     await this.remember!.forgetUser(userId)
     // One line for the operator: the user id and the address, never the cookie.
-    ctx.app.logger.warn({ guard: this.name, userId, ip: ctx.request.ip() }, 'A used remember-me cookie was replayed: every remembered login of the user is forgotten')
+    ctx.app.logger.warn(
+      { guard: this.name, userId, ip: ctx.request.ip() },
+      'A used remember-me cookie was replayed: every remembered login of the user is forgotten',
+    )
   }
 
   /**
