@@ -11,6 +11,7 @@ import { AvatarController } from '../app/controllers/avatar-controller.ts'
 import ForgotPassword from '../app/components/forgot-password.ts'
 import ResetPassword from '../app/components/reset-password.ts'
 import VerifyEmailNotice from '../app/components/verify-email-notice.ts'
+import RestoreEmail from '../app/components/restore-email.ts'
 import { EmailVerificationController } from '../app/controllers/email-verification-controller.ts'
 import { ensureEmailIsVerified } from '../app/middleware/ensure-email-is-verified.ts'
 
@@ -31,6 +32,9 @@ export default defineRoutes((Route, app) => {
   Route.comp('/reset-password/{token}', ResetPassword).middleware(['guest']).name('password.reset')
   Route.comp('/verify-email', VerifyEmailNotice).middleware(['auth']).name('verification.notice')
   Route.get('/verify-email/{id}/{hash}', [EmailVerificationController, 'verify']).middleware(['signed:relative', 'throttle:6,1']).name('verification.verify')
+  // "Undo this change", from the notice mailed to the old address when the email changes on /profile: no login (the
+  // owner may have lost the password), the signed link is the proof; the page shows, a button undoes.
+  Route.comp('/email/restore/{change}', RestoreEmail).middleware(['signed:relative', 'throttle:6,1']).name('email.restore')
   Route.comp('/register', Register).middleware(['guest']).name('register')
 
   // Components: full pages served by Route.comp (the layout is layouts/app).

@@ -152,8 +152,9 @@ test('a new email address needs the current password (a name alone does not): re
   mail.assertSent(EmailChanged, (sent) => sent.hasTo('test@example.com') && !sent.hasTo('new@example.com'))
   const notice = mail.sent(EmailChanged)[0]!.rendered!.text
   t.regex(notice, /The email address of your account was changed to new@example\.com/)
-  t.regex(notice, /If it was not you, reset your password/)
-  t.regex(notice, /\(http:\/\/127\.0\.0\.1:3000\/forgot-password\)/)
+  t.regex(notice, /If it was not you, undo the change/)
+  // The link to undo it (tests/app-template/email-restore.test.ts follows it), on APP_URL.
+  t.regex(notice, /Undo this change \(http:\/\/127\.0\.0\.1:3000\/email\/restore\/\d+\?expires=\d+&signature=[0-9a-f]{64}\)/)
 })
 
 test('"Log out other browsers" needs the password: a wrong one is a field error and ends nothing; the right one logs every other browser out (remembered ones too) and keeps this one', async (t) => {

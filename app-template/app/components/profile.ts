@@ -3,8 +3,8 @@ import { Component, upload, uploadRule, type TemporaryUploadedFile } from 'kiln-
 import { Mail } from 'kiln-framework/mail'
 import { z } from 'zod'
 import { PersonalAccessToken } from 'kiln-framework/tok'
+import { forgetEmailChanges, recordEmailChange, RESTORE_DAYS } from '../auth/email-restore.ts'
 import { sendEmailVerification } from '../auth/email-verification.ts'
-import { mailLink } from '../auth/mail-links.ts'
 import { personName } from '../auth/names.ts'
 import { EmailChanged } from '../mail/email-changed.ts'
 import { User } from '../models/user.ts'
@@ -24,7 +24,7 @@ const newPassword = z.object({
 /**
  * The signed-in user's profile, as Breeze gives it: name and email (a new
  * address needs the current password, must be verified again: the link is
- * mailed to it, and the old address is told), a new password (the current
+ * mailed to it, and the old address is told, with a link that undoes the change), a new password (the current
  * one required; other browsers are logged out), "log out other browsers"
  * (the password required), an avatar (previewed through the upload's
  * `temporaryUrl()`, shown only to this session, before it is saved;
@@ -146,6 +146,7 @@ export default class Profile extends Component {
     await this.ctx.auth.forgetRememberedDevices(user, { keepThisDevice: false })
     // One by one, so each token also leaves the verified-token cache at once.
     for (const token of (await user.tokens().get()) as PersonalAccessToken[]) await token.delete()
+    await forgetEmailChanges(user)
     if (user.avatar) await Storage.store().removeItem(user.avatar.replaceAll('/', ':'))
     await user.delete()
     this.redirect('/')
@@ -160,10 +161,14 @@ export default class Profile extends Component {
     }
   }
 
-  /** The old address learns of the change: if it was not its owner, they can act. A mail that fails is logged. */
+  /**
+   * The old address learns of the change, with a link that undoes it: if it was not its owner, they get the account
+   * back from that mailbox alone. A mail that fails is logged.
+   */
   async #noticeOldAddress(user: User, previous: string): Promise<void> {
+    const undoLink = await recordEmailChange(user, previous)
     try {
-      await Mail.to(previous, user.name).send(new EmailChanged(user.name, user.email, mailLink(this.ctx.app, this.ctx.app.urls.route('password.request'))))
+      await Mail.to(previous, user.name).send(new EmailChanged(user.name, user.email, undoLink, RESTORE_DAYS))
     } catch (error) {
       this.ctx.app.service('logger').error({ err: error, userId: user.id }, 'The email-changed notice could not be sent')
     }

@@ -3,14 +3,15 @@ import { Mailable } from 'kiln-framework/mail'
 /**
  * The notice sent to the OLD address when the account's email changes on
  * /profile (app/components/profile.ts): if the owner did not make the
- * change, the link lets them reset the password before the new address
- * can be used to take the account over.
+ * change, its "Undo this change" link (app/auth/email-restore.ts) gives
+ * them the account back from this mailbox alone, for `days` days.
  */
 export class EmailChanged extends Mailable {
   constructor(
     public name: string,
     public newEmail: string,
-    public resetLink: string,
+    public undoLink: string,
+    public days: number,
   ) {
     super()
   }
