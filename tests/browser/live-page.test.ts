@@ -22,8 +22,12 @@ async function login(page: Page, base: string, email: string) {
 
 const text = (page: Page, selector: string) => page.$$eval(selector, (items) => items.map((item) => item.textContent))
 
-/** The starter app on a fresh in-memory database with two users (ids 1 and 2, the same after a restart). */
-async function bootApp(): Promise<Application> {
+/**
+ * The starter app on a fresh in-memory database with two users (ids 1 and 2, the same after a restart). `passwords`
+ * (from {@link passwordHashes} before a restart) gives them back the stored hashes they had: a new salt would be a
+ * changed password, which ends every session by design.
+ */
+async function bootApp(passwords?: Array<{ email: string; password: string }>): Promise<Application> {
   const app = await createTestApp({ root, env })
   await refreshDatabase(app)
   await runWithApp(app, async () => {
@@ -33,7 +37,14 @@ async function bootApp(): Promise<Application> {
     await grace.setPassword('password')
     await grace.save()
   })
+  const db = await app.service('db').kysely()
+  for (const { email, password } of passwords ?? []) await db.updateTable('users').set({ password }).where('email', '=', email).execute()
   return app
+}
+
+/** The users' stored password hashes, to boot the same users again. */
+async function passwordHashes(app: Application): Promise<Array<{ email: string; password: string }>> {
+  return (await app.service('db').kysely()).selectFrom('users').select(['email', 'password']).execute()
 }
 
 const rejoined = () => (window as unknown as { live: { rt: { join(name: string): { subscribed: boolean } } } }).live.rt.join('chat').subscribed
@@ -63,9 +74,10 @@ test('live page in Chromium: presence across two users, toOthers() messages, and
 
   // Restart the server on the same port: both pages reconnect, re-join, and messages flow again.
   const port = server.port
+  const passwords = await passwordHashes(app)
   await app.close()
   await ada.waitForFunction(() => document.getElementById('state')?.textContent === 'connecting')
-  app = await bootApp()
+  app = await bootApp(passwords)
   await app.listen({ port })
   await ada.waitForFunction(() => document.getElementById('state')?.textContent === 'connected', undefined, { timeout: 20_000 })
   await grace.waitForFunction(() => document.getElementById('state')?.textContent === 'connected', undefined, { timeout: 20_000 })
