@@ -2,6 +2,7 @@ import { FastResponse } from 'srvx'
 import { bodyOf, knownBody } from '../http/compression/known-body.ts'
 import type { HttpContext } from '../http/pipeline/http-context.ts'
 import { middlewareNow, type Middleware } from '../http/pipeline/middleware.ts'
+import { hasBaseHeaders } from '../http/responses/to-response.ts'
 import type { HttpConfig } from '../http/http-config.ts'
 
 /** What each `http.frame_options` sends: the old header and the CSP directive that replaces it in current browsers. */
@@ -40,11 +41,24 @@ const HAS_FRAME_ANCESTORS = /(?:^|[;,])\s*frame-ancestors(?:[\s;,]|$)/i
  * ```
  */
 export const webHeaders: Middleware = middlewareNow((ctx, next) => {
+  ctx.baseHeaders = BASE_HEADERS[String(ctx.app.config.get<HttpConfig['frame_options']>('http.frame_options', 'sameorigin'))] ?? NOSNIFF
   const answer = next()
   return answer instanceof Response ? withWebHeaders(ctx, answer) : answer.then((response) => withWebHeaders(ctx, response))
 })
 
+// What the kernel writes into the answers it builds from a handler's value (ctx.baseHeaders): one literal per setting.
+const NOSNIFF = Object.freeze({ 'x-content-type-options': 'nosniff' })
+const BASE_HEADERS: Record<string, Readonly<Record<string, string>>> = Object.fromEntries(
+  Object.entries(FRAMING).map(([option, framing]) => [
+    option,
+    Object.freeze({ ...NOSNIFF, 'x-frame-options': framing.header, 'content-security-policy': framing.ancestors }),
+  ]),
+)
+
 function withWebHeaders(ctx: HttpContext, response: Response): Response {
+  // Built by the kernel with the base headers in (nothing was queued, the handler set none): only a logged-in user's
+  // Cache-Control is left, without touching the headers of every other answer.
+  if (hasBaseHeaders(response)) return loggedIn(ctx) ? withHeaders(response, [['cache-control', 'private, no-store']]) : response
   const headers = response.headers
   const wanted: Array<[string, string]> = []
   if (!headers.has('x-content-type-options')) wanted.push(['x-content-type-options', 'nosniff'])
@@ -60,12 +74,33 @@ function withWebHeaders(ctx: HttpContext, response: Response): Response {
   return withHeaders(response, wanted)
 }
 
-/** A user on this request, or one in its session (a guard other than the default, a login just made). */
+/** The session keys the app's session guards keep a user under (`login_<guard>`), per `auth.guards` object. */
+const LOGIN_KEYS = new WeakMap<object, string[]>()
+
+function loginKeys(ctx: HttpContext): string[] {
+  const guards = ctx.app.config.get<Record<string, { driver?: unknown } | undefined> | undefined>('auth.guards')
+  if (!guards) return []
+  let keys = LOGIN_KEYS.get(guards)
+  if (!keys) {
+    keys = Object.entries(guards)
+      .filter(([, guard]) => guard?.driver === 'session')
+      .map(([name]) => `login_${name}`)
+    LOGIN_KEYS.set(guards, keys)
+  }
+  return keys
+}
+
+/**
+ * A user on this request, or one in its session (a guard other than the
+ * default, a login just made). Asks the session for the guards' few keys
+ * rather than listing it: this runs on every `web` answer.
+ */
 function loggedIn(ctx: HttpContext): boolean {
   if (ctx.request.user() !== undefined) return true
   const session = ctx.session
-  // The session guards keep the user's key under `login_<guard>`.
-  return session !== undefined && Object.keys(session.all()).some((key) => key.startsWith('login_'))
+  if (session === undefined) return false
+  for (const key of loginKeys(ctx)) if (session.has(key)) return true
+  return false
 }
 
 /** Sets the headers, on a copy when the response's own are immutable (one from `fetch` or `Response.redirect`). */

@@ -40,6 +40,14 @@ export class HttpContext {
   private responseState?: { headers: Headers; status: number | undefined }
   // Tasks waiting for the response; `null` once it was handed over (a later task starts at once).
   private deferredTasks?: Array<() => unknown> | null
+  /**
+   * Headers a middleware wants on every answer of this request (the `web`
+   * group's security headers). The kernel writes them into the response it
+   * builds from a handler's value (`toResponseNow`), so the usual answer
+   * never builds a `Headers` object for them; `hasBaseHeaders(response)`
+   * tells the middleware which answers still need them. @internal
+   */
+  baseHeaders?: Readonly<Record<string, string>>
 
   constructor(
     readonly app: Application,

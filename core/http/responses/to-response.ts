@@ -37,15 +37,35 @@ export async function toResponse(value: unknown, ctx: HttpContext): Promise<Resp
  * ```
  */
 export function toResponseNow(value: unknown, ctx: HttpContext): Response | undefined {
+  if (value instanceof Response) return withQueued(value, ctx)
+  if (isResponsable(value)) return undefined
+  // With nothing queued, the middleware's base headers go into the literal the response is made from (no Headers object).
+  const base = ctx.baseHeaders !== undefined && !ctx.hasQueuedResponseState() ? ctx.baseHeaders : undefined
   let response: Response
-  if (value instanceof Response) response = value
-  else if (isResponsable(value)) return undefined
-  else if (value === undefined || value === null) response = new FastResponse(null, { status: 204 })
-  else if (typeof value === 'string') response = knownBody(new FastResponse(value, { headers: { 'content-type': 'text/html; charset=utf-8' } }), value)
+  if (value === undefined || value === null) response = new FastResponse(null, { status: 204, headers: base && { ...base } })
+  else if (typeof value === 'string') response = knownBody(new FastResponse(value, { headers: { ...base, 'content-type': 'text/html; charset=utf-8' } }), value)
   else if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof ReadableStream || value instanceof Blob) {
-    response = new FastResponse(value as BodyInit, { headers: { 'content-type': 'application/octet-stream' } })
-  } else response = json(value)
-  return withQueued(response, ctx)
+    response = new FastResponse(value as BodyInit, { headers: { ...base, 'content-type': 'application/octet-stream' } })
+  } else response = base ? json(value, 200, base) : json(value)
+  if (base === undefined) return withQueued(response, ctx)
+  WITH_BASE.add(response)
+  return response
+}
+
+/** Responses built with their context's base headers in them. */
+const WITH_BASE = new WeakSet<Response>()
+
+/**
+ * True when the kernel built `response` from a handler's value with
+ * `ctx.baseHeaders` already in it. @internal
+ *
+ * @example
+ * ```ts
+ * if (!hasBaseHeaders(response)) addSecurityHeaders(response)
+ * ```
+ */
+export function hasBaseHeaders(response: Response): boolean {
+  return WITH_BASE.has(response)
 }
 
 /** What `new Headers()` takes (the DOM's `HeadersInit`, named from Node's own `Headers`: no DOM lib needed). */
