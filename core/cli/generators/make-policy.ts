@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { CommandError } from '../define-command.ts'
 import { appFile, defineGenerator, importPath } from './define-generator.ts'
-import { className, kebabCase } from './names.ts'
+import { className, indefiniteArticle, kebabCase } from './names.ts'
 
 /**
  * `kiln make:policy Post`: `app/policies/post-policy.ts`, the policy the
@@ -33,6 +33,7 @@ export const makePolicyCommand = defineGenerator({
       className: name.className,
       fileName: `${kebabCase(model)}-policy`,
       modelName: model,
+      modelArticle: indefiniteArticle(model),
       modelVar: model === 'User' ? 'other' : model[0]!.toLowerCase() + model.slice(1),
       modelImport: importPath(file, modelFile),
       userImport: hasUser ? `import type { User } from '${importPath(file, userFile)}'\n` : '',

@@ -76,3 +76,22 @@ export function kebabCase(word: string): string {
 export function snakeCase(word: string): string {
   return kebabCase(word).replace(/-/g, '_')
 }
+
+/**
+ * The indefinite article a generated comment puts before a class name, by
+ * its first sound as English spells it most often: "an Order", "an Update",
+ * "a User", "a Unit", "a Post". A leading U sounds like "you" when a single
+ * consonant and a vowel follow it (User, Unit, Usage), and "one"/"eu" words
+ * start with a consonant sound.
+ *
+ * @example
+ * ```ts
+ * indefiniteArticle('Order') // 'an'
+ * indefiniteArticle('User') // 'a'
+ * ```
+ */
+export function indefiniteArticle(word: string): 'a' | 'an' {
+  const lower = word.toLowerCase()
+  if (/^(one|eu|u[bcdfgjklmnpqrstvwxz][aeiouy])/.test(lower)) return 'a'
+  return /^[aeiou]/.test(lower) ? 'an' : 'a'
+}

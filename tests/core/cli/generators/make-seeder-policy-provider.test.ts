@@ -37,6 +37,7 @@ test("make:policy writes the policy the gate finds for a model, typed with the a
   const source = readFileSync(join(root, 'app/policies/order-policy.ts'), 'utf8')
   t.regex(source, /^import type \{ Order \} from '\.\.\/models\/order\.ts'\nimport type \{ User \} from '\.\.\/models\/user\.ts'\n/)
   t.regex(source, /export class OrderPolicy \{/)
+  t.regex(source, /Who may do what with an Order\./, 'the article the name asks for')
   t.regex(source, /update\(user: User, order: Order\): boolean \{/)
   t.regex(source, /\{\{#can "update" order\}\}/)
   const missing = await kilnBin(['make:policy', 'Invoice'], root)

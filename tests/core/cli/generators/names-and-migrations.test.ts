@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
+import { indefiniteArticle } from '../../../../core/cli/generators/names.ts'
 import { tempApp } from '../../../fixtures/temp-app.ts'
 import { kiln } from './generator-fixtures.ts'
 
@@ -88,4 +89,17 @@ test('migrations made within one second keep the order they were made in; a name
   const forced = await kiln(['make:migration', 'add_slug_to_posts', '--force'], root)
   t.is(forced.stdout.split('\n')[0], `Created database/migrations/${files[1]}`)
   t.deepEqual(readdirSync(join(root, 'database/migrations')).sort(), files, '--force rewrites the file rather than adding a second one')
+})
+
+test('generated comments put the article a class name asks for: an Order, a User, an Update, a Unit, a Euro', (t) => {
+  const said = (word: string) => `${indefiniteArticle(word)} ${word}`
+  t.deepEqual(['Order', 'Invoice', 'Item', 'Update', 'Upload', 'Umbrella'].map(said), [
+    'an Order',
+    'an Invoice',
+    'an Item',
+    'an Update',
+    'an Upload',
+    'an Umbrella',
+  ])
+  t.deepEqual(['Post', 'User', 'Unit', 'Usage', 'Euro', 'OneTimeCode'].map(said), ['a Post', 'a User', 'a Unit', 'a Usage', 'a Euro', 'a OneTimeCode'])
 })
