@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import test from 'ava'
 import { Model, ModelNotFoundError, runWithApp, type KeyType } from '../../../core/index.ts'
-import { databaseApp } from './database-suite.ts'
+import { databaseApp } from '../../contracts/database.contract.ts'
 
 /** A model keyed by a PostgreSQL `uuid` column (text on SQLite). */
 class Invoice extends Model {

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { Model, runWithApp } from '../../../core/index.ts'
-import { databaseApp } from './database-suite.ts'
+import { databaseApp } from '../../contracts/database.contract.ts'
 
 // Over the suite's tables (posts: author_id, title, meta, published, views).
 class Post extends Model {

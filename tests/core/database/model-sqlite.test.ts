@@ -1,4 +1,4 @@
 import test from 'ava'
-import { modelSuite } from './database-suite.ts'
+import { modelSuite } from '../../contracts/database.contract.ts'
 
 modelSuite(test, 'sqlite')

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { Event, runWithApp } from '../../../core/index.ts'
-import { Author, databaseApp } from '../database/database-suite.ts'
+import { Author, databaseApp } from '../../contracts/database.contract.ts'
 
 class OrderShipped extends Event {
   constructor(public orderId: number) {

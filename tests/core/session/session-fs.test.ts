@@ -1,4 +1,4 @@
 import test from 'ava'
-import { sessionSuite } from './session-contract.ts'
+import { sessionSuite } from '../../contracts/session-store.contract.ts'
 
 sessionSuite(test, 'fs')

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import test from 'ava'
 import { createApp, generateAppKey, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { barrier, Browser, cookieHeader, sessionSuite } from './session-contract.ts'
+import { barrier, Browser, cookieHeader, sessionSuite } from '../../contracts/session-store.contract.ts'
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 

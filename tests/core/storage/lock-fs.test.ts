@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'ava'
 import { storeLock } from '../../../core/index.ts'
-import { lockSuite, openStore, unique } from './lock-contract.ts'
+import { lockSuite, openStore, unique } from '../../contracts/lock.contract.ts'
 
 // One folder for every app of this file: apps with separate roots on one machine share the fs store's locks.
 const base = mkdtempSync(join(tmpdir(), 'kiln-fs-locks-'))

@@ -1,7 +1,7 @@
 import test from 'ava'
 import { createStorage } from 'unstorage'
 import { storeLock, lockScope } from '../../../core/index.ts'
-import { lockSuite, openStore, unique } from './lock-contract.ts'
+import { lockSuite, openStore, unique } from '../../contracts/lock.contract.ts'
 
 lockSuite(test, { store: { driver: 'memory' }, scope: 'process', shared: false })
 

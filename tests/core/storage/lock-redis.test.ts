@@ -4,7 +4,7 @@ import { Redis } from 'ioredis'
 import { storeLock } from '../../../core/index.ts'
 import { ServiceUnavailableError } from '../../../core/support/redis-health.ts'
 import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
-import { lockSuite, openStore, unique } from './lock-contract.ts'
+import { lockSuite, openStore, unique } from '../../contracts/lock.contract.ts'
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 // Every app of this file on one prefix: their separate clients race for the same keys, as separate machines would.

@@ -1,4 +1,4 @@
 import test from 'ava'
-import { storageSuite } from './storage-contract.ts'
+import { storageSuite } from '../../contracts/storage.contract.ts'
 
 storageSuite(test, { driver: 'memory' })

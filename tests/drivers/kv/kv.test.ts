@@ -6,8 +6,8 @@ import kvDriver, { DRIVER_NAME, KvBroadcaster } from '../../../drivers/kv/index.
 import websocketDriver from '../../../drivers/websocket/index.ts'
 import { broadcast, broadcasting, Channel, flushBroadcasts, PrivateChannel, ShouldBroadcast, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { broadcasterSuite } from '../../plugins/broadcasting/broadcaster-contract.ts'
-import { bootContractApp } from '../../plugins/broadcasting/contract-app.ts'
+import { broadcasterSuite } from '../../contracts/broadcaster.contract.ts'
+import { bootContractApp } from '../../contracts/broadcaster-app.ts'
 import { freePort, redisServer, waitFor } from './redis-server.ts'
 
 type T = { teardown(fn: () => unknown): void }

@@ -1,8 +1,8 @@
 import test from 'ava'
 import { startServer } from '../../../core/testing/index.ts'
 import websocketDriver, { DRIVER_NAME } from '../../../drivers/websocket/index.ts'
-import { broadcasterSuite, type Recorder } from '../../plugins/broadcasting/broadcaster-contract.ts'
-import { bootContractApp } from '../../plugins/broadcasting/contract-app.ts'
+import { broadcasterSuite, type Recorder } from '../../contracts/broadcaster.contract.ts'
+import { bootContractApp } from '../../contracts/broadcaster-app.ts'
 import { join, TestSocket } from './rt-fixtures.ts'
 
 // The contract, observed by a real websocket client subscribed to the channels on the app's own rt server.

@@ -4,8 +4,8 @@ import test from 'ava'
 import logDriver from '../../../drivers/log/index.ts'
 import nullDriver from '../../../drivers/null/index.ts'
 import { defineBroadcastDriver, SigningBroadcaster, type BroadcastMessage } from '../../../plugins/broadcasting/index.ts'
-import { broadcasterSuite, noObserver } from './broadcaster-contract.ts'
-import { bootContractApp, logLines } from './contract-app.ts'
+import { broadcasterSuite, noObserver } from '../../contracts/broadcaster.contract.ts'
+import { bootContractApp, logLines } from '../../contracts/broadcaster-app.ts'
 
 /** A driver written the way an application would write one. */
 const received: BroadcastMessage[] = []

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createApp, Migrator, runWithApp, type Application, type Plugin } from '../../../core/index.ts'
-import { TestClient } from '../../../core/testing/index.ts'
-import { broadcast, broadcasting, ShouldBroadcastNow, type Channel } from '../../../plugins/broadcasting/index.ts'
-import { Author } from '../../core/database/database-suite.ts'
-import { tempApp } from '../../fixtures/temp-app.ts'
+import { createApp, Migrator, runWithApp, type Application, type Plugin } from '../../core/index.ts'
+import { TestClient } from '../../core/testing/index.ts'
+import { broadcast, broadcasting, ShouldBroadcastNow, type Channel } from '../../plugins/broadcasting/index.ts'
+import { Author } from './database.contract.ts'
+import { tempApp } from '../fixtures/temp-app.ts'
 
 type T = { teardown(fn: () => unknown): void }
 

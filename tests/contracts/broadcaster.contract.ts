@@ -1,7 +1,7 @@
 import type { TestFn } from 'ava'
-import type { Application, Plugin } from '../../../core/index.ts'
-import { channelAuth, Channel, EncryptedPrivateChannel, PresenceChannel, PrivateChannel } from '../../../plugins/broadcasting/index.ts'
-import { bootContractApp, ContractEvent, events, twoUsers } from './contract-app.ts'
+import type { Application, Plugin } from '../../core/index.ts'
+import { channelAuth, Channel, EncryptedPrivateChannel, PresenceChannel, PrivateChannel } from '../../plugins/broadcasting/index.ts'
+import { bootContractApp, ContractEvent, events, twoUsers } from './broadcaster-app.ts'
 
 type T = { teardown(fn: () => unknown): void }
 

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { TestFn } from 'ava'
 import type { Storage } from 'unstorage'
-import { createApp, LockTimeoutError, lockScope, storeLock, type LockScope } from '../../../core/index.ts'
-import { tempApp } from '../../fixtures/temp-app.ts'
+import { createApp, LockTimeoutError, lockScope, storeLock, type LockScope } from '../../core/index.ts'
+import { tempApp } from '../fixtures/temp-app.ts'
 
 /** A store config, and whether two apps given it see each other's locks (so the race runs across apps). */
 export interface LockSuiteOptions {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { ExecutionContext, TestFn } from 'ava'
 import { sql } from 'kysely'
-import { afterCommit, createApp, Migrator, Model, runWithApp, type Application } from '../../../core/index.ts'
-import { tempApp } from '../../fixtures/temp-app.ts'
+import { afterCommit, createApp, Migrator, Model, runWithApp, type Application } from '../../core/index.ts'
+import { tempApp } from '../fixtures/temp-app.ts'
 
 export class Author extends Model {
   static table = 'authors'

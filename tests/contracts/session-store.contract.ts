@@ -1,6 +1,6 @@
 import type { ExecutionContext, TestFn } from 'ava'
-import { createApp, sessionStore, type Application } from '../../../core/index.ts'
-import { tempApp } from '../../fixtures/temp-app.ts'
+import { createApp, sessionStore, type Application } from '../../core/index.ts'
+import { tempApp } from '../fixtures/temp-app.ts'
 
 /** A cookie jar as a browser keeps one, for requests through `app.request()`. */
 export class Browser {

@@ -1,6 +1,6 @@
 import type { TestFn } from 'ava'
-import { createApp } from '../../../core/index.ts'
-import { tempApp } from '../../fixtures/temp-app.ts'
+import { createApp } from '../../core/index.ts'
+import { tempApp } from '../fixtures/temp-app.ts'
 
 /** The contract every storage driver passes (unstorage's testDriver pattern): one suite per driver. */
 export function storageSuite(test: TestFn, store: Record<string, unknown>): void {
