@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createApp, Migrator, runWithApp, type Application, type Plugin } from '../../core/index.ts'
 import { TestClient } from '../../core/testing/index.ts'
 import { broadcast, broadcasting, ShouldBroadcastNow, type Channel } from '../../plugins/broadcasting/index.ts'
-import { Author } from './database.contract.ts'
+import { Author } from '../fixtures/database.ts'
 import { tempApp } from '../fixtures/temp-app.ts'
 
 type T = { teardown(fn: () => unknown): void }

@@ -1,4 +1,4 @@
-import type { TestFn } from 'ava'
+import test from 'ava'
 import type { Application, Plugin } from '../../core/index.ts'
 import { channelAuth, Channel, EncryptedPrivateChannel, PresenceChannel, PrivateChannel } from '../../plugins/broadcasting/index.ts'
 import { bootContractApp, ContractEvent, events, twoUsers } from './broadcaster-app.ts'
@@ -21,22 +21,24 @@ export interface Wire {
 /** What was seen so far; `socketId` is the observing socket's own id where the observer is a client (rt). */
 export type Recorder = (() => Wire[]) & { socketId?: string }
 
-/** A running app and a way to record what leaves it. */
-export interface Harness {
+/** The app a contract case booted, for a driver's observer. */
+export interface Booted {
+  t: T
   app: Application
-  /** Starts recording messages on these channels (resolves once subscribed); returns what was seen so far. */
-  observe(channels: string[]): Promise<Recorder>
+  /** The connection's options as the app was given them (besides driver, key and secret). */
+  connection: Record<string, unknown>
 }
 
 /** What a driver gives the contract. */
-export interface DriverContract {
-  /** The driver name, as in `connections.*.driver`. */
-  driver: string
+export interface BroadcasterContract {
   plugins: Plugin[]
-  /** The connection's options besides driver, key and secret. */
-  connection?: Record<string, unknown>
-  /** Boots an app for the contract (default: createApp with the plugins and connection); must honour `connection` overrides. */
-  boot?: (t: T, connection: Record<string, unknown>) => Promise<Harness>
+  /** The connection's options besides driver, key and secret; a function gives each booted app its own (a prefix). */
+  connection?: Record<string, unknown> | (() => Record<string, unknown>)
+  /**
+   * Starts recording what leaves the booted app on these channels (resolves once subscribed): log lines, a Redis
+   * subscriber, a websocket client, the requests a Pusher API received. Without it, the contract sees nothing.
+   */
+  observe?: (booted: Booted, channels: string[]) => Promise<Recorder>
   /** What the transport lets the contract observe; a case the driver cannot observe is skipped by name, not passed. */
   can: {
     /** False: the driver delivers nothing (null), and the contract asserts its observer saw nothing. */
@@ -83,17 +85,21 @@ async function until(check: () => boolean, limit = 5_000): Promise<boolean> {
  * client, the requests a Pusher API received). It covers dispatch to several
  * channels, the four channel kinds, `toOthers()` with verified socket ids,
  * sealed payloads on encrypted channels, delivery failures and bad config.
+ * Each case boots its own app with the contract's routes (`broadcaster-app.ts`).
  *
  * @example
  * ```ts
- * broadcasterSuite(test, { driver: 'kv', plugins: [kvDriver], connection: { url }, boot, can: { deliver: true, toOthers: 'marked', encrypt: true } })
+ * testBroadcaster('kv', { plugins: [kvDriver], connection: { url }, observe: redisObserver, can: { deliver: true, toOthers: 'marked', encrypt: true } })
  * ```
  */
-export function broadcasterSuite(test: TestFn, contract: DriverContract): void {
-  const { driver, can } = contract
-  const boot = (t: T, overrides: Record<string, unknown> = {}) => {
-    const connection = { ...contract.connection, ...overrides }
-    return contract.boot ? contract.boot(t, connection) : bootContractApp(t, driver, contract.plugins, connection).then((app) => noObserver(app))
+export function testBroadcaster(driver: string, contract: BroadcasterContract): void {
+  const { can } = contract
+  const boot = async (t: T, overrides: Record<string, unknown> = {}) => {
+    const base = typeof contract.connection === 'function' ? contract.connection() : contract.connection
+    const connection = { ...base, ...overrides }
+    const app = await bootContractApp(t, driver, contract.plugins, connection)
+    const observe = async (channels: string[]): Promise<Recorder> => (contract.observe ? contract.observe({ t, app, connection }, channels) : () => [])
+    return { app, observe }
   }
   const skipUnless = (flag: boolean) => (flag ? test : test.skip)
 
@@ -220,9 +226,4 @@ export function broadcasterSuite(test: TestFn, contract: DriverContract): void {
   ;(badConfig ? test : test.skip)(`${driver} contract: a bad driver-specific connection config is a clear boot error`, async (t) => {
     await t.throwsAsync(bootFails(badConfig!.connection)(t), { message: badConfig!.error })
   })
-}
-
-/** A harness for a driver without a transport to watch: it records nothing. */
-export function noObserver(app: Application): Harness {
-  return { app, observe: async () => () => [] }
 }

@@ -1,95 +1,18 @@
-import { randomBytes } from 'node:crypto'
-import type { ExecutionContext, TestFn } from 'ava'
-import { sql } from 'kysely'
-import { afterCommit, createApp, Migrator, Model, runWithApp, type Application } from '../../core/index.ts'
-import { tempApp } from '../fixtures/temp-app.ts'
+import test, { type ExecutionContext } from 'ava'
+import { afterCommit, runWithApp, type Application } from '../../core/index.ts'
+import { Author, databaseApp, Post } from '../fixtures/database.ts'
 
-export class Author extends Model {
-  static table = 'authors'
-  static fillable = ['name', 'email', 'secret']
-  static hidden = ['secret']
-  declare id: number
-  declare name: string
-  posts() {
-    return this.hasMany(Post, 'author_id')
-  }
-  comments() {
-    return this.morphMany(Comment, 'commentable')
-  }
-}
-
-export class Post extends Model {
-  static table = 'posts'
-  static softDeletes = true
-  static fillable = ['author_id', 'title', 'meta', 'published', 'views']
-  static casts = { meta: 'json', published: 'boolean', views: 'number' } as const
-  declare id: number
-  declare title: string
-  declare meta: { tags: string[] }
-  declare published: boolean
-  author() {
-    return this.belongsTo(Author, 'author_id')
-  }
-}
-
-export class Comment extends Model {
-  static table = 'comments'
-  static fillable = ['body']
-  declare body: string
-}
-
-const migration = `
-import { increments } from 'kiln-framework'
-export async function up(db) {
-  await db.schema.createTable('authors').addColumn('id', ...increments(db))
-    .addColumn('name', 'varchar(255)', (c) => c.notNull()).addColumn('email', 'varchar(255)').addColumn('secret', 'varchar(255)')
-    .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
-  await db.schema.createTable('posts').addColumn('id', ...increments(db))
-    .addColumn('author_id', 'integer').addColumn('title', 'varchar(255)').addColumn('meta', 'text').addColumn('published', 'boolean')
-    .addColumn('views', 'integer').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').addColumn('deleted_at', 'timestamp').execute()
-  await db.schema.createTable('comments').addColumn('id', ...increments(db))
-    .addColumn('commentable_type', 'varchar(255)').addColumn('commentable_id', 'integer').addColumn('body', 'text')
-    .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
-}
-export async function down(db) {
-  await db.schema.dropTable('comments').execute()
-  await db.schema.dropTable('posts').execute()
-  await db.schema.dropTable('authors').execute()
-}
-`
-
-/** The connection config for each dialect under test; PostgreSQL gets a fresh schema per run. */
-export function connectionFor(dialect: 'sqlite' | 'pgsql'): Record<string, unknown> {
-  if (dialect === 'sqlite') return { driver: 'sqlite', filename: ':memory:' }
-  return { driver: 'pgsql', url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', schema: `kiln_test_${randomBytes(5).toString('hex')}` }
-}
-
-/** A migrated app on the dialect; PostgreSQL schemas are dropped at teardown. */
-export async function databaseApp(t: ExecutionContext, dialect: 'sqlite' | 'pgsql', files: Record<string, string> = {}): Promise<Application> {
-  const connection = connectionFor(dialect)
-  const app = await createApp({
-    root: tempApp({ 'database/migrations/0001_blog.ts': migration, ...files }),
-    env: { APP_ENV: 'test' },
-    config: { database: { default: 'main', connections: { main: connection } } },
-  })
-  if (dialect === 'pgsql') {
-    const schema = connection.schema as string
-    const admin = await app.service('db').connection('main')
-    await sql.raw(`CREATE SCHEMA ${schema}`).execute(admin.kysely)
-    t.teardown(async () => {
-      await sql
-        .raw(`DROP SCHEMA ${schema} CASCADE`)
-        .execute((await app.service('db').connection('main')).kysely)
-        .catch(() => {})
-      await app.close()
-    })
-  } else t.teardown(() => app.close())
-  await new Migrator(app).migrate()
-  return app
-}
-
-/** The model and transaction suite, run once per dialect. */
-export function modelSuite(test: TestFn, dialect: 'sqlite' | 'pgsql'): void {
+/**
+ * The contract every database dialect passes, in the manner of unstorage's `testDriver`: models (casts, hidden and
+ * fillable attributes, timestamps), the query builder, pagination from URL input, soft deletes and model events,
+ * relations, and transactions with savepoints and `afterCommit`, on a migrated app of the dialect.
+ *
+ * @example
+ * ```ts
+ * testDatabase('pgsql')
+ * ```
+ */
+export function testDatabase(dialect: 'sqlite' | 'pgsql'): void {
   const within = async <T>(t: ExecutionContext, fn: (app: Application) => Promise<T>) => {
     const app = await databaseApp(t, dialect)
     return runWithApp(app, () => fn(app))

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { TestFn } from 'ava'
+import test from 'ava'
 import type { Storage } from 'unstorage'
 import { createApp, LockTimeoutError, lockScope, storeLock, type LockScope } from '../../core/index.ts'
 import { tempApp } from '../fixtures/temp-app.ts'
 
-/** A store config, and whether two apps given it see each other's locks (so the race runs across apps). */
-export interface LockSuiteOptions {
-  store: Record<string, unknown>
+/** A store's config, and whether two apps given it see each other's locks (so the race runs across apps). */
+export interface LockContract {
+  /** The store's config beside `driver`. */
+  store?: Record<string, unknown>
   scope: LockScope
   /** Two apps on this config share their locks (redis: same prefix; fs: same absolute folder). */
   shared: boolean
@@ -16,10 +17,18 @@ let counter = 0
 /** A lock name no other test (or test process) uses. */
 export const unique = (what: string) => `${what}-${process.pid}-${++counter}`
 
-/** The lock facility's contract, run once per store driver: atomic acquire, owner-only release, expiry, block, run. */
-export function lockSuite(test: TestFn, options: LockSuiteOptions): void {
-  const driver = String(options.store.driver)
-  const open = (t: { teardown(fn: () => unknown): void }) => openStore(t, options.store)
+/**
+ * The contract of the locks every store driver keeps, in the manner of unstorage's `testDriver`: who sees them,
+ * one winner among many acquires, owner-only release, expiry, `block()` and `run()`, and refused options.
+ *
+ * @example
+ * ```ts
+ * testLocks('redis', { store: { url, prefix }, scope: 'machines', shared: true })
+ * ```
+ */
+export function testLocks(driver: string, options: LockContract): void {
+  const config = { driver, ...options.store }
+  const open = (t: { teardown(fn: () => unknown): void }) => openStore(t, config)
 
   test(`${driver}: lockScope says who sees the store's locks`, async (t) => {
     t.is(lockScope(await open(t)), options.scope)

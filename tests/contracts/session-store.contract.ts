@@ -1,30 +1,7 @@
-import type { ExecutionContext, TestFn } from 'ava'
+import test, { type ExecutionContext } from 'ava'
 import { createApp, sessionStore, type Application } from '../../core/index.ts'
+import { barrier, Browser, cookieHeader } from '../fixtures/session-browser.ts'
 import { tempApp } from '../fixtures/temp-app.ts'
-
-/** A cookie jar as a browser keeps one, for requests through `app.request()`. */
-export class Browser {
-  readonly cookies = new Map<string, string>()
-  constructor(private readonly app: Application) {}
-
-  async request(path: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    const res = await this.app.request(path, { ...init, headers: { accept: 'application/json', ...(cookie ? { cookie } : {}), ...init.headers } })
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const eq = pair!.indexOf('=')
-      const name = pair!.slice(0, eq)
-      const value = pair!.slice(eq + 1)
-      if (/Max-Age=0/i.test(line)) this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-    return res
-  }
-
-  xsrf(): string {
-    return decodeURIComponent(this.cookies.get('XSRF-TOKEN') ?? '')
-  }
-}
 
 interface Gate {
   /** Resolves once a request is held at the gate (it has loaded its session). */
@@ -51,38 +28,19 @@ function gate(app: Application): Gate {
 }
 
 /**
- * Holds requests until `count` of them have arrived, then lets them all go:
- * every one of them has loaded the session before any of them saves it,
- * the worst interleaving parallel requests can have.
+ * The contract every session store passes, in the manner of unstorage's `testDriver`: the encrypted cookie, tampered
+ * cookies, flash data, regenerate and invalidate, parallel requests on one session, logins and logouts racing
+ * requests in flight, and storing nothing for a visitor until the session holds data. `config` is merged into the
+ * app's `session` config beside `driver`.
  *
  * @example
  * ```ts
- * const meet = barrier(40)
- * Route.post('/x', async () => { await meet() })
+ * testSessionStore('redis', { stores: { redis: { driver: 'redis', url, prefix } } })
  * ```
  */
-export function barrier(count: number): () => Promise<void> {
-  let arrived = 0
-  let release!: () => void
-  const all = new Promise<void>((resolve) => (release = resolve))
-  return () => {
-    if (++arrived >= count) release()
-    return all
-  }
-}
-
-/** The cookie header a browser would send. */
-export function cookieHeader(browser: Browser): string {
-  return [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-}
-
-/**
- * The session contract every store must pass: one suite, run once per
- * driver (memory, fs, redis).
- */
-export function sessionSuite(test: TestFn, driver: string, extraConfig: Record<string, unknown> = {}): void {
+export function testSessionStore(driver: string, config: Record<string, unknown> = {}): void {
   async function makeApp(t: ExecutionContext): Promise<Application> {
-    const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { session: { driver, ...extraConfig } } })
+    const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { session: { driver, ...config } } })
     t.teardown(() => app.close())
     const Route = app.router
     Route.group({ middleware: ['web'] }, () => {

@@ -1,10 +1,18 @@
-import type { TestFn } from 'ava'
+import test from 'ava'
 import { createApp } from '../../core/index.ts'
 import { tempApp } from '../fixtures/temp-app.ts'
 
-/** The contract every storage driver passes (unstorage's testDriver pattern): one suite per driver. */
-export function storageSuite(test: TestFn, store: Record<string, unknown>): void {
-  const driver = String(store.driver)
+/**
+ * The contract every storage driver passes, in the manner of unstorage's `testDriver`: items set, read, listed by
+ * prefix, removed and cleared through the app's `storage` service. `options` are the store's config beside `driver`.
+ *
+ * @example
+ * ```ts
+ * testStorage('fs', { base: 'storage/app' })
+ * ```
+ */
+export function testStorage(driver: string, options: Record<string, unknown> = {}): void {
+  const store = { driver, ...options }
   const open = async (t: { teardown(fn: () => unknown): void }) => {
     const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { storage: { default: 'main', stores: { main: store } } } })
     t.teardown(() => app.close())

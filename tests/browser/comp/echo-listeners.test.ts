@@ -2,7 +2,7 @@ import test from 'ava'
 import { Migrator, runWithApp, view } from '../../../core/index.ts'
 import websocketDriver from '../../../drivers/websocket/index.ts'
 import { broadcasting, PrivateChannel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
-import { Author, Post } from '../../contracts/database.contract.ts'
+import { Author, Post } from '../../fixtures/database.ts'
 import { browserApp, textIs, type BrowserApp, type TestPage } from './browser-app.ts'
 
 // Components that hear broadcasts: a feed of an author's posts on that author's private channel, a presence roster,

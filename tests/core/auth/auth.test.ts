@@ -1,7 +1,7 @@
 import test from 'ava'
 import { runWithApp } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 test('unauthenticated: API/JSON gets 401 JSON; a navigation is redirected to the login route when there is one, else a 401 page', async (t) => {
   const app = await databaseApp(t, 'sqlite')

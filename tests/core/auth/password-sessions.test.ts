@@ -1,7 +1,7 @@
 import test from 'ava'
 import { Authenticatable, HttpException, Limit, Model, runWithApp, type Application } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
-import { databaseApp } from '../../contracts/database.contract.ts'
+import { databaseApp } from '../../fixtures/database.ts'
 
 class Member extends Authenticatable(Model) {
   static table = 'members'

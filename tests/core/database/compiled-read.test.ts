@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import test from 'ava'
 import { sql } from 'kysely'
 import { compiledRead, compiledReadNow, compiledRowNow, Migrator, onAnyQueryWrite, parameter, runWithApp, type QueryWrite } from '../../../core/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 const addNickname = `export async function up(db) { await db.schema.alterTable('authors').addColumn('nickname', 'varchar(50)').execute() }
 export async function down(db) { await db.schema.alterTable('authors').dropColumn('nickname').execute() }

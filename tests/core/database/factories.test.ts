@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import test from 'ava'
 import { defineFactory, KilnError, Model, runWithApp } from '../../../core/index.ts'
-import { Author, Comment, databaseApp, Post } from '../../contracts/database.contract.ts'
+import { Author, Comment, databaseApp, Post } from '../../fixtures/database.ts'
 
 defineFactory(Author, ({ fake }) => ({ name: fake.name(), email: fake.email() }), { states: { anonymous: { name: 'Anonymous', email: null } } })
 defineFactory(Post, ({ fake, index }) => ({ title: `${fake.sentence()} #${index}`, published: true, views: 0 }), {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import test from 'ava'
 import { Model, ModelNotFoundError, runWithApp, type KeyType } from '../../../core/index.ts'
-import { databaseApp } from '../../contracts/database.contract.ts'
+import { databaseApp } from '../../fixtures/database.ts'
 
 /** A model keyed by a PostgreSQL `uuid` column (text on SQLite). */
 class Invoice extends Model {

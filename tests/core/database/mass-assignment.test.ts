@@ -1,6 +1,6 @@
 import test from 'ava'
 import { MassAssignmentError, Model, runWithApp } from '../../../core/index.ts'
-import { databaseApp } from '../../contracts/database.contract.ts'
+import { databaseApp } from '../../fixtures/database.ts'
 
 // Models over the suite's tables (authors: name, email, secret; posts: author_id, title, meta, published, views).
 class Draft extends Model {

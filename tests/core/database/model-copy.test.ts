@@ -1,6 +1,6 @@
 import test from 'ava'
 import { Model, runWithApp } from '../../../core/index.ts'
-import { databaseApp } from '../../contracts/database.contract.ts'
+import { databaseApp } from '../../fixtures/database.ts'
 
 // Over the suite's tables (posts: author_id, title, meta, published, views).
 class Post extends Model {

@@ -1,4 +1,3 @@
-import test from 'ava'
-import { modelSuite } from '../../contracts/database.contract.ts'
+import { testDatabase } from '../../contracts/database.contract.ts'
 
-modelSuite(test, 'sqlite')
+testDatabase('sqlite')

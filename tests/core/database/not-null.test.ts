@@ -1,6 +1,6 @@
 import test from 'ava'
 import { createApp, Migrator, NotNullViolationError, runWithApp } from '../../../core/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 for (const dialect of ['sqlite', 'pgsql'] as const) {
   test(`${dialect}: a write that leaves a NOT NULL column empty names the table and column`, async (t) => {

@@ -1,7 +1,7 @@
 import test from 'ava'
 import pg from 'pg'
 import { runWithApp } from '../../../core/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 // Counted, not timed (issue 25, P1): a row of a token and its user has five timestamps, mostly the same texts request
 // after request, and pg's parser runs several regular expressions on each.

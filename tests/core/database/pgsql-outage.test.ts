@@ -7,7 +7,7 @@ import test from 'ava'
 import { sql } from 'kysely'
 import { createApp, Migrator, runWithApp } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { Author } from '../../contracts/database.contract.ts'
+import { Author } from '../../fixtures/database.ts'
 
 const target = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
 

@@ -1,7 +1,7 @@
 import test from 'ava'
 import pg from 'pg'
 import { runWithApp } from '../../../core/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 for (const dialect of ['sqlite', 'pgsql'] as const) {
   test(`${dialect}: tryUpdate updates matching rows and says how many`, async (t) => {

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { Event, runWithApp } from '../../../core/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 class OrderShipped extends Event {
   constructor(public orderId: number) {

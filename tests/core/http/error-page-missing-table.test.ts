@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava'
 import { sql } from 'kysely'
 import { createApp, Migrator, runWithApp, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { connectionFor } from '../../contracts/database.contract.ts'
+import { connectionFor } from '../../fixtures/database.ts'
 
 const MESSAGE = 'The table "users" does not exist. Run `kiln migrate` to create it.'
 

@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava'
 import { createApp, runWithApp, type Application } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 /** An app with a session guard `web` (and `admin`) over authors, and a few `web` routes. */
 async function authApp(t: ExecutionContext): Promise<Application> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import test from 'ava'
 import { Job, RedisQueue, runWithApp, type Application } from '../../../core/index.ts'
-import { Author, databaseApp } from '../../contracts/database.contract.ts'
+import { Author, databaseApp } from '../../fixtures/database.ts'
 
 const log: string[] = []
 

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava'
 import { createApp, csrfToken, view, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { Browser } from '../../contracts/session-store.contract.ts'
+import { Browser } from '../../fixtures/session-browser.ts'
 
 const LAYOUT = '<!doctype html><html><head><meta name="csrf-token" content="{{csrfToken}}"></head><body>{{{body}}}</body></html>'
 

@@ -1,7 +1,7 @@
 import test from 'ava'
 import { createApp, generateAppKey, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { Browser } from '../../contracts/session-store.contract.ts'
+import { Browser } from '../../fixtures/session-browser.ts'
 
 async function makeApp(t: { teardown(fn: () => unknown): void }): Promise<Application> {
   const app = await createApp({ root: tempApp(), env: { APP_ENV: 'test' }, config: { session: { driver: 'memory', csrf_except: ['webhooks/*'] } } })

@@ -1,4 +1,3 @@
-import test from 'ava'
-import { sessionSuite } from '../../contracts/session-store.contract.ts'
+import { testSessionStore } from '../../contracts/session-store.contract.ts'
 
-sessionSuite(test, 'memory')
+testSessionStore('memory')

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto'
 import test from 'ava'
 import { createApp, generateAppKey, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { barrier, Browser, cookieHeader, sessionSuite } from '../../contracts/session-store.contract.ts'
+import { testSessionStore } from '../../contracts/session-store.contract.ts'
+import { barrier, Browser, cookieHeader } from '../../fixtures/session-browser.ts'
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
-sessionSuite(test, 'redis', {
-  stores: { redis: { driver: 'redis', url, prefix: `kiln-test-${randomBytes(4).toString('hex')}` } },
-})
+testSessionStore('redis', { stores: { redis: { driver: 'redis', url, prefix: `kiln-test-${randomBytes(4).toString('hex')}` } } })
 
 /** An app on a shared Redis prefix and APP_KEY: several of them are what several processes of one app are. */
 async function redisApp(t: { teardown(fn: () => unknown): void }, key: string, prefix: string, session: Record<string, unknown> = {}): Promise<Application> {

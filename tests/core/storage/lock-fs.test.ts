@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'ava'
 import { storeLock } from '../../../core/index.ts'
-import { lockSuite, openStore, unique } from '../../contracts/lock.contract.ts'
+import { openStore, testLocks, unique } from '../../contracts/lock.contract.ts'
 
 // One folder for every app of this file: apps with separate roots on one machine share the fs store's locks.
 const base = mkdtempSync(join(tmpdir(), 'kiln-fs-locks-'))
 
-lockSuite(test, { store: { driver: 'fs', base }, scope: 'machine', shared: true })
+testLocks('fs', { store: { base }, scope: 'machine', shared: true })
 
 test("fs: locks are files in the store's .kiln-locks folder, never among its keys", async (t) => {
   const store = await openStore(t, { driver: 'fs', base: mkdtempSync(join(tmpdir(), 'kiln-fs-locks-')) })

@@ -1,9 +1,9 @@
 import test from 'ava'
 import { createStorage } from 'unstorage'
 import { storeLock, lockScope } from '../../../core/index.ts'
-import { lockSuite, openStore, unique } from '../../contracts/lock.contract.ts'
+import { openStore, testLocks, unique } from '../../contracts/lock.contract.ts'
 
-lockSuite(test, { store: { driver: 'memory' }, scope: 'process', shared: false })
+testLocks('memory', { scope: 'process', shared: false })
 
 test('memory: two stores keep their own locks; a store without locks is refused with E_LOCK_UNSUPPORTED', async (t) => {
   const name = unique('apart')

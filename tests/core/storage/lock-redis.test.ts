@@ -4,13 +4,13 @@ import { Redis } from 'ioredis'
 import { storeLock } from '../../../core/index.ts'
 import { ServiceUnavailableError } from '../../../core/support/redis-health.ts'
 import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
-import { lockSuite, openStore, unique } from '../../contracts/lock.contract.ts'
+import { openStore, testLocks, unique } from '../../contracts/lock.contract.ts'
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 // Every app of this file on one prefix: their separate clients race for the same keys, as separate machines would.
 const prefix = `kiln-test-locks-${randomBytes(4).toString('hex')}`
 
-lockSuite(test, { store: { driver: 'redis', url, prefix }, scope: 'machines', shared: true })
+testLocks('redis', { store: { url, prefix }, scope: 'machines', shared: true })
 
 test('redis: a lock is the key <prefix>:lock:<name> holding its owner, with the expiry in Redis', async (t) => {
   const store = await openStore(t, { driver: 'redis', url, prefix })

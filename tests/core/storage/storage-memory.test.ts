@@ -1,4 +1,3 @@
-import test from 'ava'
-import { storageSuite } from '../../contracts/storage.contract.ts'
+import { testStorage } from '../../contracts/storage.contract.ts'
 
-storageSuite(test, { driver: 'memory' })
+testStorage('memory')

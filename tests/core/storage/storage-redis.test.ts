@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import test from 'ava'
-import { storageSuite } from '../../contracts/storage.contract.ts'
+import { testStorage } from '../../contracts/storage.contract.ts'
 
-storageSuite(test, { driver: 'redis', url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `kiln-test-storage-${randomBytes(4).toString('hex')}` })
+testStorage('redis', { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `kiln-test-storage-${randomBytes(4).toString('hex')}` })

@@ -7,8 +7,7 @@ import { createApp } from '../../../core/index.ts'
 import hostedDriver, { DRIVER_NAME, HostedBroadcaster } from '../../../drivers/hosted/index.ts'
 import { broadcast, broadcasting, Channel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { broadcasterSuite } from '../../contracts/broadcaster.contract.ts'
-import { bootContractApp } from '../../contracts/broadcaster-app.ts'
+import { testBroadcaster } from '../../contracts/broadcaster.contract.ts'
 import { freePort } from '../kv/redis-server.ts'
 import { API, MemoryHub, pusherApiServer } from './pusher-api-fixtures.ts'
 
@@ -27,22 +26,17 @@ test.after.always(() => {
 const hostedConfig = { app_id: API.appId, key: API.key, secret: API.secret, host: '127.0.0.1', port: api.port, scheme: 'http' }
 
 // The contract, observed through what the Pusher API passed on to its hub (one trigger per channel batch).
-broadcasterSuite(test, {
-  driver: DRIVER_NAME,
+testBroadcaster(DRIVER_NAME, {
   plugins: [hostedDriver],
   connection: hostedConfig,
-  boot: async (t, connection) => {
-    const app = await bootContractApp(t, DRIVER_NAME, [hostedDriver], connection)
-    const observe = async () => {
-      const start = hub.published.length
-      return () =>
-        hub.published
-          .slice(start)
-          .flatMap(({ channels, event, data, except }) =>
-            channels.map((channel) => ({ channel, event, data: JSON.parse(String(data)), raw: String(data), except: except ?? null })),
-          )
-    }
-    return { app, observe }
+  observe: async () => {
+    const start = hub.published.length
+    return () =>
+      hub.published
+        .slice(start)
+        .flatMap(({ channels, event, data, except }) =>
+          channels.map((channel) => ({ channel, event, data: JSON.parse(String(data)), raw: String(data), except: except ?? null })),
+        )
   },
   can: { deliver: true, toOthers: 'marked', encrypt: true },
   unreachable: {

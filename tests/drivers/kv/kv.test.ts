@@ -6,8 +6,7 @@ import kvDriver, { DRIVER_NAME, KvBroadcaster } from '../../../drivers/kv/index.
 import websocketDriver from '../../../drivers/websocket/index.ts'
 import { broadcast, broadcasting, Channel, flushBroadcasts, PrivateChannel, ShouldBroadcast, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { broadcasterSuite } from '../../contracts/broadcaster.contract.ts'
-import { bootContractApp } from '../../contracts/broadcaster-app.ts'
+import { testBroadcaster } from '../../contracts/broadcaster.contract.ts'
 import { freePort, redisServer, waitFor } from './redis-server.ts'
 
 type T = { teardown(fn: () => unknown): void }
@@ -16,22 +15,17 @@ const fileLog = { level: 'info', channels: ['file'], file: { path: 'storage/logs
 
 // The contract, observed by a real Redis subscriber on the connection's own prefix; unreachable is a closed port.
 let contractPrefixes = 0
-broadcasterSuite(test, {
-  driver: DRIVER_NAME,
+testBroadcaster(DRIVER_NAME, {
   plugins: [kvDriver],
-  connection: { url: REDIS_URL },
-  boot: async (t, connection) => {
-    const prefix = `kv-contract-${process.pid}-${++contractPrefixes}:`
-    const app = await bootContractApp(t, DRIVER_NAME, [kvDriver], { prefix, ...connection })
-    const observe = async () => {
-      const seen = await subscriber(t, [`${prefix}*`])
-      return () =>
-        seen.map(({ channel, text }) => {
-          const { event, data, socket } = JSON.parse(text) as { event: string; data: unknown; socket: string | null }
-          return { channel: channel.slice(prefix.length), event, data, raw: text, except: socket }
-        })
-    }
-    return { app, observe }
+  connection: () => ({ url: REDIS_URL, prefix: `kv-contract-${process.pid}-${++contractPrefixes}:` }),
+  observe: async ({ t, connection }) => {
+    const prefix = String(connection.prefix)
+    const seen = await subscriber(t, [`${prefix}*`])
+    return () =>
+      seen.map(({ channel, text }) => {
+        const { event, data, socket } = JSON.parse(text) as { event: string; data: unknown; socket: string | null }
+        return { channel: channel.slice(prefix.length), event, data, raw: text, except: socket }
+      })
   },
   can: { deliver: true, toOthers: 'marked', encrypt: true },
   unreachable: {

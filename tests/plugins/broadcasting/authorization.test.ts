@@ -4,7 +4,7 @@ import { createApp, Migrator, runWithApp, type Application } from '../../../core
 import { TestClient } from '../../../core/testing/index.ts'
 import nullDriver from '../../../drivers/null/index.ts'
 import { broadcasting, channelAuth, sharedSecret } from '../../../plugins/broadcasting/index.ts'
-import { Author, Post } from '../../contracts/database.contract.ts'
+import { Author, Post } from '../../fixtures/database.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 const KEY = '278d425bdf160c739803'

@@ -4,8 +4,8 @@ import test from 'ava'
 import logDriver from '../../../drivers/log/index.ts'
 import nullDriver from '../../../drivers/null/index.ts'
 import { defineBroadcastDriver, SigningBroadcaster, type BroadcastMessage } from '../../../plugins/broadcasting/index.ts'
-import { broadcasterSuite, noObserver } from '../../contracts/broadcaster.contract.ts'
-import { bootContractApp, logLines } from '../../contracts/broadcaster-app.ts'
+import { logLines } from '../../contracts/broadcaster-app.ts'
+import { testBroadcaster } from '../../contracts/broadcaster.contract.ts'
 
 /** A driver written the way an application would write one. */
 const received: BroadcastMessage[] = []
@@ -17,39 +17,15 @@ class MemoryBroadcaster extends SigningBroadcaster {
 const memoryDriver = defineBroadcastDriver({ name: 'memory-list', create: (_app, { name, config, appKey }) => new MemoryBroadcaster(name, config, appKey) })
 
 // null: the contract watches the log and asserts nothing left the app; it has no transport for the other cases.
-broadcasterSuite(test, {
-  driver: 'null',
-  plugins: [nullDriver],
-  boot: async (t, connection) => {
-    const app = await bootContractApp(t, 'null', [nullDriver], connection)
-    return { app, observe: async () => logLines(app) }
-  },
-  can: { deliver: false, toOthers: false, encrypt: false },
-})
+testBroadcaster('null', { plugins: [nullDriver], observe: async ({ app }) => logLines(app), can: { deliver: false, toOthers: false, encrypt: false } })
 // log: the log lines are the transport; they carry no left-out socket and log encrypted channels' payloads in the clear.
-broadcasterSuite(test, {
-  driver: 'log',
-  plugins: [logDriver],
-  boot: async (t, connection) => {
-    const app = await bootContractApp(t, 'log', [logDriver], connection)
-    return { app, observe: async () => logLines(app) }
-  },
-  can: { deliver: true, toOthers: false, encrypt: false },
-})
+testBroadcaster('log', { plugins: [logDriver], observe: async ({ app }) => logLines(app), can: { deliver: true, toOthers: false, encrypt: false } })
 // A driver written the way an application would write one: the messages it was handed are what it delivered.
-broadcasterSuite(test, {
-  driver: 'memory-list',
-  plugins: [memoryDriver],
-  boot: async (t, connection) => {
-    const harness = noObserver(await bootContractApp(t, 'memory-list', [memoryDriver], connection))
-    const wires = () =>
-      received.flatMap(({ channels, event, payload, socket }) =>
-        channels.map((channel) => ({ channel, event, data: payload, raw: JSON.stringify(payload), except: socket ?? null })),
-      )
-    return { ...harness, observe: async () => wires }
-  },
-  can: { deliver: true, toOthers: 'marked', encrypt: false },
-})
+const wires = () =>
+  received.flatMap(({ channels, event, payload, socket }) =>
+    channels.map((channel) => ({ channel, event, data: payload, raw: JSON.stringify(payload), except: socket ?? null })),
+  )
+testBroadcaster('memory-list', { plugins: [memoryDriver], observe: async () => wires, can: { deliver: true, toOthers: 'marked', encrypt: false } })
 
 test('log: writes the event, the channels and the pretty JSON payload to the log', async (t) => {
   const { createApp } = await import('../../../core/index.ts')

@@ -12,7 +12,7 @@ import {
   ShouldBroadcastAfterCommit,
   ShouldBroadcastNow,
 } from '../../../plugins/broadcasting/index.ts'
-import { Author } from '../../contracts/database.contract.ts'
+import { Author } from '../../fixtures/database.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 class OrderShipped extends ShouldBroadcast {

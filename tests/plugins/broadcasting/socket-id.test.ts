@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava'
 import { Migrator, runWithApp, type Application } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
 import { broadcast, InteractsWithSockets, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
-import { Author } from '../../contracts/database.contract.ts'
+import { Author } from '../../fixtures/database.ts'
 import { join, rtApp, type TestSocket } from '../../drivers/websocket/rt-fixtures.ts'
 
 const migration = `import { increments } from 'kiln-framework'

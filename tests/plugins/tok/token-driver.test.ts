@@ -5,7 +5,7 @@ import { createApp, Migrator, Model, runWithApp } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
 import { tok } from '../../../plugins/tok/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { connectionFor } from '../../contracts/database.contract.ts'
+import { connectionFor } from '../../fixtures/database.ts'
 
 class Member extends Model {
   static table = 'members'
