@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createApp } from '../core/index.ts'
-import kvDriver from '../drivers/kv/index.ts'
+import kvDriver from '../drivers/broadcast/kv/index.ts'
 import { broadcasting } from '../plugins/broadcasting/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 import { serverProcess, type ServerProcess } from './server-process.ts'

@@ -14,7 +14,7 @@ import type { Server as NodeServer } from 'node:http'
 import nodeAdapter from 'crossws/adapters/node'
 import { serve } from 'srvx'
 import { createApp } from '../core/index.ts'
-import websocketDriver, { type WebsocketBroadcaster } from '../drivers/websocket/index.ts'
+import websocketDriver, { type WebsocketBroadcaster } from '../drivers/broadcast/websocket/index.ts'
 import { broadcasting } from '../plugins/broadcasting/index.ts'
 import { tempApp } from '../tests/fixtures/temp-app.ts'
 

@@ -16,7 +16,7 @@ import { execFile, spawn } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../tests/drivers/kv/redis-server.ts'
+import { freePort } from '../tests/fixtures/redis-server.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const KILN = join(ROOT, 'bin', 'kiln.js')

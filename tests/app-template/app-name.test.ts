@@ -4,8 +4,8 @@ import test from 'ava'
 import { Redis } from 'ioredis'
 import { runWithApp, type Application } from '../../core/index.ts'
 import { createTestApp, refreshDatabase, TestClient } from '../../core/testing/index.ts'
-import type { KvBroadcaster } from '../../drivers/kv/index.ts'
-import type { WebsocketBroadcaster } from '../../drivers/websocket/index.ts'
+import type { KvBroadcaster } from '../../drivers/broadcast/kv/index.ts'
+import type { WebsocketBroadcaster } from '../../drivers/broadcast/websocket/index.ts'
 import seed from '../../app-template/database/seeders/index.ts'
 
 const root = fileURLToPath(new URL('../../app-template/', import.meta.url))

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import test from 'ava'
 import { launchChromium } from '../fixtures/browser.ts'
-import { rtApp, type RtApp } from '../drivers/websocket/rt-fixtures.ts'
+import { rtApp, type RtApp } from '../drivers/broadcast/websocket/rt-fixtures.ts'
 
 const page = (encrypted: boolean) => `<!doctype html><meta charset="utf-8"><title>Vault</title><body><script type="module">
 import { Rt } from '/broadcasting/rt.js'

@@ -9,7 +9,7 @@ import test from 'ava'
 import { deployStarter, type Deployment } from '../fixtures/deployment.ts'
 import { HttpSession } from '../fixtures/http-session.ts'
 import { mimePart } from '../fixtures/smtp-server.ts'
-import { TestSocket } from '../drivers/websocket/rt-fixtures.ts'
+import { TestSocket } from '../drivers/broadcast/websocket/rt-fixtures.ts'
 import { endpointOf, snapshots, type PageSnapshot } from '../plugins/comp/comp-fixtures.ts'
 
 const cleanup: Array<() => unknown> = []

@@ -12,7 +12,7 @@ test('npm run test:quick runs ava without browsers, services and installs; the R
   const left = config.files.filter((glob) => glob.startsWith('!'))
   for (const glob of ['!tests/browser/**', '!tests/cli-new/**', '!tests/package/**']) t.true(left.includes(glob), glob)
   // PostgreSQL and Redis tests are found by what they connect to, not listed by hand.
-  for (const file of ['tests/core/database/model-pgsql.test.ts', 'tests/core/session/session-redis.test.ts', 'tests/drivers/kv/kv.test.ts'])
+  for (const file of ['tests/core/database/model-pgsql.test.ts', 'tests/core/session/session-redis.test.ts', 'tests/drivers/broadcast/kv/kv.test.ts'])
     t.true(left.includes(`!${file}`), file)
   for (const file of ['tests/core/http/error-page.test.ts', 'tests/core/database/model-sqlite.test.ts', 'tests/plugins/comp/update.test.ts'])
     t.false(left.includes(`!${file}`), `${file} runs in the quick subset`)

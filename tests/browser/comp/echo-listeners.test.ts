@@ -1,6 +1,6 @@
 import test from 'ava'
 import { Migrator, runWithApp, view } from '../../../core/index.ts'
-import websocketDriver from '../../../drivers/websocket/index.ts'
+import websocketDriver from '../../../drivers/broadcast/websocket/index.ts'
 import { broadcasting, PrivateChannel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { Author, Post } from '../../fixtures/database.ts'
 import { browserApp, textIs, type BrowserApp, type TestPage } from './browser-app.ts'

@@ -118,11 +118,13 @@ await app.close()`,
   // The starter lists the websocket driver and its connections, but its active one is `log`: the realtime server's
   // sockets, channels, delivery and scaling (some twenty modules) wait for a websocket connection's first use.
   t.true(
-    urls.some((url) => url.endsWith('/drivers/websocket/index.ts')),
+    urls.some((url) => url.endsWith('/drivers/broadcast/websocket/index.ts')),
     'the recording works: the websocket driver is listed',
   )
   t.deepEqual(
-    urls.filter((url) => /\/drivers\/websocket\/(rt-engine\.ts|(connections|channels|scaling)\/)/.test(url)).map((url) => url.replace(/.*\/drivers\//, '')),
+    urls
+      .filter((url) => /\/drivers\/broadcast\/websocket\/(rt-engine\.ts|(connections|channels|scaling)\/)/.test(url))
+      .map((url) => url.replace(/.*\/drivers\/broadcast\//, '')),
     [],
   )
 })

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import test from 'ava'
 import { Redis } from 'ioredis'
 import { generateAppKey } from '../../../core/security/app-key.ts'
-import { freePort } from '../../drivers/kv/redis-server.ts'
+import { freePort } from '../../fixtures/redis-server.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { BIN, bin, lines } from './cli-harness.ts'
 

@@ -4,7 +4,7 @@ import test from 'ava'
 import { createApp, definePlugin, KilnError, type Application, type Plugin } from 'kiln-framework'
 import { starterApp } from '../../fixtures/starter-app.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
+import { freePort, redisServer } from '../../fixtures/redis-server.ts'
 
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS_URL = 'redis://127.0.0.1:6379'

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { createTestApp } from '../../../core/testing/index.ts'
-import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
-import { rtApp } from '../../drivers/websocket/rt-fixtures.ts'
+import { freePort, redisServer } from '../../fixtures/redis-server.ts'
+import { rtApp } from '../../drivers/broadcast/websocket/rt-fixtures.ts'
 
 const STARTER = fileURLToPath(new URL('../../../app-template/', import.meta.url))
 

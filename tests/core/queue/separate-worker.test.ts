@@ -7,7 +7,7 @@ import { kilnServe, type ServeProcess } from '../../fixtures/kiln-serve.ts'
 import { kilnWorker, type WorkerProcess } from '../../fixtures/kiln-worker.ts'
 import { mimePart, startSmtpServer } from '../../fixtures/smtp-server.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { TestSocket } from '../../drivers/websocket/rt-fixtures.ts'
+import { TestSocket } from '../../drivers/broadcast/websocket/rt-fixtures.ts'
 import { bin } from '../cli/cli-harness.ts'
 
 // A deployed app as the docs describe it: web processes (`kiln serve`) whose websocket server relays through Redis

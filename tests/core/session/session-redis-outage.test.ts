@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import test from 'ava'
 import { createApp } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
-import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
+import { freePort, redisServer } from '../../fixtures/redis-server.ts'
 
 /** An app whose sessions live in the Redis on `port`, logging to `storage/logs/<name>.log`, with a web route counting visits. */
 async function countingApp(t: { teardown(fn: () => unknown): void }, port: number, name: string) {

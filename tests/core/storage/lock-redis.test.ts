@@ -3,7 +3,7 @@ import test from 'ava'
 import { Redis } from 'ioredis'
 import { storeLock } from '../../../core/index.ts'
 import { ServiceUnavailableError } from '../../../core/support/redis-health.ts'
-import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
+import { freePort, redisServer } from '../../fixtures/redis-server.ts'
 import { openStore, testLocks, unique } from '../../contracts/lock.contract.ts'
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'

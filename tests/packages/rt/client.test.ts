@@ -4,8 +4,8 @@ import test from 'ava'
 import WebSocket from 'ws'
 import { Rt, backoff, type Member, type RtState, type SocketConstructor } from '@kiln/rt'
 import { buildRtBundle } from '../../../packages/rt/build.ts'
-import { KEY, rtApp, TestSocket, type RtApp } from '../../drivers/websocket/rt-fixtures.ts'
-import { rtCluster } from '../../drivers/websocket/scaling-fixtures.ts'
+import { KEY, rtApp, TestSocket, type RtApp } from '../../drivers/broadcast/websocket/rt-fixtures.ts'
+import { rtCluster } from '../../drivers/broadcast/websocket/scaling-fixtures.ts'
 import { channelAuth, sharedSecret } from '../../../plugins/broadcasting/index.ts'
 
 const waitFor = async (check: () => boolean, ms = 5000) => {
@@ -135,7 +135,7 @@ test('reconnect: after a server restart the client gets a new socket id, re-auth
 
   const { createApp } = await import('../../../core/index.ts')
   const { broadcasting } = await import('../../../plugins/broadcasting/index.ts')
-  const websocketDriver = (await import('../../../drivers/websocket/index.ts')).default
+  const websocketDriver = (await import('../../../drivers/broadcast/websocket/index.ts')).default
   const { tempApp } = await import('../../fixtures/temp-app.ts')
   const second = await createApp({
     root: tempApp(),

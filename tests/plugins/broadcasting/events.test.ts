@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava'
 import { createApp, Event, Migrator, runWithApp, type Application } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
-import nullDriver from '../../../drivers/null/index.ts'
+import nullDriver from '../../../drivers/broadcast/null/index.ts'
 import {
   broadcast,
   broadcasting,

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava'
 import { createApp, Migrator, Model, runWithApp, type Application } from '../../../core/index.ts'
-import nullDriver from '../../../drivers/null/index.ts'
+import nullDriver from '../../../drivers/broadcast/null/index.ts'
 import {
   broadcasting,
   Broadcast,

@@ -1,8 +1,8 @@
 import test from 'ava'
 import { createApp, Model, runWithApp } from '../../../core/index.ts'
-import websocketDriver from '../../../drivers/websocket/index.ts'
+import websocketDriver from '../../../drivers/broadcast/websocket/index.ts'
 import { broadcast, broadcasting, Channel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
-import { rtApp } from '../../drivers/websocket/rt-fixtures.ts'
+import { rtApp } from '../../drivers/broadcast/websocket/rt-fixtures.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
 class Account extends Model {

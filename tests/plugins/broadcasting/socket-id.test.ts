@@ -3,7 +3,7 @@ import { Migrator, runWithApp, type Application } from '../../../core/index.ts'
 import { TestClient } from '../../../core/testing/index.ts'
 import { broadcast, InteractsWithSockets, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
 import { Author } from '../../fixtures/database.ts'
-import { join, rtApp, type TestSocket } from '../../drivers/websocket/rt-fixtures.ts'
+import { join, rtApp, type TestSocket } from '../../drivers/broadcast/websocket/rt-fixtures.ts'
 
 const migration = `import { increments } from 'kiln-framework'
 export async function up(db) { await db.schema.createTable('authors').addColumn('id', ...increments(db)).addColumn('name', 'varchar(255)').addColumn('email', 'varchar(255)').addColumn('secret', 'varchar(255)').addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute() }`

@@ -7,7 +7,7 @@ import { PersonalAccessToken } from '../../../plugins/tok/index.ts'
 import seed from '../../../app-template/database/seeders/index.ts'
 import { User } from '../../../app-template/app/models/user.ts'
 import { DATABASE_URL, pgSchema } from '../../fixtures/pg-schema.ts'
-import { freePort, redisServer } from '../../drivers/kv/redis-server.ts'
+import { freePort, redisServer } from '../../fixtures/redis-server.ts'
 import { tokenCache } from '../../../plugins/tok/token-cache-registry.ts'
 
 const root = fileURLToPath(new URL('../../../app-template/', import.meta.url))
