@@ -88,6 +88,9 @@ export async function bundleDist(root: string, dist: string): Promise<{ modules:
     sourcemap: 'linked',
     sourcesContent: true,
     metafile: true,
+    // The metafile names its inputs relative to the working directory: pinning it to the package root makes them
+    // paths under the root wherever the build runs from (a clone deep under the temp folder, a fixture elsewhere).
+    absWorkingDir: root,
     write: false,
     logLevel: 'warning',
     plugins: [ownUrl(dist)],
