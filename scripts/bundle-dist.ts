@@ -9,7 +9,7 @@
  *
  * Why: Node's ES module loader pays per module (resolving, a file read, a
  * compile, linking), and `import 'kiln-framework'` loaded about 170 of
- * Kiln's; see docs/performance.md, "Start time (P6)".
+ * Kiln's; see bench/NOTES.md, "Start time (P6)".
  *
  * Code that finds files beside itself (`new URL('./stubs/', import.meta.url)`,
  * `createRequire(import.meta.url)`) keeps finding them: each
