@@ -1,6 +1,6 @@
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, update, type PageSnapshot } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { featureFiles } from './kernel-files.ts'
 
 /** An app with every feature's test components (feature-files.ts), its database migrated. */
 export async function featureApp(t: Parameters<typeof compApp>[0], env: Record<string, string> = {}) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, page, type PageSnapshot } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { featureFiles } from './kernel-files.ts'
 
 /** A small deterministic PRNG, so a failure reproduces from its seed. */
 function prng(seed: number): () => number {

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { compApp, page, snapshots, update } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { featureFiles } from './kernel-files.ts'
 import { call, featureApp as app } from './feature-app.ts'
 
 test('models, lists of models, dates and bigints round-trip typed; a model travels as class and key only, no column of it', async (t) => {

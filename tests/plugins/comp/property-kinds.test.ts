@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, counterFiles, next, page, update, type PageSnapshot } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { featureFiles } from './kernel-files.ts'
 
 const files = {
   ...featureFiles,

@@ -1,7 +1,7 @@
 import test from 'ava'
 import { ComponentTest, testComponent } from '../../../plugins/comp/index.ts'
 import { compApp, counterFiles } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { featureFiles } from './kernel-files.ts'
 
 test('testComponent mounts a component on its own and drives it through real updates', async (t) => {
   const { client } = await compApp(t, counterFiles)

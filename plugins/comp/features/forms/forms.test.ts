@@ -2,7 +2,7 @@ import test from 'ava'
 import { testComponent } from '../../testing.ts'
 import { compApp, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call } from '../../../../tests/plugins/comp/feature-app.ts'
-import { validationFiles } from '../validation/validation-files.ts'
+import { validationFiles } from '../validation/validation.fixtures.ts'
 
 test('form objects: wire:model paths set fields, a field with a rule is checked on update (keyed form.title), validate() saves and reset() clears', async (t) => {
   const { client } = await compApp(t, validationFiles)

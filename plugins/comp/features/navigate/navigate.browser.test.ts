@@ -1,6 +1,6 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 /** Promises the test releases: the server's action or route waits on them. */
 const gates = globalThis as unknown as { streamGate?: Promise<void>; slowGate?: Promise<void> }

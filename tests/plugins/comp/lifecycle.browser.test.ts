@@ -1,6 +1,6 @@
 import test from 'ava'
 import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
-import { files } from './components.ts'
+import { files } from './browser-components.ts'
 
 /** A 1×1 PNG: uploads are checked on their content. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')

@@ -1,6 +1,6 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 const component = (name: string, source: string, view: string) => ({
   [`app/components/${name}.ts`]: source,

@@ -1,7 +1,7 @@
 import test from 'ava'
 import { definePlugin } from '../../../core/index.ts'
 import { browserApp, textIs } from './browser-app.ts'
-import { files } from './components.ts'
+import { files } from './browser-components.ts'
 
 test('wire:navigate swaps the page without a reload, keeps history, initialises the new components, and falls back to a hard navigation on failure', async (t) => {
   const env = await browserApp(files)
