@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, counterFiles, next, page, update, type PageSnapshot } from './comp-fixtures.ts'
-import { featureFiles } from './kernel-files.ts'
+import { kernelFiles } from './kernel-files.ts'
 
 const files = {
-  ...featureFiles,
+  ...kernelFiles,
   'app/components/kinds.ts': `import { Component, typed } from 'kiln-framework/comp'
 import { Note } from '../models/note.ts'
 export default class Kinds extends Component {

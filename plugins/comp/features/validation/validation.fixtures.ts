@@ -1,4 +1,4 @@
-/** Test components of property validation and form objects (the validation and forms features' tests). */
+/** Test components of property validation: a sign-up form checked by `@validate()` and by static rules. */
 export const validationFiles: Record<string, string> = {
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
 export default defineRoutes((Route) => {
@@ -27,34 +27,31 @@ export default class Signup extends Component {
   render() { return '<div><p id="name-error">{{error "name"}}</p><p id="saved">{{saved}}</p></div>' }
 }
 `,
-  'app/forms/post-form.ts': `import { Form, validate, typed } from 'kiln-framework/comp'
+}
+
+/** The to-do form: static rules, `validate()` and `validateOnly()`, an error in its view, a computed count. */
+export const todoFormFiles: Record<string, string> = {
+  'app/components/todo-form.ts': `import { Component, on, computed, locked } from 'kiln-framework/comp'
 import { z } from 'zod'
-export class PostForm extends Form {
-  @validate(z.string().trim().min(3, 'The title needs 3 characters.')) title = ''
-  @validate(z.string().max(20), { as: 'body text' }) body = ''
-  @typed(Date) publishAt: Date | null = null
-  tags: string[] = []
-  _draftKey = 'internal'
-  slug() { return this.title.toLowerCase().replaceAll(' ', '-') }
-}
-`,
-  'app/components/create-post.ts': `import { Component } from 'kiln-framework/comp'
-import { PostForm } from '../forms/post-form.ts'
-export default class CreatePost extends Component {
-  form = new PostForm()
-  posts: string[] = []
+export default class TodoForm extends Component {
+  static rules = z.object({ title: z.string().min(3, 'The title must be at least 3 characters.'), priority: z.number().int().min(1).max(5) })
+  title = ''
+  priority = 1
+  items: string[] = []
+  @locked() ownerId = 7
+  saves = 0
   save() {
-    const { title, body } = this.form.validate()
-    this.posts.push(title + ':' + body + ':' + this.form.slug())
-    this.form.reset()
+    const { title } = this.validate()
+    this.items.push(title)
+    this.saves++
+    this.dispatch('todo-added', { title })
+    this.reset('title')
   }
-  checkTitle() { this.form.validate('title') }
-  resetTitle() { this.form.reset('title') }
-  fillIt() { this.form.fill({ title: 'Filled title', body: 'filled' }) }
-  whole() { this.validate() }
-  render() {
-    return '<form wire:submit="save"><input wire:model="form.title" value="{{form.title}}"><p id="title-error">{{error "form.title"}}</p><ul>{{#each posts}}<li>{{this}}</li>{{/each}}</ul></form>'
-  }
+  @on('clear-all') clearAll() { this.items = [] }
+  @computed() get remaining() { this.saves += 0; return this.items.length }
+  checkTitle() { this.validateOnly('title') }
 }
 `,
+  'resources/views/components/todo-form.hbs':
+    '<form wire:submit="save"><input wire:model="title"><p class="error">{{error "title"}}</p><p class="remaining">{{remaining}} left</p><ul>{{#each items}}<li>{{this}}</li>{{/each}}</ul></form>',
 }
