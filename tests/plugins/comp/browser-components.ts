@@ -1,42 +1,45 @@
-/** Components for the browser tests: each is served at /c/<name>. */
+/** Components for the kernel's browser tests: each is served at /c/<name>. A feature's are in its own browser tests. */
 const component = (name: string, source: string, view: string) => ({
   [`app/components/${name}.ts`]: source,
   [`resources/views/components/${name}.hbs`]: view,
 })
 
-export const files: Record<string, string> = {
-  ...component(
-    'counter',
-    `import { Component } from 'kiln-framework/comp'
+/** The counter most browser tests click: arguments, renderless calls, $wire, loading states, a long page. */
+export const counter: Record<string, string> = component(
+  'counter',
+  `import { Component } from 'kiln-framework/comp'
 export default class Counter extends Component {
-  count = 0
-  last = ''
-  renders = 0
-  rendering() { this.renders++ }
-  increment() { this.count++ }
-  add(amount: number, label: string) { this.count += amount; this.last = label }
-  quiet() { this.count += 100 }
-  async slow() { await new Promise((r) => setTimeout(r, 400)); this.count += 10 }
+count = 0
+last = ''
+renders = 0
+rendering() { this.renders++ }
+increment() { this.count++ }
+add(amount: number, label: string) { this.count += amount; this.last = label }
+quiet() { this.count += 100 }
+async slow() { await new Promise((r) => setTimeout(r, 400)); this.count += 10 }
 }
 `,
-    `<div>
-  <span id="count">{{count}}</span> <span id="last">{{last}}</span> <span id="renders">{{renders}}</span>
-  <b id="live" wire:text="count"></b>
-  <button id="inc" wire:click="increment">+</button>
-  <button id="add" wire:click="add(5, 'five')">+5</button>
-  <button id="quiet" wire:click.renderless="quiet">quiet</button>
-  <button id="slow" wire:click="slow">slow</button>
-  <button id="confirm" wire:click="increment" wire:confirm="Really?">confirm</button>
-  <button id="wire-call" x-on:click="$wire.add(2, 'two')">$wire</button>
-  <button id="wire-set" x-on:click="$wire.$set('count', 42)">$set</button>
-  <button id="wire-refresh" x-on:click="$wire.$refresh()">$refresh</button>
-  <span id="loading" wire:loading>working</span>
-  <span id="loading-slow" wire:loading wire:target="slow">slow working</span>
-  <span id="loading-class" wire:loading.class="busy" class="idle">class</span>
-  <div style="height: 3000px"></div>
-  <button id="scroll" wire:click.preserve-scroll="increment">bottom</button>
+  `<div>
+<span id="count">{{count}}</span> <span id="last">{{last}}</span> <span id="renders">{{renders}}</span>
+<b id="live" wire:text="count"></b>
+<button id="inc" wire:click="increment">+</button>
+<button id="add" wire:click="add(5, 'five')">+5</button>
+<button id="quiet" wire:click.renderless="quiet">quiet</button>
+<button id="slow" wire:click="slow">slow</button>
+<button id="confirm" wire:click="increment" wire:confirm="Really?">confirm</button>
+<button id="wire-call" x-on:click="$wire.add(2, 'two')">$wire</button>
+<button id="wire-set" x-on:click="$wire.$set('count', 42)">$set</button>
+<button id="wire-refresh" x-on:click="$wire.$refresh()">$refresh</button>
+<span id="loading" wire:loading>working</span>
+<span id="loading-slow" wire:loading wire:target="slow">slow working</span>
+<span id="loading-class" wire:loading.class="busy" class="idle">class</span>
+<div style="height: 3000px"></div>
+<button id="scroll" wire:click.preserve-scroll="increment">bottom</button>
 </div>`,
-  ),
+)
+
+export const files: Record<string, string> = {
+  ...counter,
   ...component(
     'form',
     `import { Component } from 'kiln-framework/comp'
@@ -139,76 +142,6 @@ export default class Poller extends Component {
 </div>`,
   ),
   ...component(
-    'dashboard',
-    `import { Component } from 'kiln-framework/comp'
-export default class Dashboard extends Component {
-  static islandViews = { stats: 'components/dashboard-stats' }
-  visits = 0
-  header = 'v1'
-  bump() { this.visits++; this.header = 'v2' }
-}
-`,
-    `<section><h2 id="header">{{header}}</h2>{{{island "stats"}}}</section>`,
-  ),
-  'resources/views/components/dashboard-stats.hbs':
-    '<b id="visits">{{visits}}</b><button id="bump" wire:click="bump">bump</button><button id="bump-island" x-on:click="$wire.$island(\'stats\').bump()">island</button>',
-  ...component(
-    'lazy-card',
-    `import { Component } from 'kiln-framework/comp'
-export default class LazyCard extends Component {
-  static lazy = true
-  loaded = false
-  mount() { this.loaded = true }
-}
-`,
-    `<article id="lazy-card">{{#if loaded}}loaded{{/if}}</article>`,
-  ),
-  ...component(
-    'deferred-card',
-    `import { Component } from 'kiln-framework/comp'
-export default class DeferredCard extends Component {
-  static defer = true
-  loaded = false
-  mount() { this.loaded = true }
-}
-`,
-    `<article id="deferred-card">{{#if loaded}}deferred loaded{{/if}}</article>`,
-  ),
-  ...component(
-    'lazy-page',
-    `import { Component } from 'kiln-framework/comp'
-export default class LazyPage extends Component {}
-`,
-    `<div><div style="height: 3000px"></div>{{{comp "lazy-card"}}}{{{comp "deferred-card"}}}</div>`,
-  ),
-  ...component(
-    'sender',
-    `import { Component } from 'kiln-framework/comp'
-export default class Sender extends Component {
-  sent = 0
-  send() { this.sent++; this.dispatch('pinged', { n: this.sent }) }
-}
-`,
-    `<div><button id="send" wire:click="send">send</button><button id="client-send" x-on:click="$wire.$dispatch('pinged', { n: 100 })">client</button></div>`,
-  ),
-  ...component(
-    'receiver',
-    `import { Component, on } from 'kiln-framework/comp'
-export default class Receiver extends Component {
-  last = 0
-  @on('pinged') heard(data: { n: number }) { this.last = data.n }
-}
-`,
-    `<div><span id="heard">{{last}}</span></div>`,
-  ),
-  ...component(
-    'pair',
-    `import { Component } from 'kiln-framework/comp'
-export default class Pair extends Component {}
-`,
-    `<div>{{{comp "sender"}}}{{{comp "receiver"}}}{{{comp "counter"}}}</div>`,
-  ),
-  ...component(
     'parent',
     `import { Component } from 'kiln-framework/comp'
 export default class Parent extends Component {
@@ -217,16 +150,6 @@ export default class Parent extends Component {
 }
 `,
     `<div><h1 id="parent-label">{{label}}</h1><button id="relabel" wire:click="relabel">relabel</button>{{{comp "counter" key="child"}}}</div>`,
-  ),
-  ...component(
-    'search',
-    `import { Component } from 'kiln-framework/comp'
-export default class Search extends Component {
-  static queryString = ['q']
-  q = ''
-}
-`,
-    `<div><input id="q" wire:model.live="q"><span id="echo">{{q}}</span></div>`,
   ),
   ...component(
     'big',
@@ -238,30 +161,5 @@ export default class Big extends Component {
 }
 `,
     `<div><span id="rounds">{{rounds}}</span><span id="length">{{blob.length}}</span><button id="again" wire:click="again">again</button></div>`,
-  ),
-  ...component(
-    'uploader',
-    `import { Component, TemporaryUploadedFile, upload } from 'kiln-framework/comp'
-export default class Uploader extends Component {
-  @upload({ maxKb: 64, mimes: ['image/png', 'image/jpeg'] }) photo: TemporaryUploadedFile | null = null
-  stored = ''
-  async save() { this.stored = await this.photo!.store('photos'); this.photo = null }
-}
-`,
-    `<div><input id="file" type="file" wire:model="photo" x-on:comp-upload-progress="window.__progress = (window.__progress || []).concat($event.detail.progress)" x-on:comp-upload-finish="$el.dataset.done = 'yes'"><span id="photo-name">{{#if photo}}{{photo.name}} {{photo.size}}{{/if}}</span><span id="photo-error" x-text="$errors.first('photo')"></span><button id="save" wire:click="save">save</button><span id="stored">{{stored}}</span></div>`,
-  ),
-  ...component(
-    'nav-a',
-    `import { Component } from 'kiln-framework/comp'
-export default class NavA extends Component { count = 0; increment() { this.count++ } }
-`,
-    `<div><h1 id="page">A</h1><a id="to-b" href="/c/nav-b" wire:navigate>to B</a><span id="a-count">{{count}}</span><button id="a-inc" wire:click="increment">+</button></div>`,
-  ),
-  ...component(
-    'nav-b',
-    `import { Component } from 'kiln-framework/comp'
-export default class NavB extends Component { count = 0; increment() { this.count++ } }
-`,
-    `<div><h1 id="page">B</h1><a id="to-a" href="/c/nav-a" wire:navigate>to A</a><a id="to-missing" href="/nowhere" wire:navigate>missing</a><span id="b-count">{{count}}</span><button id="b-inc" wire:click="increment">+</button></div>`,
   ),
 }

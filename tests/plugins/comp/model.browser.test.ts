@@ -124,15 +124,3 @@ test('focus and caret stay in an input while wire:model.live morphs the componen
   t.is(await page.$eval('#live', (el) => (el as HTMLInputElement).selectionStart), 10)
   t.is(await page.inputValue('#live'), 'hello worXld')
 })
-
-test('the query string follows bound properties with replaceState and is read on load', async (t) => {
-  const { page, open } = await env.newPage(t)
-  await open('/c/search?q=boots')
-  t.is(await page.inputValue('#q'), 'boots')
-  const length = await page.evaluate(() => history.length)
-  await page.fill('#q', 'shoes')
-  await page.waitForFunction(() => location.search === '?q=shoes')
-  await page.fill('#q', '')
-  await page.waitForFunction(() => location.search === '')
-  t.is(await page.evaluate(() => history.length), length, 'replaceState: no history entries')
-})
