@@ -41,6 +41,17 @@ ${player('<div id="player" x-data="{ plays: 0 }"><button id="play" x-on:click="p
 ${player('<div id="player">a fresh copy</div>')}
 <div style="height: 4000px"></div>
 <p id="target">target</p>`,
+  'app/components/links.ts': `import { Component } from 'kiln-framework/comp'
+export default class Links extends Component {
+target = ''
+go() { this.redirect(this.target) }
+}
+`,
+  'resources/views/components/links.hbs': `<div>
+<a id="js-link" href="javascript:window.__pwned = 1" wire:navigate>js</a>
+<a id="data-link" href="data:text/html,<script>alert(1)</script>" wire:navigate>data</a>
+<input id="target" wire:model="target"><button id="go" wire:click="go">go</button>
+</div>`,
   'app/components/redirector.ts': `import { Component } from 'kiln-framework/comp'
 export default class Redirector extends Component {
   title = ''
@@ -237,4 +248,14 @@ test('a visit scrolls to the top or to its #hash; back restores where the page w
   await textIs(page, '#page', 'B')
   await page.waitForFunction(() => window.scrollY > 3000)
   t.regex(page.url(), /\/p\/b#target$/)
+})
+test('wire:navigate never runs javascript: or data: addresses', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/links')
+  const url = page.url()
+  await page.click('#js-link')
+  await page.click('#data-link')
+  await page.waitForTimeout(300)
+  t.is(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined)
+  t.is(page.url(), url)
 })
