@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { runWithApp } from '../../../core/index.ts'
-import { createTestApp, refreshDatabase } from '../../../core/testing/index.ts'
-import seed from '../../../app-template/database/seeders/index.ts'
-import { launchChromium } from '../../fixtures/browser.ts'
+import { runWithApp } from '../../core/index.ts'
+import { createTestApp, refreshDatabase } from '../../core/testing/index.ts'
+import seed from '../../app-template/database/seeders/index.ts'
+import { launchChromium } from '../fixtures/browser.ts'
 
-const root = fileURLToPath(new URL('../../../app-template/', import.meta.url))
+const root = fileURLToPath(new URL('../../app-template/', import.meta.url))
 
 const frames = (page: Page) => page.evaluate(() => (window as unknown as { __frames: string[] }).__frames)
 const titles = (page: Page) => page.$$eval('[data-test=todo] span', (items) => items.map((item) => item.textContent))

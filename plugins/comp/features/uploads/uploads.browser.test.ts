@@ -1,6 +1,6 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 /** A 1×1 PNG: uploads are checked on their content. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
@@ -11,18 +11,6 @@ const component = (name: string, source: string, view: string) => ({
 })
 
 const files = {
-  ...component(
-    'magic',
-    `import { Component } from 'kiln-framework/comp'
-export default class Magic extends Component {
-  count = 0
-  increment() { this.count++ }
-  shout() { this.dispatch('shouted', { n: this.count }) }
-}
-`,
-    `<div><span id="count">{{count}}</span><button id="inc" wire:click="increment">+</button><button id="shout" wire:click="shout">shout</button>{{{comp "kid" key="k"}}}</div>`,
-  ),
-  ...component('kid', `import { Component } from 'kiln-framework/comp'\nexport default class Kid extends Component { age = 3 }\n`, `<p id="kid">{{age}}</p>`),
   ...component(
     'gallery',
     `import { Component, TemporaryUploadedFile, upload } from 'kiln-framework/comp'
@@ -42,11 +30,31 @@ export default class Gallery extends Component {
   ),
 }
 
+/** An uploader with per-file rules, served with the default upload settings (/c/uploader). */
+const uploaderFiles: Record<string, string> = {
+  ...component(
+    'uploader',
+    `import { Component, TemporaryUploadedFile, upload } from 'kiln-framework/comp'
+export default class Uploader extends Component {
+  @upload({ maxKb: 64, mimes: ['image/png', 'image/jpeg'] }) photo: TemporaryUploadedFile | null = null
+  stored = ''
+  async save() { this.stored = await this.photo!.store('photos'); this.photo = null }
+}
+`,
+    `<div><input id="file" type="file" wire:model="photo" x-on:comp-upload-progress="window.__progress = (window.__progress || []).concat($event.detail.progress)" x-on:comp-upload-finish="$el.dataset.done = 'yes'"><span id="photo-name">{{#if photo}}{{photo.name}} {{photo.size}}{{/if}}</span><span id="photo-error" x-text="$errors.first('photo')"></span><button id="save" wire:click="save">save</button><span id="stored">{{stored}}</span></div>`,
+  ),
+}
+
 let env: BrowserApp
+let plain: BrowserApp
 test.before(async () => {
   env = await browserApp(files, { config: { comp: { uploads: { max_kb: 64 } } } })
+  plain = await browserApp(uploaderFiles)
 })
-test.after.always(() => env?.close())
+test.after.always(async () => {
+  await env?.close()
+  await plain?.close()
+})
 
 /** Opens a component's page with `window.wire(name)` giving a component's `$wire`, and counts update requests. */
 async function open(t: Parameters<BrowserApp['newPage']>[0], name: string): Promise<{ page: Page; updates: () => number }> {
@@ -64,54 +72,29 @@ async function open(t: Parameters<BrowserApp['newPage']>[0], name: string): Prom
 type Wire = Record<string, unknown> & { [helper: `$${string}`]: (...args: unknown[]) => unknown }
 declare const wire: (name: string) => Wire
 
-test('an unknown $wire.$name throws a clear error naming it and the helpers, and sends nothing', async (t) => {
-  const { page, updates } = await open(t, 'magic')
-  const before = updates()
-  const message = await page.evaluate(() => {
-    try {
-      ;(wire('magic').$nope as () => void)()
-      return 'no error'
-    } catch (error) {
-      return (error as Error).message
-    }
-  })
-  t.regex(message, /^\$wire\.\$nope does not exist\. The \$ helpers are: .*\$set.*\$watch.*\$on.*\$parent/)
-  await page.click('#inc')
-  await textIs(page, '#count', '1')
-  t.is(updates(), before + 1, 'only the click went to the server')
+test('uploads: progress events, the file reaches the property, and the component stores it', async (t) => {
+  const { page, open } = await plain.newPage(t)
+  await open('/c/uploader')
+  await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
+  await page.waitForFunction(() => document.getElementById('file')?.dataset.done === 'yes')
+  const progress = (await page.evaluate('window.__progress')) as number[]
+  t.is(progress.at(-1), 100, JSON.stringify(progress))
+  await textIs(page, '#photo-name', `me.png ${PNG.length}`)
+  await page.click('#save')
+  await page.waitForFunction(() => /^photos\/[\w-]+\.png$/.test(document.getElementById('stored')?.textContent ?? ''))
+  t.pass()
 })
 
-test('$get, $watch (value and old value), $on (server and browser events, unsubscribe) and $parent', async (t) => {
-  const { page } = await open(t, 'magic')
-  await page.evaluate(() => {
-    const w = window as unknown as { seen: unknown[]; heard: unknown[]; off: () => void }
-    w.seen = []
-    w.heard = []
-    wire('magic').$watch('count', (value: unknown, old: unknown) => w.seen.push([value, old]))
-    w.off = wire('magic').$on('shouted', (detail: { n: number }) => w.heard.push(detail.n)) as () => void
-  })
-  await page.click('#inc')
-  await page.waitForFunction(() => (window as unknown as { seen: unknown[] }).seen.length === 1)
-  t.deepEqual(await page.evaluate('window.seen'), [[1, 0]])
-  t.is(await page.evaluate(() => wire('magic').$get('count')), 1)
-  await page.click('#shout')
-  await page.waitForFunction(() => (window as unknown as { heard: number[] }).heard.length === 1)
-  const heard = await page.evaluate(() => {
-    const w = window as unknown as { heard: number[]; off: () => void }
-    wire('magic').$dispatch('shouted', { n: 7 })
-    w.off()
-    wire('magic').$dispatch('shouted', { n: 8 })
-    return w.heard
-  })
-  t.deepEqual(heard, [1, 7], 'from the server, from the browser, and nothing once unsubscribed')
-  t.deepEqual(
-    await page.evaluate(() => [
-      (wire('kid').$parent as unknown as Wire).count,
-      wire('magic').$parent === undefined,
-      (wire('kid').$parent as unknown as Wire).$name,
-    ]),
-    [1, true, 'magic'],
-  )
+test('uploads: a file the property refuses, before sending (too large) or after (its content is not an image), shows in $errors', async (t) => {
+  const { page, open } = await plain.newPage(t)
+  await open('/c/uploader')
+  await page.setInputFiles('#file', { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(65 * 1024, 1) })
+  await textIs(page, '#photo-error', 'The file "huge.png" may not be larger than 64 KB.')
+  await page.setInputFiles('#file', { name: 'page.png', mimeType: 'image/png', buffer: Buffer.from('<html><script>alert(1)</script></html>') })
+  await textIs(page, '#photo-error', 'The content of "page.png" is not one of: image/png, image/jpeg.')
+  await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
+  await textIs(page, '#photo-name', `me.png ${PNG.length}`)
+  t.is(await page.textContent('#photo-error'), '', 'a good file clears the message')
 })
 
 test('uploads: several files over uploads.max_kb together, or one of them refused by content, show in $errors (photos and photos.1)', async (t) => {

@@ -1,6 +1,6 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 /** One `document.startViewTransition()` call: its types, and the view-transition names before and inside the update. */
 interface Call {

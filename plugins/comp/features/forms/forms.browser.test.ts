@@ -1,5 +1,5 @@
 import test from 'ava'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 const files = {
   'app/forms/post-form.ts': `import { Form, validate } from 'kiln-framework/comp'

@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { Page, Request } from 'playwright-core'
-import { propsFiles } from '../../../plugins/comp/features/props/props-files.ts'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { propsFiles } from './props.fixtures.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 // The props feature's components, shown together at /c/p-page.
 const { 'routes/web.ts': _routes, 'resources/views/home.hbs': _home, ...components } = propsFiles

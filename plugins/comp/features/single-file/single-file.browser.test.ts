@@ -1,5 +1,5 @@
 import test from 'ava'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 /** A single-file counter: the class and its template in one .ts file, no .hbs; an island and a wire:model inside the template. */
 const files: Record<string, string> = {

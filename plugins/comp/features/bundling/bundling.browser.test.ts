@@ -1,6 +1,6 @@
 import test from 'ava'
 import type { Page, Request } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 /** Components for these tests: each is served at /c/<name>. */
 const component = (name: string, source: string, view: string) => ({

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
-import { files } from './components.ts'
+import { files } from './browser-components.ts'
 
 let env: BrowserApp
 test.before(async () => {
@@ -123,16 +123,4 @@ test('focus and caret stay in an input while wire:model.live morphs the componen
   t.is(await page.evaluate(() => document.activeElement?.id), 'live')
   t.is(await page.$eval('#live', (el) => (el as HTMLInputElement).selectionStart), 10)
   t.is(await page.inputValue('#live'), 'hello worXld')
-})
-
-test('the query string follows bound properties with replaceState and is read on load', async (t) => {
-  const { page, open } = await env.newPage(t)
-  await open('/c/search?q=boots')
-  t.is(await page.inputValue('#q'), 'boots')
-  const length = await page.evaluate(() => history.length)
-  await page.fill('#q', 'shoes')
-  await page.waitForFunction(() => location.search === '?q=shoes')
-  await page.fill('#q', '')
-  await page.waitForFunction(() => location.search === '')
-  t.is(await page.evaluate(() => history.length), length, 'replaceState: no history entries')
 })

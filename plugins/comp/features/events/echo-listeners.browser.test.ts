@@ -1,9 +1,9 @@
 import test from 'ava'
-import { Migrator, runWithApp, view } from '../../../core/index.ts'
-import websocketDriver from '../../../drivers/websocket/index.ts'
-import { broadcasting, PrivateChannel, ShouldBroadcastNow } from '../../../plugins/broadcasting/index.ts'
-import { Author, Post } from '../../core/database/database-suite.ts'
-import { browserApp, textIs, type BrowserApp, type TestPage } from './browser-app.ts'
+import { Migrator, runWithApp, view } from '../../../../core/index.ts'
+import websocketDriver from '../../../../drivers/websocket/index.ts'
+import { broadcasting, PrivateChannel, ShouldBroadcastNow } from '../../../../plugins/broadcasting/index.ts'
+import { Author, Post } from '../../../../tests/core/database/database-suite.ts'
+import { browserApp, textIs, type BrowserApp, type TestPage } from '../../../../tests/plugins/comp/browser-app.ts'
 
 // Components that hear broadcasts: a feed of an author's posts on that author's private channel, a presence roster,
 // and a board that can take the feed off the page. The routes' model classes come through globalThis (one module graph).

@@ -1,36 +1,7 @@
 import test from 'ava'
 import { definePlugin } from '../../../core/index.ts'
 import { browserApp, textIs } from './browser-app.ts'
-import { files } from './components.ts'
-
-test('wire:navigate swaps the page without a reload, keeps history, initialises the new components, and falls back to a hard navigation on failure', async (t) => {
-  const env = await browserApp(files)
-  t.teardown(() => env.close())
-  const { page, open, errors } = await env.newPage(t)
-  await open('/c/nav-a')
-  await page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true))
-  await page.click('#a-inc')
-  await textIs(page, '#a-count', '1')
-  await page.click('#to-b')
-  await textIs(page, '#page', 'B')
-  t.true(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true), 'no full reload')
-  t.regex(page.url(), /\/c\/nav-b$/)
-  t.is(await page.title(), 'nav-b')
-  await page.click('#b-inc')
-  await textIs(page, '#b-count', '1')
-  await page.goBack()
-  await textIs(page, '#page', 'A')
-  await page.click('#a-inc')
-  await textIs(page, '#a-count', '1')
-  await page.click('#to-b')
-  await textIs(page, '#page', 'B')
-  await Promise.all([page.waitForURL(/\/nowhere$/), page.click('#to-missing')])
-  t.false(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true), 'a 404 became a normal navigation')
-  t.deepEqual(
-    errors.filter((line) => !/404/.test(line)),
-    [],
-  )
-})
+import { files } from './browser-components.ts'
 
 test('offline CDN: the reactive library falls back to the copy Kiln serves', async (t) => {
   // The default CDN address: this machine has no network, so the browser cannot fetch it.

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import ts from 'typescript'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..')
-const fixtures = join(root, 'tests/plugins/comp/typecheck')
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..')
+const fixtures = join(root, 'plugins/comp/features/forms/typecheck')
 
 /**
  * Fixtures are kept as `.ts.txt` (so the repository's own `tsc --noEmit`

@@ -1,11 +1,11 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
-/** Promises the test releases: the server's action or route waits on them. */
-const gates = globalThis as unknown as { streamGate?: Promise<void>; slowGate?: Promise<void> }
+/** Promises the test releases: the server's slow route waits on them. */
+const gates = globalThis as unknown as { slowGate?: Promise<void> }
 
-function gate(name: 'streamGate' | 'slowGate'): () => void {
+function gate(name: 'slowGate'): () => void {
   let release!: () => void
   gates[name] = new Promise((resolve) => (release = resolve))
   return release
@@ -41,28 +41,16 @@ ${player('<div id="player" x-data="{ plays: 0 }"><button id="play" x-on:click="p
 ${player('<div id="player">a fresh copy</div>')}
 <div style="height: 4000px"></div>
 <p id="target">target</p>`,
-  'app/components/streamer.ts': `import { Component } from 'kiln-framework/comp'
-export default class Streamer extends Component {
-  final = ''
-  clicks = 0
-  async write() {
-    this.stream('answer', 'Hel')
-    this.stream('status', 'thinking', { replace: true })
-    await (globalThis as any).streamGate
-    this.stream('answer', '<b>lo</b>')
-    this.final = 'done'
-  }
-  async boom() { this.stream('answer', 'x'); await null; throw new Error('boom') }
-  click() { this.clicks++ }
+  'app/components/links.ts': `import { Component } from 'kiln-framework/comp'
+export default class Links extends Component {
+target = ''
+go() { this.redirect(this.target) }
 }
 `,
-  'resources/views/components/streamer.hbs': `<div>
-  <p id="answer" wire:stream="answer"></p>
-  <p id="status" wire:stream.replace="status">idle</p>
-  <span id="final">{{final}}</span> <span id="clicks">{{clicks}}</span>
-  <button id="write" wire:click="write">write</button>
-  <button id="boom" wire:click="boom">boom</button>
-  <button id="click" wire:click="click">click</button>
+  'resources/views/components/links.hbs': `<div>
+<a id="js-link" href="javascript:window.__pwned = 1" wire:navigate>js</a>
+<a id="data-link" href="data:text/html,<script>alert(1)</script>" wire:navigate>data</a>
+<input id="target" wire:model="target"><button id="go" wire:click="go">go</button>
 </div>`,
   'app/components/redirector.ts': `import { Component } from 'kiln-framework/comp'
 export default class Redirector extends Component {
@@ -76,6 +64,29 @@ export default class Redirector extends Component {
   <button id="save" type="submit">save</button>
   <button id="leave" type="button" wire:click="leave">leave</button>
 </form>`,
+}
+
+const component = (name: string, source: string, view: string) => ({
+  [`app/components/${name}.ts`]: source,
+  [`resources/views/components/${name}.hbs`]: view,
+})
+
+/** Two component pages linked with wire:navigate, served on their own app (/c/nav-a, /c/nav-b). */
+const navFiles: Record<string, string> = {
+  ...component(
+    'nav-a',
+    `import { Component } from 'kiln-framework/comp'
+export default class NavA extends Component { count = 0; increment() { this.count++ } }
+`,
+    `<div><h1 id="page">A</h1><a id="to-b" href="/c/nav-b" wire:navigate>to B</a><span id="a-count">{{count}}</span><button id="a-inc" wire:click="increment">+</button></div>`,
+  ),
+  ...component(
+    'nav-b',
+    `import { Component } from 'kiln-framework/comp'
+export default class NavB extends Component { count = 0; increment() { this.count++ } }
+`,
+    `<div><h1 id="page">B</h1><a id="to-a" href="/c/nav-a" wire:navigate>to A</a><a id="to-missing" href="/nowhere" wire:navigate>missing</a><span id="b-count">{{count}}</span><button id="b-inc" wire:click="increment">+</button></div>`,
+  ),
 }
 
 let env: BrowserApp
@@ -92,33 +103,32 @@ function requestsTo(page: Page, path: string): { count: number } {
 const marked = (page: Page) => page.evaluate(() => (window as unknown as { marker?: number }).marker === 1)
 const mark = (page: Page) => page.evaluate(() => ((window as unknown as { marker?: number }).marker = 1))
 
-test('wire:stream shows an action chunks as text while it runs, then the final render', async (t) => {
+test('wire:navigate swaps the page without a reload, keeps history, initialises the new components, and falls back to a hard navigation on failure', async (t) => {
+  const env = await browserApp(navFiles)
+  t.teardown(() => env.close())
   const { page, open, errors } = await env.newPage(t)
-  await open('/c/streamer')
-  const release = gate('streamGate')
-  await page.click('#write')
-  // The action is still waiting on the gate: what shows came through the stream.
-  await textIs(page, '#answer', 'Hel')
-  await textIs(page, '#status', 'thinking')
-  t.is(await page.textContent('#final'), '')
-  release()
-  await textIs(page, '#final', 'done')
-  t.is(await page.locator('#answer b').count(), 0, 'chunks are text, never HTML')
-  t.deepEqual(errors, [])
-})
-
-test('wire:stream: an error after the first chunk ends the request as a failed update, and the component still works', async (t) => {
-  const { page, open, errors } = await env.newPage(t)
-  await open('/c/streamer')
-  const failed = page.waitForEvent('console', (message) => /update failed \(500\)/.test(message.text()))
-  await page.click('#boom')
-  await textIs(page, '#answer', 'x')
-  await failed
-  await page.click('#click')
-  await textIs(page, '#clicks', '1')
-  t.true(
-    errors.some((line) => /update failed \(500\)/.test(line)),
-    errors.join('\n'),
+  await open('/c/nav-a')
+  await page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true))
+  await page.click('#a-inc')
+  await textIs(page, '#a-count', '1')
+  await page.click('#to-b')
+  await textIs(page, '#page', 'B')
+  t.true(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true), 'no full reload')
+  t.regex(page.url(), /\/c\/nav-b$/)
+  t.is(await page.title(), 'nav-b')
+  await page.click('#b-inc')
+  await textIs(page, '#b-count', '1')
+  await page.goBack()
+  await textIs(page, '#page', 'A')
+  await page.click('#a-inc')
+  await textIs(page, '#a-count', '1')
+  await page.click('#to-b')
+  await textIs(page, '#page', 'B')
+  await Promise.all([page.waitForURL(/\/nowhere$/), page.click('#to-missing')])
+  t.false(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true), 'a 404 became a normal navigation')
+  t.deepEqual(
+    errors.filter((line) => !/404/.test(line)),
+    [],
   )
 })
 
@@ -238,4 +248,14 @@ test('a visit scrolls to the top or to its #hash; back restores where the page w
   await textIs(page, '#page', 'B')
   await page.waitForFunction(() => window.scrollY > 3000)
   t.regex(page.url(), /\/p\/b#target$/)
+})
+test('wire:navigate never runs javascript: or data: addresses', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/links')
+  const url = page.url()
+  await page.click('#js-link')
+  await page.click('#data-link')
+  await page.waitForTimeout(300)
+  t.is(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined)
+  t.is(page.url(), url)
 })

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
-import { files } from './components.ts'
+import { files } from './browser-components.ts'
 
 let env: BrowserApp
 test.before(async () => {

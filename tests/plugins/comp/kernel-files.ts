@@ -1,11 +1,13 @@
-/** Components and views exercising every server feature, for tests/plugins/comp/features.test.ts. */
-export const featureFiles: Record<string, string> = {
-  'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
-export default defineRoutes((Route) => {
-  Route.get('/page/{name}', ({ params, request }) => view('page', { name: params.name, title: 'Page' }))
-})
-`,
-  'resources/views/page.hbs': '{{!< layouts/app}}\n{{{comp name}}}',
+import { pageFiles } from './comp-fixtures.ts'
+
+/**
+ * Components and views the kernel's tests share, each shown at `/page/<name>`: a model and its migration, a component
+ * holding models, dates and bigints (note-card), a parent with keyed children (parent-list), one rendering two roots,
+ * and a to-do form and a search box that use features (rules, listeners, a locked property, the query string) the way
+ * an app does. A feature's own test components are in its folder (`features/<name>/<name>.fixtures.ts`).
+ */
+export const kernelFiles: Record<string, string> = {
+  ...pageFiles,
   'database/migrations/0001_notes.ts': `import { increments } from 'kiln-framework'
 export async function up(db) {
   await db.schema.createTable('notes').addColumn('id', ...increments(db)).addColumn('title', 'varchar(255)').addColumn('secret', 'varchar(255)')
@@ -75,35 +77,6 @@ export default class NoteCard extends Component {
   render() { return '<div>{{note.title}} {{notes.length}}</div>' }
 }
 `,
-  'app/components/dashboard.ts': `import { Component } from 'kiln-framework/comp'
-export default class Dashboard extends Component {
-  static islandViews = { stats: 'components/dashboard-stats' }
-  visits = 1
-  title = 'Dashboard'
-  refreshStats() { this.visits++ }
-}
-`,
-  'resources/views/components/dashboard.hbs': '<section><h2>{{title}}</h2>{{{island "stats"}}}</section>',
-  'resources/views/components/dashboard-stats.hbs': '<b>{{visits}} visits</b>',
-  'app/components/lazy-card.ts': `import { Component } from 'kiln-framework/comp'
-export default class LazyCard extends Component {
-  static lazy = true
-  static lazyPlaceholder = 'components/loading'
-  title = 'unset'
-  loads = 0
-  mount(params: Record<string, unknown>) { this.title = String(params.title ?? 'none'); this.loads++ }
-  render() { return '<article>{{title}} {{loads}}</article>' }
-}
-`,
-  'app/components/deferred-card.ts': `import { Component } from 'kiln-framework/comp'
-export default class DeferredCard extends Component {
-  static defer = true
-  ready = false
-  mount() { this.ready = true }
-  render() { return '<p>{{ready}}</p>' }
-}
-`,
-  'resources/views/components/loading.hbs': '<div class="placeholder">Loading…</div>',
   'app/components/parent-list.ts': `import { Component } from 'kiln-framework/comp'
 export default class ParentList extends Component {
   rows = ['a', 'b']
@@ -117,15 +90,6 @@ export default class ParentList extends Component {
 export default class ChildItem extends Component {
   label = ''
   render() { return '<span>child {{label}}</span>' }
-}
-`,
-  'app/components/js-actions.ts': `import { Component, js } from 'kiln-framework/comp'
-export default class JsActions extends Component {
-  query = 'x'
-  @js() clear() { return "$wire.query = ''" }
-  notify() { this.js("console.log('saved')"); this.redirect('/done') }
-  quiet() { this.renderless() }
-  render() { return '<div>{{query}}</div>' }
 }
 `,
   'app/components/two-roots.ts': `import { Component } from 'kiln-framework/comp'

@@ -1,6 +1,6 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { browserApp, textIs, type BrowserApp } from './browser-app.ts'
+import { browserApp, textIs, type BrowserApp } from '../../../../tests/plugins/comp/browser-app.ts'
 
 const component = (name: string, source: string, view: string) => ({
   [`app/components/${name}.ts`]: source,
@@ -49,24 +49,19 @@ export default class Twins extends Component {
     `<section>{{#island "a" lazy=true}}<b id="a">a {{n}}</b>{{/island}}{{#island "b" lazy=true}}<b id="b">b {{n}}</b>{{/island}}</section>`,
   ),
   ...component(
-    'finder',
-    `import { Component, url } from 'kiln-framework/comp'
-export default class Finder extends Component {
-  @url({ as: 'q', history: true }) search = ''
-  @url({ keep: true }) sort = 'new'
-  @url({ except: 'none' }) status = 'open'
+    'dashboard',
+    `import { Component } from 'kiln-framework/comp'
+export default class Dashboard extends Component {
+  static islandViews = { stats: 'components/dashboard-stats' }
+  visits = 0
+  header = 'v1'
+  bump() { this.visits++; this.header = 'v2' }
 }
 `,
-    `<div>
-  <span id="shown">{{search}}</span> <span id="sort">{{sort}}</span> <span id="status">{{status}}</span>
-  <button id="alpha" wire:click="$set('search', 'alpha')">a</button>
-  <button id="beta" wire:click="$set('search', 'beta')">b</button>
-  <button id="old" wire:click="$set('sort', 'old')">old</button>
-  <button id="new" wire:click="$set('sort', 'new')">new</button>
-  <button id="none" wire:click="$set('status', 'none')">none</button>
-  <button id="blank" wire:click="$set('status', '')">blank</button>
-</div>`,
+    `<section><h2 id="header">{{header}}</h2>{{{island "stats"}}}</section>`,
   ),
+  'resources/views/components/dashboard-stats.hbs':
+    '<b id="visits">{{visits}}</b><button id="bump" wire:click="bump">bump</button><button id="bump-island" x-on:click="$wire.$island(\'stats\').bump()">island</button>',
 }
 
 let env: BrowserApp
@@ -87,11 +82,22 @@ function updates(page: Page): Array<{ island: string | null; calls: Array<{ meth
   return bodies
 }
 
-const query = (page: Page) => page.evaluate(() => location.search)
-
 /** Marks elements with a data attribute the server's HTML lacks: a morph of them removes it. */
 const mark = (page: Page, ids: string[]) => page.evaluate((list) => list.forEach((id) => (document.getElementById(id)!.dataset.mark = '1')), ids)
 const marked = (page: Page, id: string) => page.evaluate((one) => document.getElementById(one)?.dataset.mark === '1', id)
+
+test('islands: an action inside an island updates only that island; $island() scopes calls', async (t) => {
+  const { page, open } = await env.newPage(t)
+  await open('/c/dashboard')
+  const islands: unknown[] = []
+  page.on('request', (request) => request.url().includes('/comp/update') && islands.push(JSON.parse(request.postData() ?? '{}').island))
+  await page.click('#bump')
+  await textIs(page, '#visits', '1')
+  t.is(await page.textContent('#header'), 'v1', 'the rest of the component was not re-rendered')
+  await page.click('#bump-island')
+  await textIs(page, '#visits', '2')
+  t.deepEqual(islands, ['stats', 'stats'])
+})
 
 test('an inline island: actions inside it, wire:island and $island() re-render only its block, one POST each', async (t) => {
   const { page, open } = await env.newPage(t)
@@ -151,47 +157,4 @@ test('two lazy islands that appear together load in one request', async (t) => {
   await textIs(page, '#b', 'b 1')
   t.is(posts, 1)
   t.deepEqual(sent[0]!.calls.map((call) => call.params[0]).sort(), ['a', 'b'])
-})
-
-test('query string: `as` names the key (read on load and written), `history` pushes entries that back and forward restore', async (t) => {
-  const { page, open } = await env.newPage(t)
-  await open('/c/finder?q=gamma')
-  t.is(await page.textContent('#shown'), 'gamma')
-  const start = await page.evaluate(() => history.length)
-  await page.click('#alpha')
-  await textIs(page, '#shown', 'alpha')
-  await page.click('#beta')
-  await textIs(page, '#shown', 'beta')
-  t.regex(await query(page), /[?&]q=beta(&|$)/)
-  t.notRegex(await query(page), /search=/)
-  t.is(await page.evaluate(() => history.length), start + 2)
-
-  await page.goBack()
-  await textIs(page, '#shown', 'alpha')
-  t.regex(await query(page), /[?&]q=alpha(&|$)/)
-  await page.goBack()
-  await textIs(page, '#shown', 'gamma')
-  await page.goForward()
-  await textIs(page, '#shown', 'alpha')
-  t.regex(await query(page), /[?&]q=alpha(&|$)/, 'restoring did not push or rewrite the entry')
-  t.is(await page.evaluate(() => history.length), start + 2)
-})
-
-test('query string: `keep` shows the key even at its initial value; `except` is the value that removes it', async (t) => {
-  const { page, open } = await env.newPage(t)
-  await open('/c/finder')
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('sort') === 'new')
-  t.is(new URLSearchParams(await query(page)).get('status'), 'open', 'not the except value: shown at once')
-  const start = await page.evaluate(() => history.length)
-  await page.click('#old')
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('sort') === 'old')
-  await page.click('#new')
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('sort') === 'new')
-  await page.click('#none')
-  await textIs(page, '#status', 'none')
-  await page.waitForFunction(() => !new URLSearchParams(location.search).has('status'))
-  await page.click('#blank')
-  await textIs(page, '#status', '')
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('status') === '')
-  t.is(await page.evaluate(() => history.length), start, 'without history, entries are replaced')
 })
