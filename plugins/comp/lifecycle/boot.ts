@@ -1,6 +1,6 @@
-import { metaOf } from '../class-meta.ts'
-import { publicProperties } from '../state.ts'
-import { coerce } from '../updates.ts'
+import { metaOf } from '../state/class-meta.ts'
+import { publicProperties } from '../state/state.ts'
+import { coerce } from '../state/updates.ts'
 import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
 
 /**

@@ -1,8 +1,8 @@
 import { HttpException } from '../../../../core/index.ts'
 import type { ComponentHook } from '../../lifecycle/component-hook.ts'
-import { placeholder } from '../../render.ts'
-import type { PendingMount } from '../../snapshot.ts'
-import { dehydrate, hydrate } from '../../state.ts'
+import { placeholder } from '../../rendering/render.ts'
+import type { PendingMount } from '../../protocol/snapshot.ts'
+import { dehydrate, hydrate } from '../../state/state.ts'
 
 const PENDING = Symbol('comp.lazy.pending')
 

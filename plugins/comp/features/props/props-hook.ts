@@ -1,8 +1,8 @@
 import { HttpException, KilnError, type HttpContext } from '../../../../core/index.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
-import type { ServerMemo } from '../../snapshot.ts'
-import { dehydrate } from '../../state.ts'
-import { coerce } from '../../updates.ts'
+import type { ServerMemo } from '../../protocol/snapshot.ts'
+import { dehydrate } from '../../state/state.ts'
+import { coerce } from '../../state/updates.ts'
 import { BINDING, passedTo, type Binding } from './passed-props.ts'
 import { modelableOf, reactivePropsOf } from './props-decorators.ts'
 

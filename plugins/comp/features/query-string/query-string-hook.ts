@@ -1,10 +1,10 @@
 import { HttpException } from '../../../../core/index.ts'
-import { metaOf } from '../../class-meta.ts'
+import { metaOf } from '../../state/class-meta.ts'
 import type { Component } from '../../component.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
-import type { ComponentClass } from '../../registry.ts'
-import { dehydrate, publicProperties } from '../../state.ts'
-import { coerce } from '../../updates.ts'
+import type { ComponentClass } from '../../registry/registry.ts'
+import { dehydrate, publicProperties } from '../../state/state.ts'
+import { coerce } from '../../state/updates.ts'
 import { urlProperties, type UrlProperty } from './url.ts'
 
 /** Each class's initial values (dehydrated), worked out once. */

@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars'
-import { view, type Application, type RouteDefinition } from '../../core/index.ts'
-import type { ComponentManager } from './component-manager.ts'
-import type { ComponentClass } from './registry.ts'
+import { view, type Application, type RouteDefinition } from '../../../core/index.ts'
+import type { ComponentManager } from '../component-manager.ts'
+import type { ComponentClass } from '../registry/registry.ts'
 
 /** Options of `Route.comp`. */
 export interface FullPageOptions {
@@ -11,7 +11,7 @@ export interface FullPageOptions {
   title?: string
 }
 
-declare module '../../core/index.ts' {
+declare module '../../../core/index.ts' {
   interface RouterMacros {
     /**
      * A full-page component: GET `path` renders the component inside a

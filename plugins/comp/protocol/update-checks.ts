@@ -1,5 +1,5 @@
-import { HttpException, Limit, type HttpContext } from '../../core/index.ts'
-import type { CompServices } from './lifecycle/component-hook.ts'
+import { HttpException, Limit, type HttpContext } from '../../../core/index.ts'
+import type { CompServices } from '../lifecycle/component-hook.ts'
 import { nestedDeeperThan } from './nesting.ts'
 import type { ServerMemo } from './snapshot.ts'
 

@@ -1,4 +1,4 @@
-import { KilnError, Model } from '../../core/index.ts'
+import { KilnError, Model } from '../../../core/index.ts'
 import { ownMeta } from './class-meta.ts'
 import { record } from './decorators.ts'
 import type { PropertyKind, UploadRules } from './property-kind.ts'

@@ -1,6 +1,6 @@
-import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass, FORBIDDEN_KEYS } from '../../core/index.ts'
-import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
-import { Form, formFields } from './features/forms/form.ts'
+import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass, FORBIDDEN_KEYS } from '../../../core/index.ts'
+import { TemporaryUploadedFile } from '../features/uploads/temporary-uploaded-file.ts'
+import { Form, formFields } from '../features/forms/form.ts'
 
 /** How a value that is not plain JSON travels in a snapshot. */
 export type TypeDescriptor =

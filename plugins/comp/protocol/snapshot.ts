@@ -1,4 +1,4 @@
-import type { TypedPath } from './state.ts'
+import type { TypedPath } from '../state/state.ts'
 
 /** A nested component as its parent remembers it: rendered once, then left to itself. */
 export interface ChildRecord {

@@ -1,4 +1,4 @@
-import type { HttpContext } from '../../core/index.ts'
+import type { HttpContext } from '../../../core/index.ts'
 
 /**
  * True when a failed update should carry the debug page: in debug mode, for

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type { Parser as HtmlParser } from 'htmlparser2'
-import { KilnError } from '../../core/index.ts'
+import { KilnError } from '../../../core/index.ts'
 
 let parserClass: typeof HtmlParser | undefined
 

@@ -1,7 +1,7 @@
-import { HttpException } from '../../core/index.ts'
-import { frameworkActionsOf, metaOf } from './class-meta.ts'
-import { Component } from './component.ts'
-import type { ComponentClass } from './registry.ts'
+import { HttpException } from '../../../core/index.ts'
+import { frameworkActionsOf, metaOf } from '../state/class-meta.ts'
+import { Component } from '../component.ts'
+import type { ComponentClass } from '../registry/registry.ts'
 
 /** Methods the framework calls itself: never from the browser. */
 const HOOKS = new Set(['constructor', 'mount', 'hydrate', 'booted', 'updating', 'updated', 'rendering', 'rendered', 'dehydrate', 'render', 'with'])

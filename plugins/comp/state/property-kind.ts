@@ -1,4 +1,4 @@
-import type { Model } from '../../core/index.ts'
+import type { Model } from '../../../core/index.ts'
 
 /** The rules of an upload property: what the browser may send into it. */
 export interface UploadRules {

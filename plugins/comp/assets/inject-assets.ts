@@ -1,6 +1,6 @@
-import { knownBody, type Middleware } from '../../core/index.ts'
-import type { ComponentManager } from './component-manager.ts'
-import { RENDERED_COMPONENTS } from './lifecycle/mount.ts'
+import { knownBody, type Middleware } from '../../../core/index.ts'
+import type { ComponentManager } from '../component-manager.ts'
+import { RENDERED_COMPONENTS } from '../lifecycle/mount.ts'
 import { compScripts, cspNonce, SCRIPTS_EMITTED } from './scripts.ts'
 
 /**

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { KilnError } from '../../core/index.ts'
-import { COMPONENT_MARK, Component } from './component.ts'
-import { templateSource } from './features/single-file/template-check.ts'
+import { KilnError } from '../../../core/index.ts'
+import { COMPONENT_MARK, Component } from '../component.ts'
+import { templateSource } from '../features/single-file/template-check.ts'
 
 /** A component class. */
 export type ComponentClass = (new () => Component) & typeof Component

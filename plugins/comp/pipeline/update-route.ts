@@ -1,13 +1,13 @@
-import { renderError, type HandlerFunction } from '../../core/index.ts'
-import { isBatch, runBatch } from './features/bundling/batch-update.ts'
-import type { CompServices } from './lifecycle/component-hook.ts'
-import { streamedUpdate } from './features/stream/stream-response.ts'
+import { renderError, type HandlerFunction } from '../../../core/index.ts'
+import { isBatch, runBatch } from '../features/bundling/batch-update.ts'
+import type { CompServices } from '../lifecycle/component-hook.ts'
+import { streamedUpdate } from '../features/stream/stream-response.ts'
 import { showsErrorPages } from './error-page.ts'
-import { updateComponent } from './lifecycle/update.ts'
-import { checkEntry } from './update-checks.ts'
-import { parseUpdatePayload } from './update-payload.ts'
+import { updateComponent } from '../lifecycle/update.ts'
+import { checkEntry } from '../protocol/update-checks.ts'
+import { parseUpdatePayload } from '../protocol/update-payload.ts'
 
-export { EXPIRED_CODE } from './update-checks.ts'
+export { EXPIRED_CODE } from '../protocol/update-checks.ts'
 
 /**
  * `POST /comp/update`. It runs behind `signed:relative` (403 for a bare,

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { KilnError } from '../../core/index.ts'
+import { KilnError } from '../../../core/index.ts'
 
-const DIST = fileURLToPath(new URL('./dist/comp.js', import.meta.url))
-const SOURCES = fileURLToPath(new URL('./client/', import.meta.url))
+const DIST = fileURLToPath(new URL('../dist/comp.js', import.meta.url))
+const SOURCES = fileURLToPath(new URL('../client/', import.meta.url))
 
 /**
  * The client script's file, built when needed: when it is missing or older
@@ -25,7 +25,7 @@ export async function clientBundle(): Promise<string> {
     throw new KilnError('The component client (comp.js) is not built and its sources are not here.', { hint: 'Reinstall the package.' })
   }
   try {
-    const { buildClient } = await import('./client/build.ts')
+    const { buildClient } = await import('../client/build.ts')
     await buildClient()
   } catch (error) {
     if (existsSync(DIST)) return DIST
@@ -38,7 +38,7 @@ export async function clientBundle(): Promise<string> {
 
 /** The client's sources: `client/`, and each feature's own `client/` part. */
 function sourceFolders(): string[] {
-  const features = fileURLToPath(new URL('./features/', import.meta.url))
+  const features = fileURLToPath(new URL('../features/', import.meta.url))
   const parts = existsSync(features)
     ? readdirSync(features)
         .map((name) => join(features, name, 'client'))
@@ -58,7 +58,7 @@ function staleAgainst(builtAt: number): boolean {
       }),
     )
   // features/client.ts lists the features' browser halves: adding or removing one there changes the bundle too.
-  const registry = fileURLToPath(new URL('./features/client.ts', import.meta.url))
+  const registry = fileURLToPath(new URL('../features/client.ts', import.meta.url))
   const listed = existsSync(registry) ? statSync(registry).mtimeMs : 0
   return existsSync(SOURCES) && Math.max(listed, ...sourceFolders().map(newest)) > builtAt
 }

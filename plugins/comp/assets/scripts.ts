@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { csrfToken, type HttpContext } from '../../core/index.ts'
-import type { ComponentManager } from './component-manager.ts'
-import { cloakStyle } from './features/cloak/cloak-style.ts'
-import { escapeAttribute } from './html-root.ts'
-import { signedEndpoint } from './keys.ts'
-import { realtimeClientUrl } from './features/echo/realtime-client.ts'
+import { csrfToken, type HttpContext } from '../../../core/index.ts'
+import type { ComponentManager } from '../component-manager.ts'
+import { cloakStyle } from '../features/cloak/cloak-style.ts'
+import { escapeAttribute } from '../rendering/html-root.ts'
+import { signedEndpoint } from '../protocol/keys.ts'
+import { realtimeClientUrl } from '../features/echo/realtime-client.ts'
 
 /** Set on a request whose page already has the scripts. */
 export const SCRIPTS_EMITTED = Symbol.for('kiln.comp.scripts-emitted')

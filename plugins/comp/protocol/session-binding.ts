@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto'
-import type { HttpContext } from '../../core/index.ts'
+import type { HttpContext } from '../../../core/index.ts'
 
 /**
  * Ties what a page holds (component snapshots, the update address, upload

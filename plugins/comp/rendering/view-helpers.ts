@@ -1,12 +1,12 @@
 import Handlebars from 'handlebars'
-import { currentHttpContext, KilnError, type Application } from '../../core/index.ts'
-import type { ComponentManager } from './component-manager.ts'
+import { currentHttpContext, KilnError, type Application } from '../../../core/index.ts'
+import type { ComponentManager } from '../component-manager.ts'
 import { compDirectives } from './directives.ts'
-import { islandHelper } from './features/islands/island-helper.ts'
-import { persistHelper } from './features/navigate/persist-helper.ts'
-import { paginationLinks } from './features/pagination/with-pagination.ts'
+import { islandHelper } from '../features/islands/island-helper.ts'
+import { persistHelper } from '../features/navigate/persist-helper.ts'
+import { paginationLinks } from '../features/pagination/with-pagination.ts'
 import { RENDER_SCOPE, type RenderScope } from './render.ts'
-import { compScripts } from './scripts.ts'
+import { compScripts } from '../assets/scripts.ts'
 
 interface HelperOptions {
   hash?: Record<string, unknown>

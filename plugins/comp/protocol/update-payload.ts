@@ -1,5 +1,5 @@
-import { HttpException } from '../../core/index.ts'
-import type { CompConfig } from './comp-config.ts'
+import { HttpException } from '../../../core/index.ts'
+import type { CompConfig } from '../comp-config.ts'
 
 /** A checked update request. */
 export interface UpdatePayload {

@@ -1,12 +1,12 @@
-import { FORBIDDEN_KEYS, HttpException, Model } from '../../core/index.ts'
+import { FORBIDDEN_KEYS, HttpException, Model } from '../../../core/index.ts'
 import { metaOf } from './class-meta.ts'
-import type { Component } from './component.ts'
-import type { ComponentClass } from './registry.ts'
+import type { Component } from '../component.ts'
+import type { ComponentClass } from '../registry/registry.ts'
 import { publicProperties } from './state.ts'
 import type { PropertyKind } from './property-kind.ts'
-import { TemporaryUploadedFile } from './features/uploads/temporary-uploaded-file.ts'
-import { Form, formFields } from './features/forms/form.ts'
-import { validateOnUpdate } from './features/validation/component-validation.ts'
+import { TemporaryUploadedFile } from '../features/uploads/temporary-uploaded-file.ts'
+import { Form, formFields } from '../features/forms/form.ts'
+import { validateOnUpdate } from '../features/validation/component-validation.ts'
 
 const SEGMENT = /^(?:[A-Za-z_$][\w$-]*|\d{1,9})$/
 

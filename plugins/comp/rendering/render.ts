@@ -1,10 +1,10 @@
-import { HttpException, isPromiseLike, KilnError, ViewResponse, type HttpContext, type RenderOptions, type ViewManager } from '../../core/index.ts'
-import { metaOf } from './class-meta.ts'
-import { templateSource } from './features/single-file/template-check.ts'
-import { withData } from './features/with-data/with-data.ts'
-import type { Component } from './component.ts'
-import type { ComponentClass } from './registry.ts'
-import type { ChildRecord } from './snapshot.ts'
+import { HttpException, isPromiseLike, KilnError, ViewResponse, type HttpContext, type RenderOptions, type ViewManager } from '../../../core/index.ts'
+import { metaOf } from '../state/class-meta.ts'
+import { templateSource } from '../features/single-file/template-check.ts'
+import { withData } from '../features/with-data/with-data.ts'
+import type { Component } from '../component.ts'
+import type { ComponentClass } from '../registry/registry.ts'
+import type { ChildRecord } from '../protocol/snapshot.ts'
 
 /** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
 export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
