@@ -1,6 +1,6 @@
-import { HttpException, KilnError, renderDebugPage, type HttpContext } from '../../../../core/index.ts'
-import type { ComponentRun } from '../../component-run.ts'
-import { showsErrorPages } from '../../pipeline/error-page.ts'
+import { HttpException, KilnError, renderDebugPage, type HttpContext } from '../../../core/index.ts'
+import type { ComponentRun } from '../component-run.ts'
+import { showsErrorPages } from './error-page.ts'
 
 /** The request header by which the browser says it reads a streamed answer. */
 export const STREAM_HEADER = 'x-comp-stream'

@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import { HttpException, renderDebugPage, type HttpContext } from '../../../../core/index.ts'
-import type { CompConfig } from '../../comp-config.ts'
-import { signedEndpoint } from '../../protocol/keys.ts'
-import type { CompServices } from '../../lifecycle/component-hook.ts'
-import { showsErrorPages } from '../../pipeline/error-page.ts'
-import { updateComponent, type UpdateResponse } from '../../lifecycle/update.ts'
-import { checkEntry } from '../../protocol/update-checks.ts'
-import { propsMoved } from '../props/props-hook.ts'
-import { parseSnapshotPart, parseUpdatePayload, type UpdatePayload } from '../../protocol/update-payload.ts'
+import { HttpException, renderDebugPage, type HttpContext } from '../../../core/index.ts'
+import type { CompConfig } from '../comp-config.ts'
+import { signedEndpoint } from '../protocol/keys.ts'
+import type { CompServices } from '../lifecycle/component-hook.ts'
+import { showsErrorPages } from './error-page.ts'
+import { updateComponent, type UpdateResponse } from '../lifecycle/update.ts'
+import { checkEntry } from '../protocol/update-checks.ts'
+import { propsMoved } from '../features/props/props-hook.ts'
+import { parseSnapshotPart, parseUpdatePayload, type UpdatePayload } from '../protocol/update-payload.ts'
 
 /**
  * One entry's failure, in place of its answer: the status and message a
