@@ -3,16 +3,37 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { csrfToken, type HttpContext } from '../../../core/index.ts'
+import type { Application } from '../../../core/index.ts'
 import type { ComponentManager } from '../component-manager.ts'
-import { cloakStyle } from '../features/cloak/cloak-style.ts'
 import { escapeAttribute } from '../rendering/html-root.ts'
 import { signedEndpoint } from '../protocol/keys.ts'
-import { realtimeClientUrl } from '../features/echo/realtime-client.ts'
 
 /** Set on a request whose page already has the scripts. */
 export const SCRIPTS_EMITTED = Symbol.for('kiln.comp.scripts-emitted')
 
 const require = createRequire(import.meta.url)
+
+/** What a feature adds to `@compScripts`. */
+export interface ScriptPart {
+  /** Tags printed after the metas, before the boot configuration (a style), with the page's CSP nonce. */
+  head?(nonce: string | undefined): string
+  /** Entries of the browser's boot configuration (`window.__COMP__`), after the plugin's own. */
+  config?(app: Application): Record<string, unknown> | Promise<Record<string, unknown>>
+}
+
+const parts: ScriptPart[] = []
+
+/**
+ * Adds a feature's part to what `@compScripts` prints.
+ *
+ * @example
+ * ```ts
+ * addScriptPart({ head: (nonce) => cloakStyle(nonce) })
+ * ```
+ */
+export function addScriptPart(part: ScriptPart): void {
+  if (!parts.includes(part)) parts.push(part)
+}
 
 /** Kiln's own copies of the reactive library: the plain build and the CSP-safe one. */
 export const REACTIVE = {
@@ -87,8 +108,8 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext, 
     maxComponents: config.limits.max_components,
     maxPayloadBytes: config.limits.max_payload_bytes,
     progressBar: config.navigate.show_progress_bar && config.navigate.progress_bar_color,
-    rt: await realtimeClientUrl(app.assets),
   }
+  for (const part of parts) if (part.config) Object.assign(boot, await part.config(app))
   const json = JSON.stringify(boot).replace(/</g, '\\u003c')
   const n = nonce ? ` nonce="${escapeAttribute(nonce)}"` : ''
   const reactiveTag = remote
@@ -97,8 +118,8 @@ export async function compScripts(manager: ComponentManager, ctx?: HttpContext, 
   return [
     `<meta name="comp-endpoint" content="${escapeAttribute(endpoint)}">`,
     `<meta name="comp-base" content="${escapeAttribute(base)}">`,
-    // wire:loading, wire:offline, wire:dirty and wire:cloak elements stay hidden until the client has booted.
-    cloakStyle(nonce),
+    // The features' tags: wire:loading, wire:offline, wire:dirty and wire:cloak elements stay hidden until the client has booted.
+    ...parts.flatMap((part) => (part.head ? [part.head(nonce)] : [])),
     config.csp_safe ? `<script type="application/json" id="comp-config">${json}</script>` : `<script${n}>window.__COMP__ = ${json}</script>`,
     // The client first: it must hear the reactive library's init event.
     `<script src="${escapeAttribute(asset)}" defer${n}></script>`,

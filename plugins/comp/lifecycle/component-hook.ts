@@ -3,7 +3,6 @@ import type { Application, HttpContext, ViewManager } from '../../../core/index.
 import type { Checksums } from '../protocol/checksum.ts'
 import type { CompConfig } from '../comp-config.ts'
 import type { Component, ComponentRun } from '../component.ts'
-import type { UploadStore } from '../features/uploads/upload-store.ts'
 import type { ComponentClass } from '../registry/registry.ts'
 import type { RenderScope } from '../rendering/render.ts'
 import type { ServerMemo } from '../protocol/snapshot.ts'
@@ -143,7 +142,6 @@ export interface CompServices {
   readonly checksums: Checksums
   /** Ties snapshots and addresses to the session they were issued in. */
   readonly binding: SessionBinding
-  readonly uploads: UploadStore
   /** Every feature's hooks, in the order they run (`features/index.ts`); usable once `ready()` has settled. */
   readonly features: readonly ComponentHook[]
   /** Undefined once the features' hooks are loaded, else the promise of their loading (they load on first use). */

@@ -4,9 +4,9 @@ import type { CompConfig } from '../comp-config.ts'
 import { signedEndpoint } from '../protocol/keys.ts'
 import type { CompServices } from '../lifecycle/component-hook.ts'
 import { showsErrorPages } from './error-page.ts'
-import { updateComponent, type UpdateResponse } from '../lifecycle/update.ts'
+import { updateComponent } from '../lifecycle/update.ts'
+import type { UpdateResponse } from '../protocol/update-response.ts'
 import { checkEntry } from '../protocol/update-checks.ts'
-import { propsMoved } from '../features/props/props-hook.ts'
 import { parseSnapshotPart, parseUpdatePayload, type UpdatePayload } from '../protocol/update-payload.ts'
 
 /**
@@ -74,6 +74,24 @@ export async function runBatch(services: CompServices, ctx: HttpContext, body: u
 
 type Listener = Pick<UpdatePayload, 'fingerprint' | 'serverMemo'>
 
+/** True when a listening component sent with a bundled update must update without an event for it. */
+export type ListenerWake = (ctx: HttpContext, listener: { fingerprint: { id: string }; serverMemo: Record<string, unknown> }) => boolean
+
+const wakes: ListenerWake[] = []
+
+/**
+ * Lets a feature wake a listening component of a bundled update (the props
+ * feature: its parent passed it new reactive or bound values in this request).
+ *
+ * @example
+ * ```ts
+ * addListenerWake(propsMoved)
+ * ```
+ */
+export function addListenerWake(wake: ListenerWake): void {
+  if (!wakes.includes(wake)) wakes.push(wake)
+}
+
 /** The body, counted before any entry is read, then each entry checked as a single update's body is. */
 function parseBatch(limits: CompConfig['limits'], body: unknown): { components: UpdatePayload[]; listeners: Listener[] } {
   const max = limits.max_components
@@ -106,7 +124,7 @@ async function hear(
   // Beyond the calls one request may make, the browser delivers them as before.
   const delivered = events.length > services.config.limits.max_calls ? [] : events
   // A child whose parent passed it new reactive or bound values in this request renders again (features/props).
-  if (delivered.length === 0 && !propsMoved(ctx, listener)) return null
+  if (delivered.length === 0 && !wakes.some((wake) => wake(ctx, listener))) return null
   for (const event of delivered) event.delivered = [...(event.delivered ?? []), listener.fingerprint.id]
   const calls = delivered.map((event) => ({ method: '$event', params: [event.name, event.params] }))
   return attempt(ctx, () => updateComponent(services, { ...listener, updates: [], calls, island: null }, ctx))

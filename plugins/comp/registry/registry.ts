@@ -3,7 +3,6 @@ import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { KilnError } from '../../../core/index.ts'
 import { COMPONENT_MARK, Component } from '../component.ts'
-import { templateSource } from '../features/single-file/template-check.ts'
 
 /** A component class. */
 export type ComponentClass = (new () => Component) & typeof Component
@@ -25,9 +24,22 @@ const NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*)*
 export class ComponentRegistry {
   private readonly byName = new Map<string, ComponentClass>()
   private readonly names = new Map<Function, string>()
+  private readonly checks: Array<(Class: ComponentClass) => void> = []
 
-  /** `checkTemplates`: parse each class's `static template` as it registers (development), so a broken one fails at boot. */
-  constructor(private readonly options: { checkTemplates?: boolean } = {}) {}
+  /**
+   * Checks each class as it registers, before it is listed (throw to
+   * refuse it): in development, single-file components parse their
+   * `static template` here, so a broken one fails at boot.
+   *
+   * @example
+   * ```ts
+   * registry.check((Class) => templateSource(Class))
+   * ```
+   */
+  check(check: (Class: ComponentClass) => void): this {
+    this.checks.push(check)
+    return this
+  }
 
   /** Registers a class under a name. @example `registry.register('counter', Counter)` */
   register(name: string, Class: ComponentClass): this {
@@ -38,7 +50,7 @@ export class ComponentRegistry {
     const existing = this.byName.get(name)
     if (existing && existing !== Class)
       throw new KilnError(`Two components are named "${name}": ${existing.name} and ${Class.name}.`, { code: 'E_COMP_DUPLICATE_NAME' })
-    if (this.options.checkTemplates) templateSource(Class)
+    for (const check of this.checks) check(Class)
     this.byName.set(name, Class)
     this.names.set(Class, name)
     return this

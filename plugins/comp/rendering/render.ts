@@ -1,13 +1,67 @@
 import { HttpException, isPromiseLike, KilnError, ViewResponse, type HttpContext, type RenderOptions, type ViewManager } from '../../../core/index.ts'
 import { metaOf } from '../state/class-meta.ts'
-import { templateSource } from '../features/single-file/template-check.ts'
-import { withData } from '../features/with-data/with-data.ts'
 import type { Component } from '../component.ts'
 import type { ComponentClass } from '../registry/registry.ts'
 import type { ChildRecord } from '../protocol/snapshot.ts'
 
 /** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
 export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
+
+/**
+ * The render scope a view helper was called in (undefined outside a component's view).
+ *
+ * @example
+ * ```ts
+ * app.views.helper('paginationLinks', (page: unknown, options: HelperOptions) => paginationLinks(manager, page, scopeOf(options)))
+ * ```
+ */
+export function scopeOf(options: { data?: { root?: Record<string | symbol, unknown> } } | undefined): RenderScope | undefined {
+  return options?.data?.root?.[RENDER_SCOPE] as RenderScope | undefined
+}
+
+/** A component's view source when it has no `render()` (its `static template`), or undefined. */
+export type ViewSource = (Class: ComponentClass) => string | undefined
+
+/** Data a component's view sees besides its state (what its `with()` returns), or undefined when there is none for it. */
+export type ViewData = (component: Component) => Promise<Record<string, unknown>> | undefined
+
+const viewSources: ViewSource[] = []
+const viewDataSteps: ViewData[] = []
+
+/**
+ * Adds a way a component names its view source (single-file components' `static template`).
+ *
+ * @example
+ * ```ts
+ * addViewSource(templateSource)
+ * ```
+ */
+export function addViewSource(source: ViewSource): void {
+  if (!viewSources.includes(source)) viewSources.push(source)
+}
+
+/**
+ * Adds data to every component view (what `with()` returns).
+ *
+ * @example
+ * ```ts
+ * addViewData((component) => (typeof component.with === 'function' ? withData(component) : undefined))
+ * ```
+ */
+export function addViewData(data: ViewData): void {
+  if (!viewDataSteps.includes(data)) viewDataSteps.push(data)
+}
+
+/** The features' data for a component's view: undefined (no promise) when none has any for it, as for most components. */
+function extraData(component: Component): Promise<Record<string, unknown>> | undefined {
+  let pending: Array<Promise<Record<string, unknown>>> | undefined
+  for (const step of viewDataSteps) {
+    const data = step(component)
+    if (data) (pending ??= []).push(data)
+  }
+  if (!pending) return undefined
+  return pending.length === 1 ? pending[0] : Promise.all(pending).then((parts) => Object.assign({}, ...parts) as Record<string, unknown>)
+}
 
 /**
  * How component templates compile: with comments around every block in
@@ -60,7 +114,7 @@ export interface RenderScope {
  *
  * @example
  * ```ts
- * await views.render('components/counter', viewData(scope, await withData(scope.component)))
+ * await views.render('components/counter', viewData(scope, { remaining: 2 }))
  * ```
  */
 export function viewData(scope: RenderScope, extra: Record<string, unknown> = {}): Record<string | symbol, unknown> {
@@ -92,14 +146,15 @@ export type ComponentView =
  */
 export function componentView(scope: RenderScope, name: string): ComponentView | Promise<ComponentView> {
   const { component, Class } = scope
+  const extra = extraData(component)
   // Without `render()` or `with()` nothing can wait: no promise (each costs an AsyncLocalStorage hook on Node 20, issue 25).
-  if (!component.render && typeof component.with !== 'function') return namedView(Class, name, viewData(scope))
-  return customView(scope, name)
+  if (!component.render && extra === undefined) return namedView(Class, name, viewData(scope))
+  return customView(scope, name, extra)
 }
 
-async function customView(scope: RenderScope, name: string): Promise<ComponentView> {
+async function customView(scope: RenderScope, name: string, extra: Promise<Record<string, unknown>> | undefined): Promise<ComponentView> {
   const { component, Class } = scope
-  const data = viewData(scope, await withData(component))
+  const data = viewData(scope, extra ? await extra : {})
   if (component.render) {
     const result = await component.render()
     if (result instanceof ViewResponse) return { name: result.name, data: { ...data, ...result.data, [RENDER_SCOPE]: scope } }
@@ -112,7 +167,8 @@ async function customView(scope: RenderScope, name: string): Promise<ComponentVi
 
 /** The component's `static template`, else the view `components/<name>`. */
 function namedView(Class: ComponentClass, name: string, data: Record<string | symbol, unknown>): ComponentView {
-  const source = templateSource(Class)
+  let source: string | undefined
+  for (const sourceOf of viewSources) if ((source = sourceOf(Class)) !== undefined) break
   return source === undefined ? { name: `components/${name.replaceAll('.', '/')}`, data } : { source, data }
 }
 
@@ -156,7 +212,8 @@ export async function renderIsland(views: ViewManager, scope: RenderScope, islan
   if (fromRequest && !Object.prototype.hasOwnProperty.call(islands, island))
     throw new HttpException(422, `${scope.Class.name} has no island "${island.slice(0, 100)}".`)
   const viewName = islandView(scope.Class, island)
-  return views.render(viewName, viewData(scope, await withData(scope.component)), scope.ctx, COMPONENT_RENDER)
+  const extra = extraData(scope.component)
+  return views.render(viewName, viewData(scope, extra ? await extra : {}), scope.ctx, COMPONENT_RENDER)
 }
 
 /**

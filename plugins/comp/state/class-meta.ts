@@ -1,4 +1,4 @@
-import type { PropertyKind } from './property-kind.ts'
+import type { PropertyKind } from './property-kinds.ts'
 
 /** What decorators record about one component class. */
 interface OwnMeta {

@@ -1,16 +1,18 @@
-import { KilnError, Model, ModelNotFoundError, modelByMorphName, type ModelClass, FORBIDDEN_KEYS } from '../../../core/index.ts'
-import { TemporaryUploadedFile } from '../features/uploads/temporary-uploaded-file.ts'
-import { Form, formFields } from '../features/forms/form.ts'
+import {
+  KilnError,
+  Model,
+  ModelNotFoundError,
+  modelByMorphName,
+  type Application,
+  type HttpContext,
+  type ModelClass,
+  FORBIDDEN_KEYS,
+} from '../../../core/index.ts'
 
-/** How a value that is not plain JSON travels in a snapshot. */
-export type TypeDescriptor =
-  | { t: 'date' }
-  | { t: 'bigint' }
-  | { t: 'model'; class: string; key: unknown }
-  | { t: 'models'; class: string; keys: unknown[] }
-  | { t: 'upload' }
-  /** A form object: its fields are the data; the forms feature gives it its class back. */
-  | { t: 'form' }
+/** How a value that is not plain JSON travels in a snapshot: the kernel's types, or a feature's (`upload`, `form`). */
+export type TypeDescriptor = KernelType | { t: string }
+
+type KernelType = { t: 'date' } | { t: 'bigint' } | { t: 'model'; class: string; key: unknown } | { t: 'models'; class: string; keys: unknown[] }
 
 /** A path into the state (property, then keys and indexes) and how the value there is typed. */
 export type TypedPath = [Array<string | number>, TypeDescriptor]
@@ -19,6 +21,74 @@ export type TypedPath = [Array<string | number>, TypeDescriptor]
 export interface Dehydrated {
   data: Record<string, unknown>
   types: TypedPath[]
+}
+
+/** What typed values are brought back with: the app, and the request (whose session an uploaded file belongs to). */
+export interface StateContext {
+  readonly app: Application
+  readonly ctx?: HttpContext
+}
+
+/**
+ * A value of a feature's class that a component's state may hold (a form
+ * object, an uploaded file): how it goes into a snapshot and comes back.
+ * `t` names it in the snapshot's `types`.
+ *
+ * @example
+ * ```ts
+ * addStateType({ t: 'money', holds: (v) => v instanceof Money, dehydrate: (v, path, types) => (types.push([path, { t: 'money' }]), String(v)) })
+ * ```
+ */
+export interface StateType {
+  readonly t: string
+  /** True for a value of this type. */
+  holds(value: unknown): boolean
+  /**
+   * The value as JSON, its path recorded in `types`; `inner` turns a value
+   * inside it into JSON with the same checks, `fail(what)` is the error
+   * for a value the state cannot keep.
+   */
+  dehydrate(
+    value: unknown,
+    path: Array<string | number>,
+    types: TypedPath[],
+    inner: (value: unknown, path: Array<string | number>) => unknown,
+    fail: (what: string) => Error,
+  ): unknown
+  /** The value again from its JSON; without it the JSON stays as it is (the feature's hydrate hook puts it back). */
+  hydrate?(json: unknown, type: TypeDescriptor, context: StateContext): unknown
+  /** Why the browser may not replace a value of this type with an update (403), when it may not. */
+  readonly refusedUpdate?: string
+  /** A value with fields of its own (a form object): the fields the browser may set one by one (`form.title`), and the class that declares their kinds. */
+  fields?(value: unknown): { names: string[]; declaredBy: Function }
+}
+
+const stateTypes: StateType[] = []
+
+/**
+ * Lets a component's state hold values of a feature's class.
+ *
+ * @example
+ * ```ts
+ * addStateType(formState)
+ * ```
+ */
+export function addStateType(type: StateType): void {
+  if (!stateTypes.includes(type)) stateTypes.push(type)
+}
+
+/**
+ * The feature's state type of a value, if it has one.
+ *
+ * @example
+ * ```ts
+ * stateTypeOf(form)?.fields?.(form) // { names: ['title'], declaredBy: PostForm }
+ * ```
+ */
+export function stateTypeOf(value: unknown): StateType | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  for (const type of stateTypes) if (type.holds(value)) return type
+  return undefined
 }
 
 /**
@@ -66,14 +136,15 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
     return (types.push([path, { t: 'date' }]), value.toISOString())
   }
   if (value instanceof Model) return (types.push([path, { t: 'model', class: morphName(value), key: value.getKey() }]), keyJson(value))
-  if (value instanceof TemporaryUploadedFile) return (types.push([path, { t: 'upload' }]), value.reference)
-  if (value instanceof Form) {
-    if (path.length !== 1)
-      throw stateError(component, path, `a ${value.constructor.name} form object below another value (keep form objects in properties of their own)`)
-    types.push([path, { t: 'form' }])
-    const fields = value as unknown as Record<string, unknown>
-    return Object.fromEntries(formFields(value).map((key) => [key, toJson(fields[key], [...path, key], types, component)]))
-  }
+  const type = stateTypeOf(value)
+  if (type)
+    return type.dehydrate(
+      value,
+      path,
+      types,
+      (inner, at) => toJson(inner, at, types, component),
+      (what) => stateError(component, path, what),
+    )
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every((item) => item instanceof Model) && new Set(value.map((item) => morphName(item as Model))).size === 1) {
       types.push([path, { t: 'models', class: morphName(value[0] as Model), keys: value.map((item) => (item as Model).getKey()) }])
@@ -93,17 +164,18 @@ function toJson(value: unknown, path: Array<string | number>, types: TypedPath[]
 
 /**
  * Rebuilds typed state from a snapshot: dates, bigints, models (loaded again
- * by key; a model that no longer exists is a 404) and uploaded files.
+ * by key; a model that no longer exists is a 404) and features' values
+ * (uploaded files).
  *
  * @example
  * ```ts
- * const values = await hydrate(memo.data, memo.types, uploads)
+ * const values = await hydrate(memo.data, memo.types, { app, ctx })
  * ```
  */
 export function hydrate(
   data: Record<string, unknown>,
   types: TypedPath[] = [],
-  openUpload: (reference: string) => Promise<TemporaryUploadedFile>,
+  context: StateContext,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   // A copy, so what the browser sent stays as it was (the answer lists what changed against it); only objects
   // and lists need one, and a snapshot is mostly numbers and text.
@@ -114,17 +186,14 @@ export function hydrate(
     values[key] = value !== null && typeof value === 'object' ? structuredClone(value) : value
   }
   // Plain JSON state (the common case) comes back without a promise.
-  return types.length === 0 ? values : typed(values, types, openUpload)
+  return types.length === 0 ? values : typed(values, types, context)
 }
 
-/** Puts the typed values back: dates, bigints, models loaded again, uploaded files. */
-async function typed(
-  values: Record<string, unknown>,
-  types: TypedPath[],
-  openUpload: (reference: string) => Promise<TemporaryUploadedFile>,
-): Promise<Record<string, unknown>> {
-  for (const [path, type] of types) {
+/** Puts the typed values back: dates, bigints, models loaded again, features' values. */
+async function typed(values: Record<string, unknown>, types: TypedPath[], context: StateContext): Promise<Record<string, unknown>> {
+  for (const [path, descriptor] of types) {
     const current = read(values, path)
+    const type = descriptor as KernelType
     let value: unknown
     switch (type.t) {
       case 'date':
@@ -147,12 +216,12 @@ async function typed(
         })
         break
       }
-      case 'upload':
-        value = await openUpload(String(current))
-        break
-      case 'form':
-        // The component's own initial value says which form class this is: the forms feature puts the fields back into one.
-        continue
+      default: {
+        const feature = stateTypes.find((known) => known.t === descriptor.t)
+        // A type without hydrate (a form object) stays JSON: its feature puts it back (the component's initial value says which class).
+        if (!feature?.hydrate) continue
+        value = await feature.hydrate(current, descriptor, context)
+      }
     }
     write(values, path, value)
   }

@@ -2,19 +2,30 @@ import { FORBIDDEN_KEYS, HttpException, Model } from '../../../core/index.ts'
 import { metaOf } from './class-meta.ts'
 import type { Component } from '../component.ts'
 import type { ComponentClass } from '../registry/registry.ts'
-import { publicProperties } from './state.ts'
-import type { PropertyKind } from './property-kind.ts'
-import { TemporaryUploadedFile } from '../features/uploads/temporary-uploaded-file.ts'
-import { Form, formFields } from '../features/forms/form.ts'
-import { validateOnUpdate } from '../features/validation/component-validation.ts'
+import { publicProperties, stateTypeOf, type StateContext } from './state.ts'
+import { kindRule, type PropertyKind } from './property-kinds.ts'
 
 const SEGMENT = /^(?:[A-Za-z_$][\w$-]*|\d{1,9})$/
 
 /** What an update needs besides the component. */
-export interface UpdateContext {
+export interface UpdateContext extends StateContext {
   Class: ComponentClass
   maxDepth: number
-  openUpload(reference: string): Promise<TemporaryUploadedFile>
+}
+
+const afterUpdates: Array<(component: Component, path: string) => void> = []
+
+/**
+ * Runs `step` after each update from the browser is applied (validation's
+ * `@validate({ onUpdate })`), with the path it set.
+ *
+ * @example
+ * ```ts
+ * addAfterUpdate((component, path) => validateOnUpdate(component, path))
+ * ```
+ */
+export function addAfterUpdate(step: (component: Component, path: string) => void): void {
+  if (!afterUpdates.includes(step)) afterUpdates.push(step)
 }
 
 /**
@@ -28,7 +39,8 @@ export interface UpdateContext {
  * - a typed value keeps its type: numbers take numbers (or numeric text, as
  *   inputs send it; empty text clears to null), booleans take booleans, dates
  *   take date strings, lists take lists, objects take objects; anything else
- *   is 422. Upload references become the files they stand for.
+ *   is 422. A feature's kind takes what its rule accepts (upload references
+ *   become the files they stand for).
  *
  * `updating(path, value)` and `updating<Property>(value)`, then
  * `updated(path, value)` and `updated<Property>(value)` run around the
@@ -48,10 +60,12 @@ export async function applyUpdate(component: Component, path: string, value: unk
   if (!publicProperties(component).includes(root)) throw new HttpException(422, `${context.Class.name} has no public property "${root}".`)
 
   const self = component as unknown as Record<string, unknown>
-  const form = self[root] instanceof Form ? (self[root] as Form) : undefined
-  if (form && rest.length === 0) return updateForm(component, form, path, value, context)
-  // Only a form object's declared fields are set from the browser, by name (`form.title`).
-  if (form && !formFields(form).includes(rest[0]!)) throw new HttpException(422, `${form.constructor.name} has no field "${rest[0]!.slice(0, 100)}".`)
+  // A value with fields of its own (a form object): set field by field, each typed by its class's declarations.
+  const fields = stateTypeOf(self[root])?.fields?.(self[root])
+  const form = fields ? (self[root] as object) : undefined
+  if (form && rest.length === 0) return updateFields(component, path, value, context)
+  // Only its declared fields are set from the browser, by name (`form.title`).
+  if (form && !fields!.names.includes(rest[0]!)) throw new HttpException(422, `${form.constructor.name} has no field "${rest[0]!.slice(0, 100)}".`)
   let container: Record<string, unknown> = self
   for (const segment of segments.slice(0, -1)) {
     const next = container[segment]
@@ -66,16 +80,10 @@ export async function applyUpdate(component: Component, path: string, value: unk
   const current = Object.prototype.hasOwnProperty.call(container, leaf) ? container[leaf] : undefined
   refuseModels(current, root)
   // A form's field is typed by the form's own declarations, as a property is by the component's.
-  const kind = form ? metaOf(form.constructor).kinds.get(rest[0]!) : metaOf(context.Class).kinds.get(root)
-  const depth = form ? rest.length - 1 : rest.length
+  const kind = fields ? metaOf(fields.declaredBy).kinds.get(rest[0]!) : metaOf(context.Class).kinds.get(root)
+  const depth = fields ? rest.length - 1 : rest.length
   // A declared kind speaks for the whole property; inside a plain object or list, any JSON value fits.
-  const next = await coerce(
-    current,
-    value,
-    path,
-    context,
-    depth === 0 ? (kind ?? 'undeclared') : kind?.kind === 'upload' ? { ...kind, multiple: false } : undefined,
-  )
+  const next = await coerce(current, value, path, context, depth === 0 ? (kind ?? 'undeclared') : kind && kindRule(kind.kind)?.item?.(kind))
 
   const suffix = `${root[0]!.toUpperCase()}${root.slice(1)}`
   await component.updating?.(path, next)
@@ -83,11 +91,11 @@ export async function applyUpdate(component: Component, path: string, value: unk
   container[leaf] = next
   await component.updated?.(path, next)
   if (rest.length === 0) await propertyHook(component, `updated${suffix}`, next)
-  validateOnUpdate(component, path)
+  for (const step of afterUpdates) step(component, path)
 }
 
 /** A whole form object from the browser: each key is an update of that field (`form.title`), with its checks. */
-async function updateForm(component: Component, form: Form, path: string, value: unknown, context: UpdateContext): Promise<void> {
+async function updateFields(component: Component, path: string, value: unknown, context: UpdateContext): Promise<void> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new HttpException(422, `"${path.slice(0, 100)}" is a form object: it takes an object of its fields.`)
   for (const [field, fieldValue] of Object.entries(value)) await applyUpdate(component, `${path}.${field}`, fieldValue, context)
@@ -120,19 +128,14 @@ function refuseModels(value: unknown, root: string): void {
  * await coerce(0, '5', 'count', context) // 5
  * ```
  */
-export async function coerce(
-  current: unknown,
-  value: unknown,
-  path: string,
-  context: Pick<UpdateContext, 'openUpload'>,
-  kind?: PropertyKind | 'undeclared',
-): Promise<unknown> {
+export async function coerce(current: unknown, value: unknown, path: string, context: StateContext, kind?: PropertyKind | 'undeclared'): Promise<unknown> {
   const refuse = (expected: string) => new HttpException(422, `"${path.slice(0, 100)}" takes ${expected}.`)
-  if (typeof kind === 'object' && kind.kind === 'upload') return uploadValue(value, path, context, kind.multiple === true)
+  const rule = typeof kind === 'object' ? kindRule(kind.kind) : undefined
+  if (rule) return rule.coerce(value, path, kind as PropertyKind, context)
   if (current === undefined || current === null)
     return typeof kind === 'object' ? byKind(kind, value, path) : kind === 'undeclared' ? primitive(value, path) : value
-  if (current instanceof TemporaryUploadedFile)
-    throw new HttpException(403, `"${path.slice(0, 100)}" holds an uploaded file: only an @upload() property takes files.`)
+  const refused = stateTypeOf(current)?.refusedUpdate
+  if (refused) throw new HttpException(403, `"${path.slice(0, 100)}" ${refused}`)
   if (typeof current === 'number') {
     if (typeof value === 'number' && Number.isFinite(value)) return value
     if (typeof value === 'string' && value.trim() === '') return null
@@ -170,15 +173,6 @@ export async function coerce(
     throw refuse('an object')
   }
   return value
-}
-
-/** `null` or references of files this session uploaded (one, or a list for `multiple`). */
-async function uploadValue(value: unknown, path: string, context: Pick<UpdateContext, 'openUpload'>, multiple: boolean): Promise<unknown> {
-  if (value === null || value === '') return multiple ? [] : null
-  const reference = (item: unknown) => typeof item === 'string' && item.startsWith('comp-upload:')
-  if (!multiple && reference(value)) return context.openUpload(value as string)
-  if (multiple && Array.isArray(value) && value.every(reference)) return Promise.all(value.map((item) => context.openUpload(item as string)))
-  throw new HttpException(422, `"${path.slice(0, 100)}" takes ${multiple ? 'a list of uploaded files' : 'an uploaded file'}: upload it with $upload.`)
 }
 
 /** A property declared but `null` now: the value must be of its kind. */

@@ -37,8 +37,7 @@ export const lazy: ComponentHook = {
     async $load(c) {
       const pending = c.get<PendingMount>(PENDING)
       if (!pending) return
-      const tag = c.services.binding.tag(c.run.ctx)
-      await c.boot(await hydrate(pending.params, pending.types, (reference) => c.services.uploads.open(reference, tag)))
+      await c.boot(await hydrate(pending.params, pending.types, { app: c.services.app, ctx: c.run.ctx }))
       c.set(PENDING, undefined)
       c.skipRender = false
     },

@@ -157,9 +157,7 @@ async function assign(c: ComponentContext, name: string, value: unknown): Promis
   const self = c.component as unknown as Record<string, unknown>
   let next: unknown = value
   if (!serverObject(value)) {
-    const sessionTag = c.services.binding.tag(c.run.ctx)
-    const openUpload = (reference: string) => c.services.uploads.open(reference, sessionTag)
-    next = await coerce(self[name], copy(value), name, { openUpload }).catch(() => copy(value))
+    next = await coerce(self[name], copy(value), name, { app: c.services.app, ctx: c.run.ctx }).catch(() => copy(value))
   }
   const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`
   await c.component.updating?.(name, next)

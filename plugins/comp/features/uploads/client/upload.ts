@@ -1,6 +1,6 @@
 import type { BootConfig } from '../../../client/alpine.ts'
 import { csrfToken } from '../../../client/config.ts'
-import type { UpdateResponse } from '../../../lifecycle/update.ts'
+import type { UpdateResponse } from '../../../protocol/update-response.ts'
 
 /** What an upload needs of a component in the page (a narrow view of `CompComponent`). */
 export interface UploadTarget {
