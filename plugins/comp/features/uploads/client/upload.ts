@@ -1,7 +1,7 @@
 import type { BootConfig } from '../../../client/alpine.ts'
 import { csrfToken } from '../../../client/config.ts'
 import { bindModel } from '../../../client/directives/model.ts'
-import type { UpdateResponse } from '../../../client/transport.ts'
+import type { UpdateResponse } from '../../../protocol/update-response.ts'
 import { wireProperty } from '../../../client/wire.ts'
 
 /** What an upload needs of a component in the page (a narrow view of `CompComponent`). */
