@@ -21,7 +21,7 @@ import { UploadStore, uploadStoreState } from './features/uploads/upload-store.t
 import { registerViewHelpers } from './view-helpers.ts'
 import { tsPrivateMethods } from './private-methods.ts'
 
-declare module '../../core/index.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     comp: ComponentManager
   }
@@ -64,7 +64,7 @@ export function comp(): Plugin {
         new SessionBinding(hmacKey(appKey, 'comp:session')),
         loadComponentFeatures,
       )
-      app.instance(ComponentManager, manager, 'comp')
+      app.instance('comp', manager, ComponentManager)
       app.service('processState').declare(uploadStoreState(config.uploads.store, app.config.get(`storage.stores.${config.uploads.store}.driver`)))
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)
