@@ -31,6 +31,17 @@ const benches: Record<string, () => Promise<void>> = {
 }
 
 const wanted = process.argv.slice(2)
+const usage = `Usage: npm run bench [-- <name>...]\nNames: ${Object.keys(benches).join(', ')} (peers runs only when named).`
+if (wanted.includes('--help') || wanted.includes('-h')) {
+  console.log(usage)
+  process.exit(0)
+}
+// A misspelt name would otherwise run nothing and exit 0, which reads as a clean run.
+const unknown = wanted.filter((name) => !Object.hasOwn(benches, name))
+if (unknown.length) {
+  console.error(`Unknown bench: ${unknown.join(', ')}.\n${usage}`)
+  process.exit(1)
+}
 for (const [name, run] of Object.entries(benches)) {
   if (wanted.length ? !wanted.includes(name) : name === 'peers') continue
   await run()

@@ -9,7 +9,7 @@
  *
  * Why: Node's ES module loader pays per module (resolving, a file read, a
  * compile, linking), and `import 'kiln-framework'` loaded about 170 of
- * Kiln's; see docs/performance.md, "Start time (P6)".
+ * Kiln's; see bench/NOTES.md, "Start time (P6)".
  *
  * Code that finds files beside itself (`new URL('./stubs/', import.meta.url)`,
  * `createRequire(import.meta.url)`) keeps finding them: each
@@ -88,6 +88,9 @@ export async function bundleDist(root: string, dist: string): Promise<{ modules:
     sourcemap: 'linked',
     sourcesContent: true,
     metafile: true,
+    // The metafile names its inputs relative to the working directory: pinning it to the package root makes them
+    // paths under the root wherever the build runs from (a clone deep under the temp folder, a fixture elsewhere).
+    absWorkingDir: root,
     write: false,
     logLevel: 'warning',
     plugins: [ownUrl(dist)],

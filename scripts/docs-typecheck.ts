@@ -1,5 +1,5 @@
 /**
- * Type-checks every ```ts block in `docs/*.md`, as a reader would paste it
+ * Type-checks every ```ts block in the pages of `docs/` and its subfolders, as a reader would paste it
  * into an app: each block is its own module, compiled with the repository's
  * tsconfig, `kiln-framework` resolving to this checkout. Errors point at the
  * page and line.
@@ -45,8 +45,27 @@ export function tsBlocks(page: string, markdown: string): DocBlock[] {
 }
 
 /**
- * Type-checks the blocks of every page in `docs/` and resolves to the
- * errors, each as `docs/page.md:line: message` (empty when all compile).
+ * The markdown pages of a folder and its subfolders, as paths relative to
+ * it with `/` between folders, sorted.
+ *
+ * @example
+ * ```ts
+ * markdownPages('docs') // ['auth.md', ..., 'components/actions.md', ...]
+ * ```
+ */
+export function markdownPages(dir: string, folder = ''): string[] {
+  return readdirSync(join(dir, folder), { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = folder ? `${folder}/${entry.name}` : entry.name
+      return entry.isDirectory() ? markdownPages(dir, path) : entry.name.endsWith('.md') ? [path] : []
+    })
+    .sort()
+}
+
+/**
+ * Type-checks the blocks of every page in `docs/` and its subfolders, and
+ * resolves to the errors, each as `docs/page.md:line: message` (or
+ * `docs/folder/page.md:line: message`; empty when all compile).
  *
  * @example
  * ```ts
@@ -55,9 +74,7 @@ export function tsBlocks(page: string, markdown: string): DocBlock[] {
  * ```
  */
 export async function checkDocs(docsDir = join(ROOT, 'docs')): Promise<string[]> {
-  const pages = readdirSync(docsDir)
-    .filter((name) => name.endsWith('.md'))
-    .sort()
+  const pages = markdownPages(docsDir)
   const blocks = pages.flatMap((name) => tsBlocks(`docs/${name}`, readFileSync(join(docsDir, name), 'utf8')))
   // Inside the repository, so that `kiln-framework` resolves to this checkout by self-reference.
   mkdirSync(join(ROOT, 'tmp'), { recursive: true })

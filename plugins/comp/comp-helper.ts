@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars'
 import { currentApp, currentHttpContext } from '../../core/index.ts'
-import type { ComponentClass } from './registry.ts'
+import type { ComponentClass } from './registry/registry.ts'
 
 /**
  * A component's HTML, from TypeScript: pass it to a view, which prints it

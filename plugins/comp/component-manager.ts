@@ -1,21 +1,49 @@
 import { randomBytes } from 'node:crypto'
 import Handlebars from 'handlebars'
 import { HttpException, KilnError, type Application, type HttpContext, type ViewManager } from '../../core/index.ts'
-import type { Checksums } from './checksum.ts'
+import type { Checksums } from './protocol/checksum.ts'
 import { attachRun, type Component, type ComponentRun } from './component.ts'
 import type { CompConfig } from './comp-config.ts'
-import type { UploadStore } from './features/uploads/upload-store.ts'
-import { escapeAttribute } from './html-root.ts'
-import { bindRoot, childParams, passToChild } from './features/props/passed-props.ts'
+import { escapeAttribute } from './rendering/html-root.ts'
 import type { CompServices } from './lifecycle/component-hook.ts'
 import type { ComponentHook } from './lifecycle/component-hook.ts'
 import { mountComponent, type Mounted } from './lifecycle/mount.ts'
-import type { ComponentClass, ComponentRegistry } from './registry.ts'
-import type { RenderScope } from './render.ts'
-import type { ChildRecord } from './snapshot.ts'
-import type { SessionBinding } from './session-binding.ts'
+import type { ComponentClass, ComponentRegistry } from './registry/registry.ts'
+import type { RenderScope } from './rendering/render.ts'
+import type { ChildRecord } from './protocol/snapshot.ts'
+import type { SessionBinding } from './protocol/session-binding.ts'
 
 export { RENDERED_COMPONENTS, type Mounted } from './lifecycle/mount.ts'
+
+/**
+ * What a nested component's tag carries for a feature (a parent's
+ * `wire:model` on it): `params` are what is left for the child to mount
+ * with; `reused` runs when the child rendered before (it keeps its state),
+ * `mounted` may change a new child's HTML.
+ */
+export interface ChildTag {
+  params: Record<string, unknown>
+  reused?(ctx: HttpContext | undefined, id: string): void
+  mounted?(html: string, name: string): string
+}
+
+/** Reads a nested component's tag in a parent's view for a feature. */
+export type ChildTags = (parent: RenderScope, params: Record<string, unknown>) => ChildTag
+
+const childTagSteps: ChildTags[] = []
+
+/**
+ * Lets a feature read nested components' tags (the props feature: a
+ * parent's `wire:model` on a child, and the values a child takes again).
+ *
+ * @example
+ * ```ts
+ * addChildTags((parent, params) => ({ params }))
+ * ```
+ */
+export function addChildTags(step: ChildTags): void {
+  if (!childTagSteps.includes(step)) childTagSteps.push(step)
+}
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
@@ -38,7 +66,6 @@ export class ComponentManager implements CompServices {
     readonly registry: ComponentRegistry,
     readonly config: CompConfig,
     readonly checksums: Checksums,
-    readonly uploads: UploadStore,
     /** Ties snapshots and addresses to the session they were issued in. */
     readonly binding: SessionBinding,
     /** Loads every feature's hooks, in the order they run: on the first mount or update, not at boot. */
@@ -132,18 +159,26 @@ export class ComponentManager implements CompServices {
     const { key: given, ...rest } = params
     if (!parent) return new Handlebars.SafeString((await this.mount(name, rest, { ctx })).html)
     const key = given === undefined || given === null ? `${parent.id}-${parent.counter++}` : String(given)
-    // A parent's wire:model on the child's tag is a binding, not a parameter (features/props).
-    const { params: own, binding } = childParams(parent, rest)
+    // What the tag carries for features (a parent's wire:model on it is a binding, not a parameter: features/props).
+    const tags: ChildTag[] = []
+    let own = rest
+    for (const step of childTagSteps) {
+      const tag = step(parent, own)
+      tags.push(tag)
+      own = tag.params
+    }
     const previous = parent.previous[key]
     if (previous && previous.name === name) {
       parent.children[key] = previous
       // Reactive and bound properties of a child in this same request take what this render passed.
-      passToChild(ctx, previous.id, { params: own, binding })
+      for (const tag of tags) tag.reused?.(ctx, previous.id)
       const open = `<${previous.tag} wire:id="${escapeAttribute(previous.id)}">`
       return new Handlebars.SafeString(VOID.has(previous.tag.toLowerCase()) ? open : `${open}</${previous.tag}>`)
     }
     const mounted = await this.mount(name, own, { ctx })
     parent.children[key] = { id: mounted.id, name: mounted.name, tag: mounted.tag } satisfies ChildRecord
-    return new Handlebars.SafeString(bindRoot(mounted.html, name, binding))
+    let html = mounted.html
+    for (const tag of tags) if (tag.mounted) html = tag.mounted(html, name)
+    return new Handlebars.SafeString(html)
   }
 }

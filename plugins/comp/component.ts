@@ -2,14 +2,8 @@ import { KilnError } from '../../core/index.ts'
 import type { z } from 'zod'
 import type { HttpContext, ViewResponse } from '../../core/index.ts'
 import { runOf, type Dispatch } from './component-run.ts'
-import { forgetComputed } from './features/computed/computed.ts'
-import { checkedRedirect } from './features/redirects/checked-redirect.ts'
-import { streamChunk } from './features/stream/stream-response.ts'
-import { chooseTransition, type TransitionOptions } from './features/transition/transition.ts'
-import { publicProperties } from './state.ts'
-import { bindForms } from './features/forms/form.ts'
-import { validateComponent, validateOnlyComponent } from './features/validation/component-validation.ts'
-import type { ComponentTemplate } from './features/single-file/html-template.ts'
+import { streamChunk } from './pipeline/streamed-update.ts'
+import { publicProperties } from './state/state.ts'
 
 export { attachRun, runOf, ValidationStop, type ComponentRun, type Dispatch } from './component-run.ts'
 
@@ -49,8 +43,6 @@ export abstract class Component {
   static layout?: string
   /** The page title of this component as a full page. */
   static title?: string
-  /** The view, written in the class file with the `html` tag (used when there is no `render()`): `` static template = html`<div>{{count}}</div>` ``. */
-  static template?: ComponentTemplate
 
   /** This instance's id in the page. @example `this.getId()` */
   getId(): string {
@@ -87,44 +79,6 @@ export abstract class Component {
 
   set errors(value: Record<string, string[]>) {
     runOf(this).errors = value
-  }
-
-  /**
-   * Checks the component's rules together: the `@validate()` rules of its
-   * properties, `static rules` (a zod schema, on the whole state) and the
-   * rules of its form objects (or only `schema`, when given). On success
-   * clears the errors and returns the parsed data; on failure fills
-   * `this.errors` and stops this request's calls (the component still
-   * renders, with the errors).
-   *
-   * @example
-   * ```ts
-   * @validate(z.string().min(3)) title = ''
-   * async save() {
-   *   const { title } = this.validate()
-   *   await Todo.create({ title })
-   * }
-   * ```
-   */
-  validate<S extends z.ZodType>(schema: S): z.output<S>
-  validate(): Record<string, any>
-  validate(schema?: z.ZodType): unknown {
-    return validateComponent(this, schema)
-  }
-
-  /**
-   * Validates one property with its rule (`@validate()`, else its key of
-   * `static rules`), or one field of a form object (`'form.title'`),
-   * keeping the other fields' errors. A name that is not a property does
-   * not compile.
-   *
-   * @example
-   * ```ts
-   * this.validateOnly('title')
-   * ```
-   */
-  validateOnly(field: (keyof this & string) | `${keyof this & string}.${string}`): void {
-    validateOnlyComponent(this, field)
   }
 
   /** Adds a message to a field. @example `this.addError('email', 'Taken.')` */
@@ -177,28 +131,6 @@ export abstract class Component {
     streamChunk(runOf(this), String(to), String(content), options.replace === true)
   }
 
-  /**
-   * Sets how this update's view transition plays (the `wire:transition`
-   * elements it adds, removes or changes): a `type` that CSS selects with
-   * `:active-view-transition-type(<type>)`, or `{ skip: true }`.
-   *
-   * @example
-   * ```ts
-   * goToStep(step: number) {
-   *   this.transition({ type: step > this.step ? 'forward' : 'backward' })
-   *   this.step = step
-   * }
-   * ```
-   */
-  transition(options: TransitionOptions): void {
-    chooseTransition(runOf(this), options)
-  }
-
-  /** This update changes the page at once, with no view transition. @example `this.skipTransition()` */
-  skipTransition(): void {
-    chooseTransition(runOf(this), { skip: true })
-  }
-
   /** Skips this request's render: the page keeps its HTML (state and events still go back). @example `this.renderless()` */
   renderless(): void {
     runOf(this).skipRender = true
@@ -209,44 +141,18 @@ export abstract class Component {
     runOf(this).js.push(code)
   }
 
-  /**
-   * Sends the browser to another page after this response: a page of this
-   * site, or another site's with `{ away: true }`. Only http(s) addresses;
-   * anything else is refused with 400. `{ navigate: true }` makes it a
-   * `wire:navigate` visit (no full page load); without the option, a page
-   * that has `wire:navigate` links visits that way too.
-   *
-   * @example
-   * ```ts
-   * this.redirect('/todos')
-   * this.redirect('/todos', { navigate: true })
-   * this.redirect('https://billing.example.com/portal', { away: true })
-   * ```
-   */
-  redirect(url: string, options: { away?: boolean; navigate?: boolean } = {}): void {
-    const run = runOf(this)
-    const here = run.ctx?.request.url ?? new URL('http://localhost/')
-    run.redirect = checkedRedirect(String(url), here, options.away === true)
-    run.navigate = options.navigate === true
-  }
-
   /** Sets public properties back to their initial values (all, or the named ones). @example `this.reset('title')` */
   reset(...names: Array<keyof this & string>): void {
     const fresh = new (this.constructor as new () => Record<string, unknown>)()
     const self = this as unknown as Record<string, unknown>
     for (const key of names.length > 0 ? names : publicProperties(this)) if (key in fresh) self[key] = fresh[key]
-    bindForms(this)
+    for (const step of afterReset) step(this)
   }
 
   /** Assigns the given values to public properties of those names. @example `this.fill({ title: 'x' })` */
   fill(values: { [K in keyof this]?: unknown }): void {
     const known = new Set(publicProperties(this))
     for (const [key, value] of Object.entries(values)) if (known.has(key)) (this as unknown as Record<string, unknown>)[key] = value
-  }
-
-  /** Works computed properties out again on their next read (all, or one). @example `this.forgetComputed('remaining')` */
-  forgetComputed(name?: string): void {
-    forgetComputed(this, name)
   }
 
   /** The public state as plain values. @example `this.state()` */
@@ -275,6 +181,21 @@ export abstract class Component {
   render?(): string | ViewResponse | Promise<string | ViewResponse>
   /** Extra data for the view, worked out on every render: `with() { return { remaining: this.todos.filter((t) => !t.done).length } }`. */
   with?(): Record<string, unknown> | Promise<Record<string, unknown>>
+}
+
+const afterReset: Array<(component: Component) => void> = []
+
+/**
+ * Runs `step` after `reset()` set a component's properties back (form
+ * objects are tied to the component again).
+ *
+ * @example
+ * ```ts
+ * addAfterReset((component) => bindForms(component))
+ * ```
+ */
+export function addAfterReset(step: (component: Component) => void): void {
+  if (!afterReset.includes(step)) afterReset.push(step)
 }
 
 /**

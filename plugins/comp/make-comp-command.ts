@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CommandError, defineCommand } from '../../core/index.ts'
-import { kebab } from './registry.ts'
+import { kebab } from './registry/registry.ts'
 
 const STUBS = fileURLToPath(new URL('./stubs/', import.meta.url))
 

@@ -2,24 +2,20 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { definePlugin, parseAppKey, type Plugin } from '../../core/index.ts'
-import { Checksums } from './checksum.ts'
+import { Checksums } from './protocol/checksum.ts'
 import { compConfigSchema, type CompConfig } from './comp-config.ts'
 import { ComponentManager } from './component-manager.ts'
-import { hmacKey } from './keys.ts'
-import { registerFullPageRoutes } from './full-page.ts'
-import { injectAssets } from './inject-assets.ts'
-import { PAGINATION_VIEW } from './features/pagination/with-pagination.ts'
-import { ComponentRegistry } from './registry.ts'
-import { SessionBinding } from './session-binding.ts'
-import { REACTIVE, reactiveFile } from './scripts.ts'
-import { clientBundle } from './client-bundle.ts'
-import { updateHandler } from './update-route.ts'
-import { loadComponentFeatures } from './features/index.ts'
-import { uploadHandler } from './features/uploads/upload-handler.ts'
-import { previewHandler } from './features/uploads/preview-handler.ts'
-import { UploadStore, uploadStoreState } from './features/uploads/upload-store.ts'
-import { registerViewHelpers } from './view-helpers.ts'
-import { tsPrivateMethods } from './private-methods.ts'
+import { hmacKey } from './protocol/keys.ts'
+import { registerFullPageRoutes } from './rendering/full-page.ts'
+import { injectAssets } from './assets/inject-assets.ts'
+import { ComponentRegistry } from './registry/registry.ts'
+import { SessionBinding } from './protocol/session-binding.ts'
+import { REACTIVE, reactiveFile } from './assets/scripts.ts'
+import { clientBundle } from './assets/client-bundle.ts'
+import { updateHandler } from './pipeline/update-route.ts'
+import { bootComponentFeatures, loadComponentFeatures, registerComponentFeatures } from './features/index.ts'
+import { registerViewHelpers } from './rendering/view-helpers.ts'
+import { tsPrivateMethods } from './registry/private-methods.ts'
 
 declare module 'kiln-framework' {
   interface KilnServices {
@@ -51,26 +47,20 @@ export function comp(): Plugin {
       const config = app.config.get<CompConfig>('comp')
       const appKey = parseAppKey(app.config.get<string>('app.key'))
       const checksums = new Checksums(config.checksum_key ?? hmacKey(appKey, 'comp:checksum'))
-      const uploads = new UploadStore(app.service('storage'), config.uploads, hmacKey(appKey, 'comp:uploads'), (params) =>
-        app.service('signer').sign('/comp/upload/preview', { ttlMinutes: config.uploads.preview_ttl_minutes, params }),
-      )
       const manager = new ComponentManager(
         app,
-        // Outside production a component's `static template` is parsed as it registers, so a broken one fails at boot.
-        new ComponentRegistry({ checkTemplates: app.config.get<string>('app.env', 'production') !== 'production' }),
+        new ComponentRegistry(),
         config,
         checksums,
-        uploads,
         new SessionBinding(hmacKey(appKey, 'comp:session')),
         loadComponentFeatures,
       )
       app.instance('comp', manager, ComponentManager)
-      app.service('processState').declare(uploadStoreState(config.uploads.store, app.config.get(`storage.stores.${config.uploads.store}.driver`)))
+      // The features' own parts: the upload store, view helpers, published views, checks of the classes that register.
+      registerComponentFeatures({ app, services: manager, registry: manager.registry })
       registerViewHelpers(app, manager)
       registerFullPageRoutes(app, manager)
-      const publisher = app.service('publisher')
-      publisher.publishes('comp-views', [{ from: PAGINATION_VIEW, to: 'resources/views/components/pagination.hbs' }])
-      publisher.publishes('stubs', [{ from: STUBS, to: 'stubs' }])
+      app.service('publisher').publishes('stubs', [{ from: STUBS, to: 'stubs' }])
     },
     async boot(app) {
       const manager = app.service('comp')
@@ -93,12 +83,8 @@ export function comp(): Plugin {
         .middleware(['signed:relative', 'web'])
         .bodyLimit(config.limits.max_payload_bytes)
         .name('comp.update')
-      app.router
-        .post('/comp/upload', uploadHandler(manager))
-        .middleware(['signed:relative', 'web'])
-        .bodyLimit(config.uploads.max_kb * 1024 + 65_536)
-        .name('comp.upload')
-      app.router.get('/comp/upload/preview', previewHandler(manager)).middleware(['signed:relative', 'web']).name('comp.upload.preview')
+      // The features' routes (`POST /comp/upload`, `GET /comp/upload/preview`).
+      await bootComponentFeatures({ app, services: manager, registry: manager.registry })
       app.assets.file(config.asset_url, await clientBundle())
       app.assets.file(REACTIVE.plain.url, reactiveFile(false))
       app.assets.file(REACTIVE.csp.url, reactiveFile(true))

@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { TestClient } from '../../core/testing/index.ts'
-import { tsPrivateMethods } from '../../plugins/comp/private-methods.ts'
+import { tsPrivateMethods } from '../../plugins/comp/registry/private-methods.ts'
 import { starterApp } from '../fixtures/starter-app.ts'
 import { endpointOf, snapshots, update, type PageSnapshot } from '../plugins/comp/comp-fixtures.ts'
 

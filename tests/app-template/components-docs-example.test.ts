@@ -1,5 +1,5 @@
 /**
- * The testing example of docs/components.md, run against the starter app:
+ * The testing example of docs/components/testing.md, run against the starter app:
  * if this file fails, the docs show code that does not work.
  */
 import test from 'ava'

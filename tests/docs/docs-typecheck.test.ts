@@ -22,3 +22,19 @@ test('the docs check finds a broken example and names its page and line', async 
     [3],
   )
 })
+
+test('the docs check reads the pages of subfolders and names them by their path', async (t) => {
+  t.timeout(180_000)
+  const { mkdirSync, mkdtempSync, writeFileSync } = await import('node:fs')
+  const { join } = await import('node:path')
+  const { tmpdir } = await import('node:os')
+  const { markdownPages } = await import('../../scripts/docs-typecheck.ts')
+  const dir = mkdtempSync(join(tmpdir(), 'docs-'))
+  mkdirSync(join(dir, 'guide', 'deeper'), { recursive: true })
+  writeFileSync(join(dir, 'top.md'), '# Top\n\n```ts\nconst fine: number = 1\n```\n')
+  writeFileSync(join(dir, 'guide', 'deeper', 'nested.md'), "# Nested\n\n```ts\nconst port: number = 'three'\n```\n")
+  t.deepEqual(markdownPages(dir), ['guide/deeper/nested.md', 'top.md'])
+  const errors = await checkDocs(dir)
+  t.is(errors.length, 1)
+  t.regex(errors[0]!, /^docs\/guide\/deeper\/nested\.md:4: error TS2322/)
+})

@@ -1,9 +1,11 @@
 import test from 'ava'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { markdownPages } from '../../scripts/docs-typecheck.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const pages = readdirSync(`${root}docs`).filter((name) => name.endsWith('.md'))
+// Every page, those in subfolders (docs/components/) included: `components/testing.md`.
+const pages = markdownPages(`${root}docs`)
 
 test('the user docs and the README never speak of "the Python names": Kiln’s names are the only ones a user meets', (t) => {
   for (const file of [...pages.map((name) => `docs/${name}`), 'README.md']) {
@@ -17,5 +19,8 @@ test('the user docs and the README never speak of "the Python names": Kiln’s n
 test('the page of the interface specification’s names says in its first line whom it is for, and no feature page sends users there', (t) => {
   const first = readFileSync(`${root}docs/spec-names.md`, 'utf8').split('\n')[0]!
   t.regex(first, /^For readers of Kiln's interface specification/)
-  for (const name of pages) t.false(readFileSync(`${root}docs/${name}`, 'utf8').includes('](spec-names.md)'), name)
+  for (const name of pages) {
+    const text = readFileSync(`${root}docs/${name}`, 'utf8')
+    t.false(text.includes('](spec-names.md)') || text.includes('](../spec-names.md)'), name)
+  }
 })

@@ -1,9 +1,14 @@
 import test from 'ava'
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { execFile } from 'node:child_process'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { emptyDir } from '../core/cli/cli-harness.ts'
 import { bundleDist } from '../../scripts/bundle-dist.ts'
+
+const run = promisify(execFile)
 
 /** A package as tsc leaves it: two entry points sharing a module that finds a file beside itself, a lazy module, a migration. */
 function compiledPackage(): { root: string; dist: string } {
@@ -62,4 +67,23 @@ test('the bundled dist keeps each entry at its path, shares one copy of each mod
     readdirSync(join(dist, 'chunks')).some((file) => file.startsWith('heavy-') && file.endsWith('.js')),
     'the lazy module is its own chunk',
   )
+})
+
+// A clone two folders below the temp folder (`<tmp>/x/p`) once left every bundled module in place: esbuild names its
+// inputs relative to the working directory, and they were joined onto the package root instead. esbuild keeps the
+// working directory its process started in, so the bundler runs in a process of its own, started there (tsx found from this checkout, not from there).
+test('bundling works whatever the working directory is, two folders below the temp folder among them', async (t) => {
+  const { root, dist } = compiledPackage()
+  const deep = join(mkdtempSync(join(tmpdir(), 'kiln-clone-')), 'p')
+  mkdirSync(deep)
+  t.teardown(() => {
+    rmSync(join(deep, '..'), { recursive: true, force: true })
+    rmSync(root, { recursive: true, force: true })
+  })
+  const script = fileURLToPath(new URL('../../scripts/bundle-dist.ts', import.meta.url))
+  const code = `const { bundleDist } = await import(${JSON.stringify(pathToFileURL(script).href)}); await bundleDist(${JSON.stringify(root)}, ${JSON.stringify(dist)})`
+  await run(process.execPath, [`--import=${import.meta.resolve('tsx')}`, '--input-type=module', '-e', code], { cwd: deep })
+  for (const gone of ['core/support/files.js', 'core/lazy/heavy.js']) t.false(existsSync(join(dist, gone)), `${gone} is bundled`)
+  const core = (await import(pathToFileURL(join(dist, 'core/index.js')).href)) as { stubFolder: string }
+  t.is(core.stubFolder, join(dist, 'core/support/stubs') + '/')
 })

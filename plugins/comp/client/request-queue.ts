@@ -2,7 +2,6 @@ import type { BootConfig } from './alpine.ts'
 import type { PageComponent } from './page-component.ts'
 import { components } from './registry.ts'
 import { send, type UpdateResponse } from './transport.ts'
-import { followsParent, parentsFirst } from '../features/props/client/props.ts'
 
 /** A request in flight: its components' next updates wait for it; a user action cancels it when it carries only polls. */
 export interface Flight {
@@ -38,6 +37,29 @@ export interface Queued extends PageComponent {
   take(): Message | undefined
   /** Its snapshot as a listener, when it is idle and listens for events. */
   listen(): Message | undefined
+}
+
+/** What a feature's browser half adds to how requests are put together (props: reactive children). */
+export interface RequestHooks {
+  /** True when an idle component goes along in a request carrying the components `ids` (a child following its parent). */
+  joins?(component: PageComponent, ids: Set<string>): boolean
+  /** The order of a request's messages (parents before their children). */
+  order?<T extends { component: PageComponent }>(messages: T[]): T[]
+}
+
+const hooks: RequestHooks[] = []
+
+/**
+ * Registers a feature's part in putting requests together: which idle
+ * components go along, and in what order the messages run on the server.
+ *
+ * @example
+ * ```ts
+ * extendRequests({ joins: (component, ids) => ids.has(parentOf(component).id), order: parentsFirst })
+ * ```
+ */
+export function extendRequests(added: RequestHooks): void {
+  hooks.push(added)
 }
 
 /** The most bytes of listeners' snapshots one request carries along. */
@@ -108,7 +130,7 @@ export function sendAlone(message: Message): void {
   void run([message], message.component.config)
 }
 
-/** Idle components that listen for events, or follow a parent in the request (features/props), within the count and byte caps. */
+/** Idle components that listen for events, or that a feature sends along (`joins`), within the count and byte caps. */
 function listenersFor(messages: Message[], config: BootConfig, taken: Set<PageComponent>): Message[] {
   const dispatching = messages.some((message) => message.dispatches && !message.alone)
   const ids = new Set(messages.map((message) => message.component.id))
@@ -116,7 +138,7 @@ function listenersFor(messages: Message[], config: BootConfig, taken: Set<PageCo
   let bytes = 0
   for (const component of components.values() as IterableIterator<Queued>) {
     if (messages.length + out.length >= (config.maxComponents ?? 50)) break
-    const wanted = (dispatching && !!component.memo.listeners?.length) || followsParent(component, ids)
+    const wanted = (dispatching && !!component.memo.listeners?.length) || hooks.some((hook) => hook.joins?.(component, ids))
     const message = !wanted || taken.has(component) ? undefined : component.listen()
     const size = message ? sizeOf(message.body) : 0
     if (!message || bytes + size > LISTENER_BYTES) continue
@@ -128,7 +150,7 @@ function listenersFor(messages: Message[], config: BootConfig, taken: Set<PageCo
 
 /** One request: a lone update in the single form, else `{ components, listeners }`; each part settles with its own outcome. */
 async function run(queued: Message[], config: BootConfig, taken = new Set(queued.map((m) => m.component))): Promise<void> {
-  const messages = parentsFirst(queued)
+  const messages = hooks.reduce((ordered, hook) => hook.order?.(ordered) ?? ordered, queued)
   const listeners = listenersFor(messages, config, taken)
   const all = [...messages, ...listeners]
   const flight: Flight = { controller: new AbortController(), poll: messages.every((message) => message.poll) }

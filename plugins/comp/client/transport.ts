@@ -5,7 +5,6 @@ import { RequestFailed } from './request-failed.ts'
 import { interceptOutgoing, type OutgoingRequest, type Phases } from './interceptors.ts'
 import { reloadOutOfDate, showError, showExpired } from './overlay.ts'
 import type { PageComponent } from './page-component.ts'
-import { readAnswer } from '../features/stream/client/stream.ts'
 
 /** The body of an update request. */
 export interface UpdateRequest {
@@ -22,6 +21,30 @@ export type { UpdateResponse }
 
 // Its own module, so the stream reader can throw it without importing the transport back.
 export { RequestFailed }
+
+/** A feature's reader of answers of its own kind (stream: NDJSON). */
+export interface AnswerReader {
+  /** Headers that tell the server this reader is here, so it may answer in that kind. */
+  headers?: Record<string, string>
+  /** The answer's body, when the answer is of this reader's kind; undefined leaves it to the next reader (or JSON). */
+  read(response: Response, config: BootConfig): Promise<unknown> | undefined
+}
+
+const readers: AnswerReader[] = []
+
+/**
+ * Registers a reader of update answers, for a feature whose answers are not
+ * plain JSON (a streamed action's NDJSON). Answers no reader takes are read
+ * as JSON.
+ *
+ * @example
+ * ```ts
+ * readAnswersWith({ headers: { 'x-comp-stream': '1' }, read: (response) => (isNdjson(response) ? readLines(response) : undefined) })
+ * ```
+ */
+export function readAnswersWith(reader: AnswerReader): void {
+  readers.push(reader)
+}
 
 let refreshing: Promise<void> | undefined
 
@@ -79,8 +102,8 @@ export async function send<T = UpdateResponse>(
         'content-type': 'application/json',
         // HTML too: in debug mode a crash answers the debug page, which the error dialog shows (overlay.ts).
         accept: 'application/json, text/html;q=0.9',
-        // An action may stream its output (this.stream()): the answer is then NDJSON (features/stream).
-        'x-comp-stream': '1',
+        // What the features' answer readers accept (a streamed action's NDJSON).
+        ...Object.assign({}, ...readers.map((reader) => reader.headers)),
         'x-requested-with': 'XMLHttpRequest',
       },
     },
@@ -105,7 +128,7 @@ export async function send<T = UpdateResponse>(
   }
 }
 
-/** The fetch itself, with the 419 retry; the answer's JSON (streamed answers are read by features/stream). */
+/** The fetch itself, with the 419 retry; the answer's body, as JSON or as a feature's reader reads it. */
 async function exchange(config: BootConfig, request: OutgoingRequest, hooks: Phases): Promise<UpdateResponse> {
   for (let attempt = 0; ; attempt++) {
     const token = csrfToken(config)
@@ -121,7 +144,7 @@ async function exchange(config: BootConfig, request: OutgoingRequest, hooks: Pha
     }
     hooks.fire('response', { response })
     if (response.ok) {
-      const body = (await readAnswer(response, config)) as UpdateResponse
+      const body = (await readBody(response, config)) as UpdateResponse
       hooks.fire('success', { response, json: body })
       return body
     }
@@ -140,4 +163,13 @@ async function exchange(config: BootConfig, request: OutgoingRequest, hooks: Pha
     else showError(config, response.status, text)
     throw new RequestFailed(`HTTP ${response.status}`)
   }
+}
+
+/** The first registered reader that takes the answer reads it; else it is JSON. */
+function readBody(response: Response, config: BootConfig): Promise<unknown> {
+  for (const reader of readers) {
+    const body = reader.read(response, config)
+    if (body) return body
+  }
+  return response.json()
 }

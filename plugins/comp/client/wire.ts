@@ -3,7 +3,26 @@ import type { CallOptions, PageComponent } from './page-component.ts'
 import { intercept } from './interceptors.ts'
 import { getPath } from './literal.ts'
 import { closestComponent, dispatchEvent } from './registry.ts'
-import { cancelUpload, upload } from '../features/uploads/client/upload.ts'
+
+/** Makes one `$wire` property of a component: its value, or the function it calls. */
+export type WireProperty = (component: PageComponent, scope: CallOptions) => unknown
+
+const properties: Array<[string, WireProperty]> = []
+
+/**
+ * Adds a `$` property to every component's `$wire`, for a feature's
+ * browser half (uploads' `$upload`), as Livewire's `wireProperty`. It is
+ * made once per `$wire` object; features register theirs before the first
+ * component starts (`features/client.ts`).
+ *
+ * @example
+ * ```ts
+ * wireProperty('$upload', (component) => (path: string, files: FileList) => upload(component, path, files))
+ * ```
+ */
+export function wireProperty(name: string, make: WireProperty): void {
+  properties.push([name, make])
+}
 
 /**
  * `$wire`: the component from Alpine expressions. Reading a property gives
@@ -12,9 +31,10 @@ import { cancelUpload, upload } from '../features/uploads/client/upload.ts'
  * resolves when the answer has been applied. Helpers: `$set(path, value,
  * live = true)`, `$toggle(path)`, `$refresh()`, `$commit()`, `$dispatch(name,
  * data)`, `$island(name)` (calls scoped to an island), `$entangle(path,
- * live)`, `$js.<action>()`, `$upload(path, files)`, `$errors`, `$el`, `$id`,
- * `$refs`, and the magics in `magics` (`$watch`, `$on`, `$get`, `$parent`,
- * uploads). Any other `$` name throws: it is a typo, never a server method.
+ * live)`, `$js.<action>()`, `$errors`, `$el`, `$id`, `$refs`, the magics in
+ * `magics` (`$watch`, `$on`, `$get`), `$parent`, and what features add with
+ * `wireProperty` (`$upload`…). Any other `$` name throws: it is a typo,
+ * never a server method.
  */
 export function makeWire(component: PageComponent, scope: CallOptions = {}): Record<string, unknown> {
   const helpers: Record<string, unknown> = {
@@ -29,10 +49,10 @@ export function makeWire(component: PageComponent, scope: CallOptions = {}): Rec
     $dispatchTo: (to: string, name: string, params: Record<string, unknown> = {}) => dispatchEvent(name, params, component, { to }),
     $island: (name: string) => makeWire(component, { ...scope, island: name }),
     $entangle: (path: string, live = false) => entangle(component, path, live),
-    $upload: (path: string, files: File | File[] | FileList, onProgress?: (progress: number) => void) => upload(component, path, files, undefined, onProgress),
     $intercept: (action: Parameters<typeof intercept>[1], callback?: Parameters<typeof intercept>[2]) => intercept(component, action, callback),
     ...magics(component),
   }
+  for (const [name, make] of properties) helpers[name] = make(component, scope)
   return new Proxy({} as Record<string, unknown>, {
     get(_target, key) {
       if (typeof key !== 'string') return undefined
@@ -76,8 +96,7 @@ const SPECIAL = ['$el', '$id', '$name', '$errors', '$refs', '$js', '$parent']
 /**
  * `$wire.$watch(path, (value, old) => …)` (returns a function that stops
  * watching), `$on(event, (detail) => …)` (a component event from the server
- * or the browser; returns a function that stops listening), `$get(path)`,
- * and the uploads' `$uploadMultiple`, `$cancelUpload` and `$removeUpload`.
+ * or the browser; returns a function that stops listening), `$get(path)`.
  */
 function magics(component: PageComponent): Record<string, unknown> {
   return {
@@ -89,10 +108,6 @@ function magics(component: PageComponent): Record<string, unknown> {
       window.addEventListener(name, listener)
       return () => window.removeEventListener(name, listener)
     },
-    $uploadMultiple: (path: string, files: File[] | FileList, onProgress?: (progress: number) => void) =>
-      upload(component, path, files, undefined, onProgress, true),
-    $cancelUpload: (path: string) => cancelUpload(component, path),
-    $removeUpload: (path: string, file: string) => component.call('$removeUpload', [path, file]),
   }
 }
 

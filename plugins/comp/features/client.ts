@@ -1,8 +1,10 @@
 /**
- * The browser halves of the component features, in the order their
- * effects apply: the client's one place a feature is registered (the
- * server's is `features/index.ts`). Each import registers its effect
- * handlers with `onEffect`.
+ * The browser halves of the component features: the client's one place a
+ * feature is registered (the server's is `features/index.ts`). Each import
+ * registers what its feature adds: effect handlers (`onEffect`, run in the
+ * order of these imports), `$wire` properties (`wireProperty`), directives
+ * (`directive`, `bindModel`), and hooks into requests and their answers
+ * (`extendRequests`, `readAnswersWith`).
  */
 import './cloak/client/ready.ts'
 import './islands/client/islands.ts'
@@ -15,3 +17,6 @@ import './navigate/client/links.ts'
 import './navigate/client/progress-bar.ts'
 import './navigate/client/persist.ts'
 import './echo/client/echo.ts'
+import './props/client/props.ts'
+import './stream/client/stream.ts'
+import './uploads/client/upload.ts'

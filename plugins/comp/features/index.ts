@@ -1,9 +1,76 @@
+import type { FeatureProvider, ProvideContext } from '../extension/feature-provider.ts'
+import { bootFeatures, installFeatures, registerFeatures } from '../extension/installed-features.ts'
 import type { ComponentHook } from '../lifecycle/component-hook.ts'
+import { cloakFeature } from './cloak/cloak-feature.ts'
+import { computedFeature } from './computed/computed-feature.ts'
+import { echoFeature } from './echo/echo-feature.ts'
+import { formsFeature } from './forms/forms-feature.ts'
+import { islandsFeature } from './islands/islands-feature.ts'
+import { navigateFeature } from './navigate/navigate-feature.ts'
+import { paginationFeature } from './pagination/pagination-feature.ts'
+import { propsFeature } from './props/props-feature.ts'
+import { redirectsFeature } from './redirects/redirects-feature.ts'
+import { singleFileFeature } from './single-file/single-file-feature.ts'
+import { transitionFeature } from './transition/transition-feature.ts'
+import { uploadsFeature } from './uploads/uploads-feature.ts'
+import { validationFeature } from './validation/validation-feature.ts'
+import { withDataFeature } from './with-data/with-data-feature.ts'
 
 /**
- * Every component feature, in the order their hooks run: the one place a
- * feature is registered. A new feature is a folder under `features/` with
- * a `ComponentHook`, added here. The hooks load on the first mount or
+ * What features add to the plugin besides their hooks (Livewire's
+ * `provide()`): component methods, state types and property kinds, view
+ * sources and data, view helpers, scripts, routes. The one place the
+ * kernel learns of them: they are installed as the plugin loads, and their
+ * register and boot steps run with the plugin's. Light modules only: the
+ * hooks below load later.
+ */
+const PROVIDERS: readonly FeatureProvider[] = [
+  validationFeature,
+  formsFeature,
+  uploadsFeature,
+  propsFeature,
+  computedFeature,
+  redirectsFeature,
+  transitionFeature,
+  singleFileFeature,
+  withDataFeature,
+  islandsFeature,
+  navigateFeature,
+  paginationFeature,
+  cloakFeature,
+  echoFeature,
+]
+
+installFeatures(PROVIDERS)
+
+/**
+ * The features' register steps (view helpers, published files, their services), as the plugin registers.
+ *
+ * @example
+ * ```ts
+ * registerComponentFeatures({ app, services: manager, registry: manager.registry })
+ * ```
+ */
+export function registerComponentFeatures(comp: ProvideContext): void {
+  registerFeatures(PROVIDERS, comp)
+}
+
+/**
+ * The features' boot steps (routes), as the plugin boots.
+ *
+ * @example
+ * ```ts
+ * await bootComponentFeatures({ app, services: manager, registry: manager.registry })
+ * ```
+ */
+export function bootComponentFeatures(comp: ProvideContext): Promise<void> {
+  return bootFeatures(PROVIDERS, comp)
+}
+
+/**
+ * Every component feature's hooks, in the order they run. A new feature is
+ * a folder under `features/` with a `ComponentHook` added here, and a
+ * provider above when it adds more. The hooks load on the first mount or
  * update (`loadComponentFeatures`), not at boot: an app serving pages
  * without components never loads them (issue 25, P6).
  */
@@ -31,7 +98,7 @@ let loading: Promise<readonly ComponentHook[]> | undefined
  *
  * @example
  * ```ts
- * new ComponentManager(app, registry, config, checksums, uploads, binding, loadComponentFeatures)
+ * new ComponentManager(app, registry, config, checksums, binding, loadComponentFeatures)
  * ```
  */
 export function loadComponentFeatures(): Promise<readonly ComponentHook[]> {

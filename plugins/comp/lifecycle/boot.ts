@@ -1,6 +1,6 @@
-import { metaOf } from '../class-meta.ts'
-import { publicProperties } from '../state.ts'
-import { coerce } from '../updates.ts'
+import { metaOf } from '../state/class-meta.ts'
+import { publicProperties } from '../state/state.ts'
+import { coerce } from '../state/updates.ts'
 import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
 
 /**
@@ -16,15 +16,13 @@ import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
 export async function bootComponent(c: ComponentContext, params: Record<string, unknown>): Promise<void> {
   const { component, Class, services } = c
   const self = component as unknown as Record<string, unknown>
-  const sessionTag = services.binding.tag(c.run.ctx)
-  const openUpload = (reference: string) => services.uploads.open(reference, sessionTag)
   const properties = new Set(publicProperties(component))
   const { kinds } = metaOf(Class)
   for (const [key, value] of Object.entries(params)) {
     if (!properties.has(key)) continue
     // Server code passes models, dates and files as they are; text (from a URL, a view) is brought to the property's type.
     if (serverObject(value)) self[key] = value
-    else self[key] = await coerce(self[key], value, key, { openUpload }, kinds.get(key)).catch(() => self[key])
+    else self[key] = await coerce(self[key], value, key, { app: services.app, ctx: c.run.ctx }, kinds.get(key)).catch(() => self[key])
   }
   await component.mount?.(params)
   const mounted = runFeatureHooks(services.features, 'mounted', c)

@@ -1,14 +1,13 @@
 import { isPromiseLike, KilnError } from '../../../core/index.ts'
 import type { Application, HttpContext, ViewManager } from '../../../core/index.ts'
-import type { Checksums } from '../checksum.ts'
+import type { Checksums } from '../protocol/checksum.ts'
 import type { CompConfig } from '../comp-config.ts'
 import type { Component, ComponentRun } from '../component.ts'
-import type { UploadStore } from '../features/uploads/upload-store.ts'
-import type { ComponentClass } from '../registry.ts'
-import type { RenderScope } from '../render.ts'
-import type { ServerMemo } from '../snapshot.ts'
-import type { SessionBinding } from '../session-binding.ts'
-import type { UpdatePayload } from '../update-payload.ts'
+import type { ComponentClass } from '../registry/registry.ts'
+import type { RenderScope } from '../rendering/render.ts'
+import type { ServerMemo } from '../protocol/snapshot.ts'
+import type { SessionBinding } from '../protocol/session-binding.ts'
+import type { UpdatePayload } from '../protocol/update-payload.ts'
 
 /** The incoming side of an update: the checked body and its memo. */
 export interface UpdateRequest {
@@ -143,7 +142,6 @@ export interface CompServices {
   readonly checksums: Checksums
   /** Ties snapshots and addresses to the session they were issued in. */
   readonly binding: SessionBinding
-  readonly uploads: UploadStore
   /** Every feature's hooks, in the order they run (`features/index.ts`); usable once `ready()` has settled. */
   readonly features: readonly ComponentHook[]
   /** Undefined once the features' hooks are loaded, else the promise of their loading (they load on first use). */

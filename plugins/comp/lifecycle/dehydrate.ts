@@ -1,6 +1,6 @@
 import { isPromiseLike } from '../../../core/index.ts'
-import type { ChildRecord, ServerMemo, Snapshot } from '../snapshot.ts'
-import { dehydrate, type TypedPath } from '../state.ts'
+import type { ChildRecord, ServerMemo, Snapshot } from '../protocol/snapshot.ts'
+import { dehydrate, type TypedPath } from '../state/state.ts'
 import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
 
 /**

@@ -1,37 +1,19 @@
 import { HttpException, isPromiseLike, type HttpContext } from '../../../core/index.ts'
-import { callMethod } from '../calls.ts'
+import { callMethod } from '../protocol/calls.ts'
 import { ValidationStop } from '../component.ts'
-import { withRootAttributes } from '../html-root.ts'
-import { signedEndpoint } from '../keys.ts'
-import { renderComponentView, type RenderScope } from '../render.ts'
-import type { ServerMemo } from '../snapshot.ts'
-import { hydrate } from '../state.ts'
-import type { UpdatePayload } from '../update-payload.ts'
-import { applyUpdate } from '../updates.ts'
+import { withRootAttributes } from '../rendering/html-root.ts'
+import { signedEndpoint } from '../protocol/keys.ts'
+import { renderComponentView, type RenderScope } from '../rendering/render.ts'
+import type { ServerMemo } from '../protocol/snapshot.ts'
+import { hydrate } from '../state/state.ts'
+import type { UpdatePayload } from '../protocol/update-payload.ts'
+import type { UpdateResponse } from '../protocol/update-response.ts'
+import { applyUpdate } from '../state/updates.ts'
 import { bootComponent } from './boot.ts'
 import { ComponentContext, runFeatureHooks, withHook, type ComponentHook, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
 
-/** What `POST /comp/update` answers. */
-export interface UpdateResponse {
-  effects: {
-    html?: string
-    islands?: Record<string, string>
-    /** The properties whose value differs from what the browser sent, and those it updated. */
-    data: Record<string, unknown>
-    errors: Record<string, string[]>
-    /** Events; `delivered` lists the components of a bundled request that already ran their listeners for it. */
-    dispatches: Array<{ name: string; params: Record<string, unknown>; to?: string; self?: true; delivered?: string[] }>
-    queryString?: Record<string, unknown>
-    /** A freshly signed update address: every successful update rotates it. */
-    endpoint: string
-    js?: string[]
-    redirect?: string
-    /** Where to send the files of a `$upload` call. */
-    upload?: { property: string; url: string }
-  }
-  serverMemo: ServerMemo
-}
+export type { UpdateResponse } from '../protocol/update-response.ts'
 
 /**
  * One update, after the signature, CSRF and checksum checks: the state is
@@ -51,9 +33,7 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
   const { Class, name } = services.resolve(payload.fingerprint.name)
   const run = services.newRun(name, ctx, payload.fingerprint.id)
   const component = services.instantiate(Class, run)
-  const sessionTag = services.binding.tag(ctx)
-  const openUpload = (reference: string) => services.uploads.open(reference, sessionTag)
-  const hydrated = hydrate(memo.data, memo.types ?? [], openUpload)
+  const hydrated = hydrate(memo.data, memo.types ?? [], { app: services.app, ctx })
   const values = isPromiseLike(hydrated) ? await hydrated : hydrated
   const self = component as unknown as Record<string, unknown>
   // Every key of a checksummed snapshot was public state when it was made, fields with `declare` (no initial value) too;
@@ -61,7 +41,7 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
   for (const [key, value] of Object.entries(values)) if (!(key in component) || Object.prototype.hasOwnProperty.call(component, key)) self[key] = value
 
   const scope: RenderScope = { component, Class, id: run.id, ctx, previous: memo.children ?? {}, children: {}, counter: 0 }
-  const context = { Class, maxDepth: services.config.limits.max_path_depth, openUpload }
+  const context = { Class, maxDepth: services.config.limits.max_path_depth, app: services.app, ctx }
   const c: ComponentContext = new ComponentContext(
     services,
     component,

@@ -1,7 +1,7 @@
 import { AssertionError } from 'node:assert'
 import { inspect, isDeepStrictEqual } from 'node:util'
 import Handlebars from 'handlebars'
-import type { UpdateResponse } from '../lifecycle/update.ts'
+import type { UpdateResponse } from '../protocol/update-response.ts'
 import { visibleHtml } from './page-html.ts'
 
 /** An event an update dispatched. */

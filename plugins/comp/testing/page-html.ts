@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type { Parser as HtmlParser } from 'htmlparser2'
-import type { Snapshot } from '../snapshot.ts'
+import type { Snapshot } from '../protocol/snapshot.ts'
 
 let parserClass: typeof HtmlParser | undefined
 

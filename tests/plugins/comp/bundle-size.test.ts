@@ -1,7 +1,7 @@
 import test from 'ava'
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
-import { clientBundle } from '../../../plugins/comp/client-bundle.ts'
+import { clientBundle } from '../../../plugins/comp/assets/client-bundle.ts'
 
 // The component client's budget: 20 KB gzipped, Alpine excluded. A size, not a timing: it does not vary with the machine.
 const BUDGET = 20 * 1024

@@ -88,6 +88,16 @@ export function next(snapshot: PageSnapshot, body: { serverMemo: PageSnapshot['s
   return { fingerprint: snapshot.fingerprint, serverMemo: body.serverMemo }
 }
 
+/** The route and view of a page showing one component: `/page/<name>` renders the component `<name>` in the layout. */
+export const pageFiles: Record<string, string> = {
+  'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
+export default defineRoutes((Route) => {
+  Route.get('/page/{name}', ({ params, request }) => view('page', { name: params.name, title: 'Page' }))
+})
+`,
+  'resources/views/page.hbs': '{{!< layouts/app}}\n{{{comp name}}}',
+}
+
 /** A counter: the component most tests use. */
 export const counterFiles = {
   'app/components/counter.ts': `import { Component } from 'kiln-framework/comp'

@@ -1,10 +1,16 @@
 import { refreshDatabase } from '../../../core/testing/index.ts'
-import { compApp, update, type PageSnapshot } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { compApp, pageFiles, update, type PageSnapshot } from './comp-fixtures.ts'
 
-/** An app with every feature's test components (feature-files.ts), its database migrated. */
-export async function featureApp(t: Parameters<typeof compApp>[0], env: Record<string, string> = {}) {
-  const made = await compApp(t, featureFiles, {}, env)
+/**
+ * An app with a feature's test components (its `<name>.fixtures.ts`), each shown at `/page/<name>`, and its database
+ * migrated.
+ *
+ * @example
+ * const { client } = await featureApp(t, islandsFiles)
+ * const { snapshot, endpoint } = await page(client, '/page/dashboard')
+ */
+export async function featureApp(t: Parameters<typeof compApp>[0], files: Record<string, string>, env: Record<string, string> = {}) {
+  const made = await compApp(t, { ...pageFiles, ...files }, {}, env)
   await refreshDatabase(made.app)
   return made
 }

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { refreshDatabase } from '../../../core/testing/index.ts'
 import { compApp, page, type PageSnapshot } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { islandsFiles } from '../../../plugins/comp/features/islands/islands.fixtures.ts'
+import { jsFiles } from '../../../plugins/comp/features/js/js.fixtures.ts'
+import { lazyFiles } from '../../../plugins/comp/features/lazy/lazy.fixtures.ts'
+import { kernelFiles } from './kernel-files.ts'
 
 /** A small deterministic PRNG, so a failure reproduces from its seed. */
 function prng(seed: number): () => number {
@@ -154,11 +157,14 @@ function mutatedBody(random: () => number, snapshot: PageSnapshot): Record<strin
   return body
 }
 
-/** The app the fuzz tests drive: the feature components, a paginated list, a log file; and a page of each component. */
+/** The app the fuzz tests drive: the kernel's components and some features', a paginated list, a log file; and a page of each component. */
 async function fuzzApp(t: Parameters<typeof compApp>[0]) {
   const log = join(mkdtempSync(join(tmpdir(), 'kiln-fuzz-')), 'app.log')
   const files = {
-    ...featureFiles,
+    ...kernelFiles,
+    ...islandsFiles,
+    ...lazyFiles,
+    ...jsFiles,
     'app/components/paged-list.ts': `import { view } from 'kiln-framework'
 import { Component, WithPagination } from 'kiln-framework/comp'
 import { Note } from '../models/note.ts'

@@ -1,10 +1,10 @@
 import test from 'ava'
 import { compApp, page, snapshots, update } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
-import { call, featureApp as app } from './feature-app.ts'
+import { call, featureApp } from './feature-app.ts'
+import { kernelFiles } from './kernel-files.ts'
 
 test('models, lists of models, dates and bigints round-trip typed; a model travels as class and key only, no column of it', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, kernelFiles)
   const { html, snapshot, endpoint } = await page(client, '/page/note-card')
   t.is(snapshot.serverMemo.data.note, 1)
   t.deepEqual(snapshot.serverMemo.data.notes, [1, 2])
@@ -29,7 +29,7 @@ test('models, lists of models, dates and bigints round-trip typed; a model trave
 })
 
 test('nested components: children render once; later parent renders keep them as empty keyed placeholders', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, kernelFiles)
   const { html, snapshot, endpoint } = await page(client, '/page/parent-list')
   const all = snapshots(html)
   t.deepEqual(
@@ -51,14 +51,14 @@ test('nested components: children render once; later parent renders keep them as
 })
 
 test('a component rendering two root elements is a clear error at render time', async (t) => {
-  const { client } = await app(t, { APP_DEBUG: 'true' })
+  const { client } = await featureApp(t, kernelFiles, { APP_DEBUG: 'true' })
   const res = await client.get('/page/two-roots', { accept: 'application/json' })
   t.is(res.status, 500)
   t.regex((await res.json()).stack.join('\n'), /The component "two-roots" must render exactly one root element; it rendered 2 root elements/)
 })
 
 test('payload guards: too many calls or updates 422, a body over the limit 413, malformed shapes 422; never a 500', async (t) => {
-  const { client } = await compApp(t, featureFiles, { comp: { limits: { max_calls: 3, max_updates: 3, max_payload_bytes: 10_000 } } })
+  const { client } = await compApp(t, kernelFiles, { comp: { limits: { max_calls: 3, max_updates: 3, max_payload_bytes: 10_000 } } })
   const { snapshot, endpoint } = await page(client, '/page/search')
   t.is((await update(client, endpoint, snapshot, { calls: Array(4).fill({ method: '$refresh' }) })).status, 422)
   t.is((await update(client, endpoint, snapshot, { updates: Array(4).fill(['q', 'x']) })).status, 422)

@@ -1,7 +1,7 @@
 import test from 'ava'
 import { ComponentTest, testComponent } from '../../../plugins/comp/index.ts'
 import { compApp, counterFiles } from './comp-fixtures.ts'
-import { featureFiles } from './feature-files.ts'
+import { kernelFiles } from './kernel-files.ts'
 
 test('testComponent mounts a component on its own and drives it through real updates', async (t) => {
   const { client } = await compApp(t, counterFiles)
@@ -32,7 +32,7 @@ test('refusals are kept, not thrown: status and message, state unchanged', async
 })
 
 test('ComponentTest.visit picks a component from a page by name; errors, dispatches and listeners come through', async (t) => {
-  const { client } = await compApp(t, featureFiles)
+  const { client } = await compApp(t, kernelFiles)
   const form = await ComponentTest.visit(client, '/page/todo-form', 'todo-form')
   t.regex(form.html, /^<form wire:id=[\s\S]*<\/form>$/)
   await form.set('title', 'ab')

@@ -2,7 +2,7 @@ import test from 'ava'
 import type { TestClient } from '../../../core/testing/index.ts'
 import { compApp, page, type PageSnapshot } from './comp-fixtures.ts'
 
-// What a failed update answers: the browser shows it in its error dialog (tests/browser/comp/error-modal.test.ts).
+// What a failed update answers: the browser shows it in its error dialog (tests/plugins/comp/error-modal.browser.test.ts).
 const files = {
   'app/components/oven.ts': `import { Component } from 'kiln-framework/comp'
 export default class Oven extends Component {

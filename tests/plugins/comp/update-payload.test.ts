@@ -1,6 +1,6 @@
 import test from 'ava'
 import { HttpException } from '../../../core/index.ts'
-import { parseSnapshotPart, parseUpdatePayload } from '../../../plugins/comp/update-payload.ts'
+import { parseSnapshotPart, parseUpdatePayload } from '../../../plugins/comp/protocol/update-payload.ts'
 
 const limits = { max_updates: 2, max_calls: 2 } as Parameters<typeof parseUpdatePayload>[0]
 const snapshot = { fingerprint: { id: 'abc123', name: 'counter' }, serverMemo: { data: { count: 1 }, checksum: 'x', session: 's', expires: 1 } }

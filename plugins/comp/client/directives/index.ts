@@ -7,11 +7,11 @@ import { modelDirective } from './model.ts'
 import { directivesOf, type Directive } from './parse.ts'
 import { sortDirective } from './sort.ts'
 import { transitionDirective } from './transition.ts'
-import { modelableDirective } from '../../features/props/client/props.ts'
 
-type Handler = (component: PageComponent, el: Element, directive: Directive) => void
+/** What starts one `wire:<name>` directive on one element of a component. */
+export type DirectiveHandler = (component: PageComponent, el: Element, directive: Directive) => void
 
-const HANDLERS: Record<string, Handler> = {
+const HANDLERS: Record<string, DirectiveHandler> = {
   model: modelDirective,
   text: textDirective,
   show: showDirective,
@@ -26,11 +26,24 @@ const HANDLERS: Record<string, Handler> = {
   poll: pollAction,
   intersect: intersectAction,
   transition: transitionDirective,
-  // A parent's wire:model on this component, put on its root by the server (features/props).
-  modelable: modelableDirective,
   // Read by the morph (apply.ts) and by the page-wide link marking (current.ts), not started per element.
   replace: () => {},
   current: () => {},
+}
+
+/**
+ * Adds a `wire:<name>` directive from a feature's browser half (props'
+ * `wire:modelable`), as Livewire's `directive()`: registered before the
+ * page's scripts run, it is built in for them (`comp.directive` cannot
+ * replace it).
+ *
+ * @example
+ * ```ts
+ * directive('modelable', (component, el, { value }) => follow(component, el, value))
+ * ```
+ */
+export function directive(name: string, handler: DirectiveHandler): void {
+  HANDLERS[name] = handler
 }
 
 /** What `comp.directive(name, handler)` is given for each element that carries `wire:<name>`. */

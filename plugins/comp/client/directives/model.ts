@@ -1,7 +1,24 @@
 import { bindVirtual } from '../alpine.ts'
 import type { PageComponent } from '../page-component.ts'
-import { upload } from '../../features/uploads/client/upload.ts'
 import { duration, type Directive } from './parse.ts'
+
+/** Binds `wire:model` on an element a feature handles itself; true when it did. */
+export type ModelBinding = (component: PageComponent, el: Element, path: string) => boolean
+
+const bindings: ModelBinding[] = []
+
+/**
+ * Lets a feature's browser half take `wire:model` on the elements it
+ * handles (uploads: file inputs); the others get the usual binding.
+ *
+ * @example
+ * ```ts
+ * bindModel((component, el, path) => el instanceof HTMLInputElement && el.type === 'file' && watchFiles(component, el, path))
+ * ```
+ */
+export function bindModel(binding: ModelBinding): void {
+  bindings.push(binding)
+}
 
 /**
  * `wire:model="path"`: the element and the property follow each other
@@ -16,15 +33,13 @@ import { duration, type Directive } from './parse.ts'
  * - `.live.blur`: the property as the user types, the server on blur;
  * - `.deep`: also from events that bubble up from inside the element.
  *
- * On `<input type="file">` it uploads the chosen files into the property.
+ * A feature may bind some elements itself (`bindModel`): uploads take
+ * `<input type="file">`.
  */
 export function modelDirective(component: PageComponent, el: Element, directive: Directive): void {
   const path = directive.value
   const modifiers = directive.modifiers
-  if (el instanceof HTMLInputElement && el.type === 'file') {
-    el.addEventListener('change', () => void (el.files && upload(component, path, el.files, el)))
-    return
-  }
+  if (bindings.some((bind) => bind(component, el, path))) return
   const has = (modifier: string) => modifiers.includes(modifier)
   const live = has('live') || has('debounce') || has('throttle')
   const localOnBlur = has('blur') && !live

@@ -1,4 +1,4 @@
-import { isStandard, record } from '../../decorators.ts'
+import { isStandard, record } from '../../state/decorators.ts'
 
 const isolated = new WeakSet<Function>()
 const asyncMethods = new WeakMap<Function, Set<string>>()

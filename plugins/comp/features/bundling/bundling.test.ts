@@ -1,7 +1,7 @@
 import test from 'ava'
 import { TestClient } from '../../../../core/testing/index.ts'
 import { compApp, endpointOf, snapshots, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { bundlingFiles } from './bundling-files.ts'
+import { bundlingFiles } from './bundling.fixtures.ts'
 
 type Entry = { fingerprint: PageSnapshot['fingerprint']; serverMemo: PageSnapshot['serverMemo']; updates?: unknown[]; calls?: unknown[] }
 type Answer = {

@@ -1,4 +1,4 @@
-import { escapeAttribute } from '../../html-root.ts'
+import { escapeAttribute } from '../../rendering/html-root.ts'
 
 /** `wire:*` attributes whose elements stay hidden until the client has booted (the loading delays as Livewire names them). */
 const HIDDEN = [

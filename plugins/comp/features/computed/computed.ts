@@ -1,5 +1,5 @@
-import { ownMeta } from '../../class-meta.ts'
-import { isStandard, type Context } from '../../decorators.ts'
+import { ownMeta } from '../../state/class-meta.ts'
+import { isStandard, type Context } from '../../state/decorators.ts'
 
 /**
  * A getter worked out at most once per request and never put in the

@@ -1,5 +1,5 @@
 import { HttpException } from '../../../../core/index.ts'
-import { metaOf } from '../../class-meta.ts'
+import { metaOf } from '../../state/class-meta.ts'
 import type { ComponentHook } from '../../lifecycle/component-hook.ts'
 import { fillPlaceholders } from './echo-names.ts'
 import { listenerArguments } from './listener-params.ts'

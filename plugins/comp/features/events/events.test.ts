@@ -1,9 +1,10 @@
 import test from 'ava'
 import { next, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
+import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
+import { eventsFiles } from './events.fixtures.ts'
 
 test('locked properties refuse updates with 403; listeners run on $event, and only for the events they declare', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, eventsFiles)
   const { snapshot, endpoint } = await page(client, '/page/todo-form')
   t.deepEqual(snapshot.serverMemo.listeners, ['clear-all'])
   const locked = await update(client, endpoint, snapshot, { updates: [['ownerId', 8]] })

@@ -1,6 +1,6 @@
 import { FORBIDDEN_KEYS, KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
-import { checkFields, replaceErrors } from '../validation/check-fields.ts'
+import { addRuledValues, checkFields, replaceErrors } from '../validation/check-fields.ts'
 import { fieldRules } from '../validation/validate-decorator.ts'
 
 /** The fields of a form object as plain values (its methods left out of the type's use). */
@@ -134,4 +134,32 @@ function checkedField(form: Form, field: string): string {
   if (FORBIDDEN_KEYS.has(field) || !formFields(form).includes(field))
     throw new KilnError(`${form.constructor.name} has no field "${String(field).slice(0, 100)}".`, { code: 'E_COMP_FORM_FIELD' })
   return field
+}
+
+/**
+ * Lets `validate()` and `validateOnly()` check the form objects of a
+ * component (each with its own rules, its messages under the property's
+ * name). Forms build on validation; validation knows no form class.
+ *
+ * @example
+ * ```ts
+ * installFormRules()
+ * ```
+ */
+export function installFormRules(): void {
+  addRuledValues({
+    holds: (value) => value instanceof Form,
+    bind: bindForms,
+    check(value, name) {
+      const form = value as Form
+      const checked = checkFields(form as unknown as Record<string, unknown>, fieldRules(form.constructor), undefined, `${name}.`)
+      return { data: { ...form.all(), ...checked.data }, errors: checked.errors }
+    },
+    validateOnly(value, field) {
+      const form = value as Form
+      if (field === undefined) form.validate()
+      else if (formFields(form).includes(field) && fieldRules(form.constructor).has(field)) form.validate(field as keyof Form & string)
+    },
+    fieldRule: (value, field) => fieldRules((value as Form).constructor).get(field),
+  })
 }

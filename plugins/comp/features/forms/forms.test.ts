@@ -2,10 +2,10 @@ import test from 'ava'
 import { testComponent } from '../../testing.ts'
 import { compApp, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call } from '../../../../tests/plugins/comp/feature-app.ts'
-import { validationFiles } from '../validation/validation-files.ts'
+import { formsFiles } from './forms.fixtures.ts'
 
 test('form objects: wire:model paths set fields, a field with a rule is checked on update (keyed form.title), validate() saves and reset() clears', async (t) => {
-  const { client } = await compApp(t, validationFiles)
+  const { client } = await compApp(t, formsFiles)
   const post = await testComponent(client, 'create-post')
   t.deepEqual(post.get('form'), { title: '', body: '', publishAt: null, tags: [] }, 'the form travels as its declared fields only')
   await post.set('form.title', 'ab')
@@ -24,7 +24,7 @@ test('form objects: wire:model paths set fields, a field with a rule is checked 
 })
 
 test('form objects: validate() fails with messages keyed form.*; validate(field), reset(field), fill() and the component validate() include the form', async (t) => {
-  const { client } = await compApp(t, validationFiles)
+  const { client } = await compApp(t, formsFiles)
   const post = await testComponent(client, 'create-post')
   await post.call('save')
   t.deepEqual(post.errors, { 'form.title': ['The title needs 3 characters.'] })
@@ -42,7 +42,7 @@ test('form objects: validate() fails with messages keyed form.*; validate(field)
 })
 
 test('form objects: typed fields keep their type; unknown fields, private fields, methods and prototype keys are refused; a whole form updates field by field', async (t) => {
-  const { client } = await compApp(t, validationFiles)
+  const { client } = await compApp(t, formsFiles)
   const { snapshot, endpoint } = await page(client, '/page/create-post')
   const dated = await call(client, endpoint, snapshot, { updates: [['form.publishAt', '2030-01-02T03:04:05.000Z']] })
   t.is(dated.serverMemo.data.form.publishAt, '2030-01-02T03:04:05.000Z')

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import Handlebars from 'handlebars'
 import { HttpException, KilnError, type ViewManager } from '../../../../core/index.ts'
-import { COMPONENT_RENDER, componentView, type RenderScope } from '../../render.ts'
+import { COMPONENT_RENDER, componentView, type RenderScope } from '../../rendering/render.ts'
 
 /** Island names: plain enough to sit in a CSS selector and in a `$loadIsland('…')` call unescaped. */
 export const ISLAND_NAME = /^[\w.-]{1,100}$/

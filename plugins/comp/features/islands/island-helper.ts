@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars'
 import { KilnError, type ViewManager } from '../../../../core/index.ts'
-import { escapeAttribute } from '../../html-root.ts'
-import { RENDER_SCOPE, renderIsland, type RenderScope } from '../../render.ts'
+import { escapeAttribute } from '../../rendering/html-root.ts'
+import { RENDER_SCOPE, renderIsland, type RenderScope } from '../../rendering/render.ts'
 import { badIslandName, isFirstRender, ISLAND_NAME, renderingAlone } from './inline-islands.ts'
 
 /** What Handlebars hands a helper, as far as `{{island}}` reads it. */

@@ -1,6 +1,6 @@
 import { HttpException } from '../../../../core/index.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
-import { renderIsland } from '../../render.ts'
+import { renderIsland } from '../../rendering/render.ts'
 import { ISLAND_NAME, markFirstRender, renderInlineIsland, unknownIsland } from './inline-islands.ts'
 
 /** The islands `$loadIsland` calls of this trip asked for. */

@@ -1,9 +1,10 @@
 import test from 'ava'
 import { page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
+import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
+import { islandsFiles } from './islands.fixtures.ts'
 
 test('islands: {{island}} renders inside the component; an island request renders only that island', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, islandsFiles)
   const { html, snapshot, endpoint } = await page(client, '/page/dashboard')
   t.regex(
     html,

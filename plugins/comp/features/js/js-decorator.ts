@@ -1,5 +1,5 @@
-import { ownMeta } from '../../class-meta.ts'
-import { record } from '../../decorators.ts'
+import { ownMeta } from '../../state/class-meta.ts'
+import { record } from '../../state/decorators.ts'
 
 /**
  * A client-side action declared on the server: the method returns

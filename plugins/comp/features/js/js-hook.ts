@@ -1,4 +1,4 @@
-import { metaOf } from '../../class-meta.ts'
+import { metaOf } from '../../state/class-meta.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
 
 /**

@@ -1,8 +1,8 @@
 import { HttpException } from '../../../../core/index.ts'
 import type { ComponentHook } from '../../lifecycle/component-hook.ts'
-import { placeholder } from '../../render.ts'
-import type { PendingMount } from '../../snapshot.ts'
-import { dehydrate, hydrate } from '../../state.ts'
+import { placeholder } from '../../rendering/render.ts'
+import type { PendingMount } from '../../protocol/snapshot.ts'
+import { dehydrate, hydrate } from '../../state/state.ts'
 
 const PENDING = Symbol('comp.lazy.pending')
 
@@ -37,8 +37,7 @@ export const lazy: ComponentHook = {
     async $load(c) {
       const pending = c.get<PendingMount>(PENDING)
       if (!pending) return
-      const tag = c.services.binding.tag(c.run.ctx)
-      await c.boot(await hydrate(pending.params, pending.types, (reference) => c.services.uploads.open(reference, tag)))
+      await c.boot(await hydrate(pending.params, pending.types, { app: c.services.app, ctx: c.run.ctx }))
       c.set(PENDING, undefined)
       c.skipRender = false
     },

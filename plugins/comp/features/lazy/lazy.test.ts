@@ -1,9 +1,10 @@
 import test from 'ava'
 import { page, snapshots, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
+import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
+import { lazyFiles } from './lazy.fixtures.ts'
 
 test('lazy and deferred components render a placeholder; $load mounts them with the kept parameters; other calls wait for it', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, lazyFiles)
   const res = await client.get('/page/lazy-card', { accept: 'text/html' })
   const html = await res.text()
   t.regex(html, /<div wire:id="\w+" wire:name="lazy-card" wire:snapshot="[^"]+" class="placeholder">Loading…<\/div>/)

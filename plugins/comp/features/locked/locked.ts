@@ -1,5 +1,5 @@
-import { ownMeta } from '../../class-meta.ts'
-import { record } from '../../decorators.ts'
+import { ownMeta } from '../../state/class-meta.ts'
+import { record } from '../../state/decorators.ts'
 
 /**
  * A property the browser may read but never change: an update to it is

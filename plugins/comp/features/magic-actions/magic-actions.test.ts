@@ -1,9 +1,10 @@
 import test from 'ava'
 import { next, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
+import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
+import { magicActionsFiles } from './magic-actions.fixtures.ts'
 
 test('$set and $toggle update through the same checks; $refresh re-renders', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, magicActionsFiles)
   const { snapshot, endpoint } = await page(client, '/page/todo-form')
   const set = await call(client, endpoint, snapshot, { calls: [{ method: '$set', params: ['priority', '3'] }] })
   t.is(set.serverMemo.data.priority, 3)

@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars'
 import { KilnError } from '../../../../core/index.ts'
-import { escapeAttribute } from '../../html-root.ts'
+import { escapeAttribute } from '../../rendering/html-root.ts'
 
 interface BlockOptions {
   fn?: (context: unknown, options?: { data?: unknown }) => string

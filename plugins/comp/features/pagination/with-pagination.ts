@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import Handlebars from 'handlebars'
 import { HttpException, KilnError, type ModelQuery, type Model, type Paginated } from '../../../../core/index.ts'
-import { frameworkClass } from '../../class-meta.ts'
+import { frameworkClass } from '../../state/class-meta.ts'
 import type { Component } from '../../component.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
-import type { RenderScope } from '../../render.ts'
+import type { RenderScope } from '../../rendering/render.ts'
 
 type ComponentConstructor = abstract new (...args: any[]) => Component
 

@@ -1,7 +1,7 @@
 import { KilnError, type HttpContext } from '../../../../core/index.ts'
-import { withRootAttributes } from '../../html-root.ts'
-import type { RenderScope } from '../../render.ts'
-import { publicProperties } from '../../state.ts'
+import { withRootAttributes } from '../../rendering/html-root.ts'
+import type { RenderScope } from '../../rendering/render.ts'
+import { publicProperties } from '../../state/state.ts'
 
 /** Where a child's mount parameters carry its parent's `wire:model` binding (a symbol: no property can be named by it). */
 export const BINDING = Symbol.for('kiln.comp.binding')

@@ -1,4 +1,4 @@
-import { record } from '../../decorators.ts'
+import { record } from '../../state/decorators.ts'
 
 const reactiveProps = new WeakMap<Function, Set<string>>()
 const modelableProps = new WeakMap<Function, string>()

@@ -1,8 +1,8 @@
 import { HttpException, KilnError, type HttpContext } from '../../../../core/index.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
-import type { ServerMemo } from '../../snapshot.ts'
-import { dehydrate } from '../../state.ts'
-import { coerce } from '../../updates.ts'
+import type { ServerMemo } from '../../protocol/snapshot.ts'
+import { dehydrate } from '../../state/state.ts'
+import { coerce } from '../../state/updates.ts'
 import { BINDING, passedTo, type Binding } from './passed-props.ts'
 import { modelableOf, reactivePropsOf } from './props-decorators.ts'
 
@@ -157,9 +157,7 @@ async function assign(c: ComponentContext, name: string, value: unknown): Promis
   const self = c.component as unknown as Record<string, unknown>
   let next: unknown = value
   if (!serverObject(value)) {
-    const sessionTag = c.services.binding.tag(c.run.ctx)
-    const openUpload = (reference: string) => c.services.uploads.open(reference, sessionTag)
-    next = await coerce(self[name], copy(value), name, { openUpload }).catch(() => copy(value))
+    next = await coerce(self[name], copy(value), name, { app: c.services.app, ctx: c.run.ctx }).catch(() => copy(value))
   }
   const suffix = `${name[0]!.toUpperCase()}${name.slice(1)}`
   await c.component.updating?.(name, next)

@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { TestClient } from '../../../../core/testing/index.ts'
 import { compApp, endpointOf, snapshots, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { propsFiles } from './props-files.ts'
+import { propsFiles } from './props.fixtures.ts'
 
 type Answer = { effects: { html?: string; data: Record<string, unknown>; endpoint: string }; serverMemo: PageSnapshot['serverMemo'] }
 type Batch = { components: Array<Answer & { error?: { status: number; message: string } }>; listeners: Array<Answer | null>; endpoint: string }

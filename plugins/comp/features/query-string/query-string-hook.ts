@@ -1,10 +1,10 @@
 import { HttpException } from '../../../../core/index.ts'
-import { metaOf } from '../../class-meta.ts'
+import { metaOf } from '../../state/class-meta.ts'
 import type { Component } from '../../component.ts'
 import type { ComponentContext, ComponentHook } from '../../lifecycle/component-hook.ts'
-import type { ComponentClass } from '../../registry.ts'
-import { dehydrate, publicProperties } from '../../state.ts'
-import { coerce } from '../../updates.ts'
+import type { ComponentClass } from '../../registry/registry.ts'
+import { dehydrate, publicProperties } from '../../state/state.ts'
+import { coerce } from '../../state/updates.ts'
 import { urlProperties, type UrlProperty } from './url.ts'
 
 /** Each class's initial values (dehydrated), worked out once. */
@@ -36,12 +36,12 @@ export const queryString: ComponentHook = {
     const query = c.run.ctx?.request.query() ?? {}
     const self = c.component as unknown as Record<string, unknown>
     const { kinds } = metaOf(c.Class)
-    const tag = c.services.binding.tag(c.run.ctx)
-    const openUpload = (reference: string) => c.services.uploads.open(reference, tag)
     for (const { property, key } of urlProperties(c.Class)) {
       const value = listed(self[property], Object.prototype.hasOwnProperty.call(query, key) ? query[key] : undefined)
       if (value === undefined || !publicProperties(c.component).includes(property)) continue
-      self[property] = await coerce(self[property], value, property, { openUpload }, kinds.get(property) ?? 'undeclared').catch(() => self[property])
+      self[property] = await coerce(self[property], value, property, { app: c.services.app, ctx: c.run.ctx }, kinds.get(property) ?? 'undeclared').catch(
+        () => self[property],
+      )
     }
   },
   calls: {

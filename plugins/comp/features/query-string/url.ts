@@ -1,6 +1,6 @@
 import { FORBIDDEN_KEYS, KilnError } from '../../../../core/index.ts'
-import { collectStatic } from '../../class-meta.ts'
-import { record } from '../../decorators.ts'
+import { collectStatic } from '../../state/class-meta.ts'
+import { record } from '../../state/decorators.ts'
 
 /** How a property is kept in the URL's query string (`@url({...})`). */
 export interface UrlOptions {

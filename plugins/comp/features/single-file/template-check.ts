@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
 import Handlebars from 'handlebars'
 import { KilnError } from '../../../../core/index.ts'
-import type { ComponentClass } from '../../registry.ts'
+import type { ComponentClass } from '../../registry/registry.ts'
 import { ComponentTemplate } from './html-template.ts'
 
 /** Templates that parsed: each is checked once, however many classes share it (a subclass inherits its parent's). */

@@ -1,5 +1,5 @@
 import type { ComponentRun } from '../../component-run.ts'
-import { record } from '../../decorators.ts'
+import { record } from '../../state/decorators.ts'
 
 /** How an update's view transition plays: a `type` CSS can select on, or none at all (`skip`). */
 export interface TransitionOptions {

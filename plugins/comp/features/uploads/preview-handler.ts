@@ -1,5 +1,6 @@
 import { HttpException, type HandlerFunction } from '../../../../core/index.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
+import { uploadStoreOf } from './upload-store.ts'
 import { PREVIEWABLE } from './temporary-uploaded-file.ts'
 
 /**
@@ -21,7 +22,7 @@ export function previewHandler(services: CompServices): HandlerFunction {
   return async (ctx) => {
     const query = ctx.request.url.searchParams
     if (!services.binding.matches(ctx, query.get('s'))) throw new HttpException(403, 'This preview belongs to another session.')
-    const preview = await services.uploads.previewOf(query.get('f') ?? '')
+    const preview = await uploadStoreOf(services.app).previewOf(query.get('f') ?? '')
     if (!preview || !PREVIEWABLE.has(preview.type)) throw new HttpException(404, 'There is no preview of this file.')
     return new Response(Uint8Array.from(preview.bytes), {
       headers: {

@@ -1,5 +1,6 @@
 import { HttpException, Limit, type HandlerFunction, type HttpContext } from '../../../../core/index.ts'
 import type { CompServices } from '../../lifecycle/component-hook.ts'
+import { uploadStoreOf } from './upload-store.ts'
 import type { TemporaryUploadedFile } from './temporary-uploaded-file.ts'
 import { uploadRulesOf } from './upload-rules.ts'
 
@@ -36,7 +37,7 @@ export function uploadHandler(services: CompServices): HandlerFunction {
     const stored: TemporaryUploadedFile[] = []
     const tag = services.binding.tag(ctx)
     try {
-      for (const file of files) stored.push(await services.uploads.put(file, rules, tag))
+      for (const file of files) stored.push(await uploadStoreOf(services.app).put(file, rules, tag))
     } catch (error) {
       // Nothing of a refused upload stays behind.
       await Promise.all(stored.map((file) => file.delete()))
@@ -47,7 +48,7 @@ export function uploadHandler(services: CompServices): HandlerFunction {
       }
       throw error
     }
-    void services.uploads
+    void uploadStoreOf(services.app)
       .sweep(true)
       .catch((error: unknown) => ctx.app.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'comp: could not sweep old uploads'))
     return { references: stored.map((file) => file.reference), files: stored.map((file) => file.toJSON()) }

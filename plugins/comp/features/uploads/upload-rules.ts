@@ -1,7 +1,7 @@
 import { HttpException } from '../../../../core/index.ts'
-import { metaOf } from '../../class-meta.ts'
+import { metaOf } from '../../state/class-meta.ts'
 import type { CompConfig } from '../../comp-config.ts'
-import type { UploadRules } from '../../property-kind.ts'
+import type { UploadRules } from './upload-decorator.ts'
 
 /** The rules an upload into one property is held to: its `@upload()` rules within the app's `comp.uploads`. */
 export interface EffectiveUploadRules {

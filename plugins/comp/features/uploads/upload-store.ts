@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Storage } from 'unstorage'
-import { HttpException, storeScope, type ProcessState, type StorageManager } from '../../../../core/index.ts'
+import { HttpException, storeScope, type Application, type ProcessState, type StorageManager } from '../../../../core/index.ts'
 import type { CompConfig } from '../../comp-config.ts'
+import type { CompServices } from '../../lifecycle/component-hook.ts'
+import type { StateContext } from '../../state/state.ts'
 import { sniffType } from './sniff-type.ts'
 import { checkDescribedFile, type EffectiveUploadRules } from './upload-rules.ts'
 import { TemporaryUploadedFile, type UploadMeta } from './temporary-uploaded-file.ts'
@@ -152,4 +154,46 @@ export class UploadStore {
   private sign(token: string, sessionTag: string): string {
     return createHmac('sha256', this.key).update(`comp-upload:${token}:${sessionTag}`).digest('hex')
   }
+}
+
+const stores = new WeakMap<Application, { store: UploadStore; services: CompServices }>()
+
+/**
+ * Keeps the app's upload store (the uploads feature makes it when the plugin registers).
+ *
+ * @example
+ * ```ts
+ * keepUploadStore(app, new UploadStore(storage, config.uploads, key), services)
+ * ```
+ */
+export function keepUploadStore(app: Application, store: UploadStore, services: CompServices): void {
+  stores.set(app, { store, services })
+}
+
+/**
+ * The app's temporary store of uploads (made when the plugin registers).
+ *
+ * @example
+ * ```ts
+ * const file = await uploadStoreOf(services.app).put(formFile, rules, services.binding.tag(ctx))
+ * ```
+ */
+export function uploadStoreOf(app: Application): UploadStore {
+  const entry = stores.get(app)
+  if (!entry) throw new HttpException(500, 'The components plugin has no upload store here.')
+  return entry.store
+}
+
+/**
+ * A file this session uploaded, from its reference (`comp-upload:…`).
+ *
+ * @example
+ * ```ts
+ * const photo = await openUpload({ app, ctx }, 'comp-upload:...')
+ * ```
+ */
+export function openUpload(context: StateContext, reference: string): Promise<TemporaryUploadedFile> {
+  const entry = stores.get(context.app)
+  if (!entry) throw new HttpException(500, 'The components plugin has no upload store here.')
+  return entry.store.open(reference, entry.services.binding.tag(context.ctx))
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { attributeMessage, issueErrors } from './rule-messages.ts'
 import type { FieldRule } from './validate-decorator.ts'
+import type { ErrorHolder } from '../../component-run.ts'
 
 /** What a check found: the parsed values of the fields checked, and the messages by field path. */
 export interface FieldCheck {
@@ -40,4 +41,53 @@ export function checkFields(values: Record<string, unknown>, rules: ReadonlyMap<
 export function replaceErrors(current: Record<string, string[]>, fields: readonly string[], fresh: Record<string, string[]>): Record<string, string[]> {
   const kept = Object.entries(current).filter(([key]) => !fields.some((field) => key === field || key.startsWith(`${field}.`)))
   return { ...Object.fromEntries(kept), ...fresh }
+}
+
+/**
+ * Values in public properties that bring their own rules (form objects):
+ * how validation checks one. The forms feature adds form objects, so
+ * validation knows no form class (forms build on validation, not the other
+ * way round).
+ *
+ * @example
+ * ```ts
+ * addRuledValues({ holds: (v) => v instanceof Form, bind: bindForms, check: checkForm, validateOnly: validateFormOnly, fieldRule: formFieldRule })
+ * ```
+ */
+export interface RuledValues {
+  holds(value: unknown): boolean
+  /** Ties such values to the component they are properties of (their messages go to its errors). */
+  bind(component: ErrorHolder): void
+  /** The checked data and the messages (keyed `<name>.<field>`) of the value in property `name`. */
+  check(value: unknown, name: string): { data: Record<string, unknown>; errors: Record<string, string[]> }
+  /** Validates the value, or one field of it, keeping the other fields' messages; throws to stop the calls on failure. */
+  validateOnly(value: unknown, field: string | undefined): void
+  /** The rule of one field of the value. */
+  fieldRule(value: unknown, field: string): FieldRule | undefined
+}
+
+const ruled: RuledValues[] = []
+
+/**
+ * Lets `validate()` check values that bring their own rules (form objects).
+ *
+ * @example
+ * ```ts
+ * addRuledValues(formRules)
+ * ```
+ */
+export function addRuledValues(values: RuledValues): void {
+  if (!ruled.includes(values)) ruled.push(values)
+}
+
+/**
+ * The kinds of values with their own rules that were added (form objects).
+ *
+ * @example
+ * ```ts
+ * ruledValues().find((values) => values.holds(value))
+ * ```
+ */
+export function ruledValues(): readonly RuledValues[] {
+  return ruled
 }

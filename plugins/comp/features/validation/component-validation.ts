@@ -1,11 +1,13 @@
 import type { z } from 'zod'
 import { KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
-import { bindForms, Form, formFields } from '../forms/form.ts'
-import { checkFields, replaceErrors } from './check-fields.ts'
+import { checkFields, replaceErrors, ruledValues } from './check-fields.ts'
 import { fieldRules } from './validate-decorator.ts'
 
 type Rules = { rules?: z.ZodType }
+
+const ruledOf = (value: unknown) => ruledValues().find((values) => values.holds(value))
+const bindRuled = (component: ErrorHolder) => ruledValues().forEach((values) => values.bind(component))
 
 /**
  * `this.validate()`: with a schema, the public state against it; without,
@@ -23,8 +25,8 @@ type Rules = { rules?: z.ZodType }
 export function validateComponent(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
   const Class = component.constructor as Function & Rules
   const self = component as unknown as Record<string, unknown>
-  bindForms(component)
-  const forms = Object.keys(component).filter((key) => self[key] instanceof Form && !key.startsWith('_'))
+  bindRuled(component)
+  const forms = Object.keys(component).filter((key) => !key.startsWith('_') && ruledOf(self[key]))
   const rules = schema ?? Class.rules
   if (!rules && fieldRules(Class).size === 0 && forms.length === 0)
     throw new KilnError(`${Class.name}.validate() needs rules: @validate() on properties, static rules (a zod schema), a form object, or a schema argument.`, {
@@ -42,9 +44,8 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
     data = { ...data, ...fields.data }
     errors = merge(errors, fields.errors)
     for (const name of forms) {
-      const form = self[name] as Form
-      const checked = checkFields(form as unknown as Record<string, unknown>, fieldRules(form.constructor), undefined, `${name}.`)
-      data[name] = { ...form.all(), ...checked.data }
+      const checked = ruledOf(self[name])!.check(self[name], name)
+      data[name] = checked.data
       errors = merge(errors, checked.errors)
     }
   }
@@ -68,10 +69,10 @@ export function validateOnlyComponent(component: ErrorHolder, path: string): voi
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = Object.prototype.hasOwnProperty.call(component, root) ? self[root] : undefined
-  if (value instanceof Form) {
-    bindForms(component)
-    if (field === undefined) value.validate()
-    else if (formFields(value).includes(field) && fieldRules(value.constructor).has(field)) value.validate(field as keyof Form & string)
+  const values = ruledOf(value)
+  if (values) {
+    bindRuled(component)
+    values.validateOnly(value, field)
     return
   }
   const Class = component.constructor as Function & Rules
@@ -101,11 +102,11 @@ export function validateOnUpdate(component: ErrorHolder, path: string): void {
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = self[root]
-  const rule =
-    value instanceof Form ? (field === undefined ? undefined : fieldRules(value.constructor).get(field)) : fieldRules(component.constructor).get(root)
+  const values = ruledOf(value)
+  const rule = values ? (field === undefined ? undefined : values.fieldRule(value, field)) : fieldRules(component.constructor).get(root)
   if (!rule?.onUpdate) return
   try {
-    validateOnlyComponent(component, value instanceof Form ? `${root}.${field}` : root)
+    validateOnlyComponent(component, values ? `${root}.${field}` : root)
   } catch (error) {
     if (!(error instanceof ValidationStop)) throw error
   }

@@ -2,7 +2,7 @@ import test from 'ava'
 import { testComponent } from '../../testing.ts'
 import { compApp, page } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call } from '../../../../tests/plugins/comp/feature-app.ts'
-import { validationFiles } from './validation-files.ts'
+import { validationFiles } from './validation.fixtures.ts'
 
 test('@validate: an update of the property checks it, the value is set anyway and the calls of the request still run', async (t) => {
   const { client } = await compApp(t, validationFiles)

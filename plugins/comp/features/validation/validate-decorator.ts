@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FORBIDDEN_KEYS, KilnError } from '../../../../core/index.ts'
-import { record } from '../../decorators.ts'
+import { record } from '../../state/decorators.ts'
 
 /** How a property's rule reports: its messages, the name it goes by in them, and when it runs. */
 export interface ValidateOptions {

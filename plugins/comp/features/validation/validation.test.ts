@@ -1,9 +1,10 @@
 import test from 'ava'
 import { next, page } from '../../../../tests/plugins/comp/comp-fixtures.ts'
-import { call, featureApp as app } from '../../../../tests/plugins/comp/feature-app.ts'
+import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
+import { todoFormFiles } from './validation.fixtures.ts'
 
 test('validation: errors in effects.errors and the view; the calls stop; success clears them; validateOnly checks one field', async (t) => {
-  const { client } = await app(t)
+  const { client } = await featureApp(t, todoFormFiles)
   const { snapshot, endpoint } = await page(client, '/page/todo-form')
   const failed = await call(client, endpoint, snapshot, { updates: [['title', 'ab']], calls: [{ method: 'save' }] })
   t.deepEqual(failed.effects.errors, { title: ['The title must be at least 3 characters.'] })

@@ -1,8 +1,10 @@
 import { alpine } from '../../../client/alpine.ts'
 import type { Directive } from '../../../client/directives/parse.ts'
 import { duration } from '../../../client/directives/parse.ts'
+import { directive } from '../../../client/directives/index.ts'
 import type { PageComponent } from '../../../client/page-component.ts'
 import { closestComponent, components } from '../../../client/registry.ts'
+import { extendRequests } from '../../../client/request-queue.ts'
 
 /**
  * True when a component takes values from a parent (`@reactive()`
@@ -15,7 +17,7 @@ import { closestComponent, components } from '../../../client/registry.ts'
  * if (followsParent(child, new Set([parent.id]))) take(child)
  * ```
  */
-export function followsParent(component: PageComponent, ids: Set<string>): boolean {
+function followsParent(component: PageComponent, ids: Set<string>): boolean {
   if (!component.memo.props && !component.memo.bindings) return false
   for (let parent = closestComponent(component.el.parentElement); parent; parent = closestComponent(parent.el.parentElement))
     if (ids.has(parent.id)) return true
@@ -30,7 +32,7 @@ export function followsParent(component: PageComponent, ids: Set<string>): boole
  * next request (`.live`: at once, `.live.debounce.300ms` after a pause); a
  * change in the parent sets the child's, sent with the child's next request.
  */
-export function modelableDirective(child: PageComponent, el: Element, directive: Directive): void {
+function modelableDirective(child: PageComponent, el: Element, directive: Directive): void {
   const parent = closestComponent(el.parentElement)
   const inner = (child.memo.bindings as { inner?: string } | undefined)?.inner
   if (el !== child.el || !parent || !inner) return
@@ -81,6 +83,11 @@ export function modelableDirective(child: PageComponent, el: Element, directive:
  * const ordered = parentsFirst(messages)
  * ```
  */
-export function parentsFirst<T extends { component: PageComponent }>(messages: T[]): T[] {
+function parentsFirst<T extends { component: PageComponent }>(messages: T[]): T[] {
   return [...messages].sort((a, b) => (a.component.el.compareDocumentPosition(b.component.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
 }
+
+// A child that takes values from its parent goes along with the parent's requests, after it; the server puts
+// `wire:modelable` on the root of a child its parent binds with `wire:model`.
+extendRequests({ joins: followsParent, order: parentsFirst })
+directive('modelable', modelableDirective)

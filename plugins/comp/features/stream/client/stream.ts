@@ -2,6 +2,7 @@ import type { BootConfig } from '../../../client/alpine.ts'
 import { showError } from '../../../client/overlay.ts'
 import { closestComponent, components } from '../../../client/registry.ts'
 import { RequestFailed } from '../../../client/request-failed.ts'
+import { readAnswersWith } from '../../../client/transport.ts'
 
 interface Chunk {
   id: string
@@ -10,21 +11,20 @@ interface Chunk {
   replace: boolean
 }
 
+// The header tells the server an action may stream its output (`this.stream()`): its answer is then NDJSON.
+readAnswersWith({
+  headers: { 'x-comp-stream': '1' },
+  read: (response, config) => (response.body && response.headers.get('content-type')?.includes('ndjson') ? readStream(response.body, config) : undefined),
+})
+
 /**
- * Reads an update's answer. Usually JSON; when an action streamed
- * (`this.stream()`), NDJSON: each `{stream}` line is shown at once in the
- * component's `wire:stream` elements, and the `{response}` line is the
+ * Reads a streamed answer (NDJSON): each `{stream}` line is shown at once in
+ * the component's `wire:stream` elements, and the `{response}` line is the
  * usual answer. An `{error}` line (the action failed after streaming
  * began), or an answer cut short, is shown like any failed update.
- *
- * @example
- * ```ts
- * const body = (await readAnswer(response, config)) as UpdateResponse
- * ```
  */
-export async function readAnswer(response: Response, config: BootConfig): Promise<unknown> {
-  if (!response.body || !response.headers.get('content-type')?.includes('ndjson')) return response.json()
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+async function readStream(body: NonNullable<Response['body']>, config: BootConfig): Promise<unknown> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''
   for (let done = false; !done;) {
     const next = await reader.read()

@@ -1,6 +1,8 @@
 import type { BootConfig } from '../../../client/alpine.ts'
 import { csrfToken } from '../../../client/config.ts'
-import type { UpdateResponse } from '../../../lifecycle/update.ts'
+import { bindModel } from '../../../client/directives/model.ts'
+import type { UpdateResponse } from '../../../protocol/update-response.ts'
+import { wireProperty } from '../../../client/wire.ts'
 
 /** What an upload needs of a component in the page (a narrow view of `CompComponent`). */
 export interface UploadTarget {
@@ -10,6 +12,25 @@ export interface UploadTarget {
   call(method: string, params: unknown[], options: { renderless?: boolean }): Promise<UpdateResponse | undefined>
   set(path: string, value: unknown, live?: boolean): Promise<UpdateResponse | undefined>
 }
+
+type Progress = (progress: number) => void
+
+// `$wire.$upload(path, files, onProgress)` and its kin, and `wire:model` on a file input, which uploads the chosen files.
+wireProperty(
+  '$upload',
+  (component) => (path: string, files: File | File[] | FileList, onProgress?: Progress) => upload(component, path, files, undefined, onProgress),
+)
+wireProperty(
+  '$uploadMultiple',
+  (component) => (path: string, files: File[] | FileList, onProgress?: Progress) => upload(component, path, files, undefined, onProgress, true),
+)
+wireProperty('$cancelUpload', (component) => (path: string) => cancelUpload(component, path))
+wireProperty('$removeUpload', (component) => (path: string, file: string) => component.call('$removeUpload', [path, file]))
+bindModel((component, el, path) => {
+  if (!(el instanceof HTMLInputElement) || el.type !== 'file') return false
+  el.addEventListener('change', () => void (el.files && upload(component, path, el.files, el)))
+  return true
+})
 
 /** Uploads in progress, by component and property, so `$cancelUpload` can stop them. */
 const running = new WeakMap<UploadTarget, Map<string, AbortController>>()
