@@ -2,11 +2,11 @@ import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import { tsyringe } from '../support/commonjs-packages.ts'
 import type { ConfigRepository } from '../config/config-repository.ts'
 import type { Env } from '../config/env.ts'
-import { APP, CONFIG, ENV } from '../container/tokens.ts'
+import { APP, CONFIG, ENV, serviceToken } from '../container/tokens.ts'
 import { KilnError } from '../support/errors.ts'
 import { runWithApp, setLastBootedApp } from './current-app.ts'
-import type { Plugin } from './define-plugin.ts'
-import type { KilnServices } from './kiln-services.ts'
+import { registerPlugin, type Plugin } from './define-plugin.ts'
+import type { KilnServices, ServiceName } from './kiln-services.ts'
 
 type Hook = (app: Application) => void | Promise<void>
 
@@ -34,6 +34,8 @@ export class Application {
   private state: 'created' | 'registered' | 'booted' | 'closed' = 'created'
   /** Services that kernel providers and plugins attach by name. */
   private readonly services = new Map<string, unknown>()
+  /** Named services bound with `singleton`, built on first use. */
+  private readonly lazyServices = new Map<string, () => unknown>()
 
   constructor(
     readonly root: string,
@@ -137,47 +139,53 @@ export class Application {
    * const config = app.make<ConfigRepository>(CONFIG)
    * ```
    */
-  make<K extends keyof KilnServices>(name: K): KilnServices[K]
+  make<K extends ServiceName>(name: K): KilnServices[K]
   make<T>(token: InjectionToken<T>): T
   make(token: InjectionToken<unknown>): unknown {
-    if (typeof token === 'string' && this.services.has(token)) return this.services.get(token)
+    if (typeof token === 'string' && (this.services.has(token) || this.lazyServices.has(token))) return this.service(token as ServiceName)
     return this.container.resolve(token)
   }
 
   /**
-   * Binds a value under a token and, when `name` is given, as `app.service(name)`.
+   * Binds `value` as the service `name`: `app.service(name)`, and in the
+   * container under `serviceToken(name)` and `token` (usually its class).
+   * The name is a key of `KilnServices` and the value its type; a plugin
+   * usually lists its services in `services` instead.
    *
    * @example
    * ```ts
-   * app.instance(MAILER, new Mailer(), 'mailer')
+   * app.instance('mailer', new Mailer(), Mailer)
    * ```
    */
-  instance<T>(token: InjectionToken<T>, value: T, name?: string): T {
-    this.container.registerInstance(token, value)
-    if (name) this.services.set(name, value)
+  instance<K extends ServiceName>(name: K, value: KilnServices[K], token?: InjectionToken<KilnServices[K]>): KilnServices[K] {
+    this.services.set(name, value)
+    this.container.registerInstance(serviceToken(name), value)
+    if (token !== undefined) this.container.registerInstance(token, value)
     return value
   }
 
   /**
-   * Binds a lazily built singleton: `factory` runs on first resolve.
+   * Binds the service `name` lazily: `factory` runs on its first use, by
+   * name or from the container (`serviceToken(name)`, and `token`).
    *
    * @example
    * ```ts
-   * app.singleton(REPORTS, (app) => new Reports(app.config))
+   * app.singleton('reports', (app) => new Reports(app.config))
    * ```
    */
-  singleton<T>(token: InjectionToken<T>, factory: (app: Application) => T): void {
-    let instance: T | undefined
+  singleton<K extends ServiceName>(name: K, factory: (app: Application) => KilnServices[K], token?: InjectionToken<KilnServices[K]>): void {
+    let instance: KilnServices[K] | undefined
     let built = false
-    this.container.register(token, {
-      useFactory: () => {
-        if (!built) {
-          instance = factory(this)
-          built = true
-        }
-        return instance as T
-      },
-    })
+    const build = (): KilnServices[K] => {
+      if (!built) {
+        instance = factory(this)
+        built = true
+      }
+      return instance as KilnServices[K]
+    }
+    this.lazyServices.set(name, build)
+    this.container.register(serviceToken(name), { useFactory: build })
+    if (token !== undefined) this.container.register(token, { useFactory: build })
   }
 
   /**
@@ -189,15 +197,18 @@ export class Application {
    * const views = app.service('views') // a ViewManager
    * ```
    */
-  service<K extends keyof KilnServices>(name: K): KilnServices[K] {
-    if (!this.services.has(name))
-      throw new KilnError(`The "${name}" service is not available.`, { hint: 'Is the plugin that provides it listed in config/app.ts?' })
-    return this.services.get(name) as KilnServices[K]
+  service<K extends ServiceName>(name: K): KilnServices[K] {
+    if (this.services.has(name)) return this.services.get(name) as KilnServices[K]
+    const build = this.lazyServices.get(name)
+    if (!build) throw new KilnError(`The "${name}" service is not available.`, { hint: 'Is the plugin that provides it listed in config/app.ts?' })
+    const value = build()
+    this.services.set(name, value)
+    return value as KilnServices[K]
   }
 
-  /** True when a named service is attached. @example `app.hasService('db')` */
-  hasService(name: string): boolean {
-    return this.services.has(name)
+  /** True when a named service is bound. @example `app.hasService('db')` */
+  hasService(name: ServiceName): boolean {
+    return this.services.has(name) || this.lazyServices.has(name)
   }
 
   /** Runs `fn` before plugins boot, after all have registered. @example `app.booting(() => ...)` */
@@ -232,7 +243,7 @@ export class Application {
         if (plugin.config) this.config.define(plugin.config.file, plugin.config.schema)
       }
       this.config.checkFileNames()
-      for (const plugin of [...kernel, ...this.plugins]) await plugin.register?.(this)
+      for (const plugin of [...kernel, ...this.plugins]) await registerPlugin(this, plugin)
     })
     this.state = 'registered'
   }

@@ -1,7 +1,7 @@
 import { KilnError } from '../support/errors.ts'
 import { definePlugin } from './define-plugin.ts'
 
-declare module './kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     /** What each part of the app keeps, and who else sees it: `kiln serve --workers` asks it. */
     processState: ProcessStates
@@ -124,7 +124,7 @@ export function unsharedStateError(states: readonly ProcessState[], processes: n
  */
 export const processStateProvider = definePlugin({
   name: 'kiln:process-state',
-  register(app) {
-    app.instance(ProcessStates, new ProcessStates(), 'processState')
+  services: {
+    processState: { make: () => new ProcessStates(), token: ProcessStates },
   },
 })

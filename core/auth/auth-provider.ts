@@ -10,7 +10,7 @@ import { RememberTokens } from './remember-tokens.ts'
 import { RequestAuth } from './request-auth.ts'
 import { SessionGuard } from './session-guard.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     auth: AuthManager
   }
@@ -42,9 +42,11 @@ if (!Object.getOwnPropertyDescriptor(HttpContext.prototype, 'auth')) {
 export const authProvider = definePlugin({
   name: 'kiln:auth',
   config: { file: 'auth', schema: authConfigSchema },
+  services: {
+    auth: { make: (app) => new AuthManager(app), token: AuthManager },
+  },
   register(app) {
-    const manager = new AuthManager(app)
-    app.instance(AuthManager, manager, 'auth')
+    const manager = app.service('auth')
     manager.providers.extend<{ model?: unknown }>('model', (_app, { name, config }) => {
       const model = config.model
       if (!model) throw new KilnError(`The "${name}" user provider in config/auth.ts needs a \`model\`.`)

@@ -5,7 +5,7 @@ import { currentHttpContext, HttpContext } from '../http/pipeline/http-context.t
 import { handlebars } from '../views/handlebars-module.ts'
 import { AuthorizationGate, type AbilityCallback, type AbilityOptions, type GateUser, type PolicyClass } from './gate.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     gate: AuthorizationGate
   }
@@ -60,8 +60,8 @@ function canHelper(expect: boolean) {
  */
 export const authorizationProvider = definePlugin({
   name: 'kiln:authorization',
-  register(app) {
-    app.instance(AuthorizationGate, new AuthorizationGate(app.root), 'gate')
+  services: {
+    gate: { make: (app) => new AuthorizationGate(app.root), token: AuthorizationGate },
   },
   boot(app) {
     app.views.helper('can', canHelper(true))

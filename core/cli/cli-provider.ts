@@ -5,7 +5,7 @@ import { discoverCommands } from './discover-commands.ts'
 import { STUBS_DIR } from './generators/stubs.ts'
 import { Publisher } from './publisher.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     publisher: Publisher
     /** The CLI commands that the kernel and plugins register (`app.commands`). */
@@ -20,11 +20,11 @@ declare module '../application/kiln-services.ts' {
  */
 export const cliProvider = definePlugin({
   name: 'kiln:cli',
+  services: {
+    commands: { make: () => new CommandRegistry(), token: CommandRegistry },
+    publisher: { make: publisherWithStubs, token: Publisher },
+  },
   register(app) {
-    app.instance(CommandRegistry, new CommandRegistry(), 'commands')
-    const publisher = new Publisher()
-    publisher.publishes('stubs', [{ from: STUBS_DIR, to: 'stubs' }])
-    app.instance(Publisher, publisher, 'publisher')
     for (const command of coreCommands) app.commands.registerLazy(command.name, command.load)
     // After every plugin has booted, so that an app's command of the same name wins.
     app.booted(async () => {
@@ -32,3 +32,10 @@ export const cliProvider = definePlugin({
     })
   },
 })
+
+/** The `vendor:publish` registry, offering the `make:*` stubs under the `stubs` tag. */
+function publisherWithStubs(): Publisher {
+  const publisher = new Publisher()
+  publisher.publishes('stubs', [{ from: STUBS_DIR, to: 'stubs' }])
+  return publisher
+}

@@ -8,7 +8,7 @@ import { DatabaseManager } from './database-manager.ts'
 import { discoverModels } from './model/discover-models.ts'
 import { loadKysely } from './kysely-module.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     db: DatabaseManager
   }
@@ -23,7 +23,7 @@ declare module '../application/kiln-services.ts' {
 export const databaseProvider = definePlugin({
   name: 'kiln:database',
   config: { file: 'database', schema: databaseConfigSchema },
-  register(app) {
+  prepare(app) {
     const defaults = {
       sqlite: { driver: 'sqlite', filename: 'database/database.sqlite' },
       pgsql: { driver: 'pgsql', url: app.env.get('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres') },
@@ -39,9 +39,12 @@ export const databaseProvider = definePlugin({
       scope,
       setting: 'give SQLite a file (DB_DATABASE), or use PostgreSQL (DB_CONNECTION=pgsql) for several machines',
     })
-    const db = new DatabaseManager(app)
-    app.instance(DatabaseManager, db, 'db')
-    app.terminating(() => db.close())
+  },
+  services: {
+    db: { make: (app) => new DatabaseManager(app), token: DatabaseManager, close: (db) => db.close() },
+  },
+  register(app) {
+    const db = app.service('db')
     app.service('health').register('database', () => databaseAnswers(db))
     for (const command of databaseCommands) app.commands.register(command)
   },

@@ -6,7 +6,7 @@ import type { EventClass, Listener } from './event.ts'
 import { EventDispatcher } from './event-dispatcher.ts'
 import { eventsConfigSchema } from './events-config.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     events: EventDispatcher
   }
@@ -33,10 +33,12 @@ function bridgeModelEvents(): void {
 export const eventsProvider = definePlugin({
   name: 'kiln:events',
   config: { file: 'events', schema: eventsConfigSchema },
+  prepare: bridgeModelEvents,
+  services: {
+    events: { make: (app) => new EventDispatcher(app), token: EventDispatcher },
+  },
   register(app) {
-    bridgeModelEvents()
-    const events = new EventDispatcher(app)
-    app.instance(EventDispatcher, events, 'events')
+    const events = app.service('events')
     // The job of every queued listener: a worker finds it by name (and the listeners through listen() below).
     app.service('queue').register(CallQueuedListener)
     for (const [event, listeners] of app.config.get<Array<[EventClass, Listener[]]>>('events.listen', [])) {

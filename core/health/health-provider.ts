@@ -2,7 +2,7 @@ import { definePlugin } from '../application/define-plugin.ts'
 import { HealthChecks } from './health-checks.ts'
 import { healthRoute } from './health-route.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     /** The readiness checks: the kernel's providers, plugins and drivers add theirs. */
     health: HealthChecks
@@ -17,9 +17,8 @@ declare module '../application/kiln-services.ts' {
  */
 export const healthProvider = definePlugin({
   name: 'kiln:health',
-  register(app) {
-    const checks = app.instance(HealthChecks, new HealthChecks(app.logger, app.root), 'health')
-    app.terminating(() => checks.close())
+  services: {
+    health: { make: (app) => new HealthChecks(app.logger, app.root), token: HealthChecks, close: (checks) => checks.close() },
   },
   boot(app) {
     const path = app.config.get<string | false>('http.health', false)

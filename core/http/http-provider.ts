@@ -1,5 +1,5 @@
 import { definePlugin } from '../application/define-plugin.ts'
-import { ROUTER } from '../container/tokens.ts'
+import type { Application } from '../application/application.ts'
 import { httpConfigSchema, type HttpConfig } from './http-config.ts'
 import type { CompressionOptions } from './compression/encoding.ts'
 import { HttpKernel } from './pipeline/http-kernel.ts'
@@ -15,7 +15,7 @@ import { TrustedProxies } from './proxy/trusted-proxies.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
 import type { ListenOptions, RunningServer } from './serve.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     router: Router
     middleware: MiddlewareRegistry
@@ -39,42 +39,25 @@ declare module '../application/kiln-services.ts' {
 export const httpProvider = definePlugin({
   name: 'kiln:http',
   config: { file: 'http', schema: httpConfigSchema },
-  register(app) {
-    const router = new Router()
-    const middleware = new MiddlewareRegistry()
-    middleware.group('global', [])
-    app.instance(ROUTER, router, 'router')
-    app.instance(MiddlewareRegistry, middleware, 'middleware')
-    const urls = app.instance(UrlGenerator, new UrlGenerator(router, app.config.get('app.base_path', ''), app.config.get('app.url', 'http://localhost')), 'url')
-    const compression = compressionOptions(app.config.get<HttpConfig['compression']>('http.compression'))
-    const assets = app.instance(StaticAssets, new StaticAssets(router, urls, app.root, compression), 'assets')
-    const publicDir = app.config.get<string | false>('http.public_dir')
-    if (publicDir) assets.publicDirectory(publicDir)
-    const proxies = app.instance(Symbol.for('kiln.proxies'), TrustedProxies.from(app.config.get<string[]>('http.trusted_proxies', [])), 'proxies')
-    const kernel = new HttpKernel(app, router, middleware, {
-      bodyLimit: app.config.get('http.body_limit'),
-      basePath: app.config.get('app.base_path', ''),
-      publicFiles: publicDir ? assets : undefined,
-      compression,
-      proxies: proxies.configured ? proxies : undefined,
-    })
-    app.instance(HttpKernel, kernel, 'http')
+  services: {
+    router: { make: () => new Router() },
+    middleware: { make: () => new MiddlewareRegistry().group('global', []), token: MiddlewareRegistry },
+    url: {
+      make: (app) => new UrlGenerator(app.router, app.config.get('app.base_path', ''), app.config.get('app.url', 'http://localhost')),
+      token: UrlGenerator,
+    },
+    assets: { make: staticAssets, token: StaticAssets },
+    proxies: (app) => TrustedProxies.from(app.config.get<string[]>('http.trusted_proxies', [])),
+    http: { make: httpKernel, token: HttpKernel },
     // Loaded on first listen: srvx and crossws stay out of apps that only answer app.request().
-    app.instance(Symbol.for('kiln.server'), { listen: async (options?: ListenOptions) => (await import('./serve.ts')).listen(app, options) }, 'server')
+    server: (app) => ({ listen: async (options?: ListenOptions) => (await import('./serve.ts')).listen(app, options) }),
+    limiters: { make: rateLimiters, token: RateLimiters, close: (limiters) => limiters.close() },
+  },
+  register(app) {
     const log = app.config.get<boolean | undefined>('http.request_log') ?? app.environment === 'development'
-    if (log) middleware.prependToGroup('global', requestLog)
-    const throttleStore = app.config.get<string>('http.throttle_store', 'memory')
-    const throttleDriver = app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')
-    requireDriverPackages(`storage.${throttleDriver}`, `The throttle store "${throttleStore}"`, app.root)
-    // Limits count in this process's memory unless their store is Redis (files are not atomic enough to count in).
-    app.service('processState').declare({
-      what: `rate limits (throttle, login attempts, upload quotas), counted ${throttleDriver === 'redis' ? 'in Redis' : 'in memory'}`,
-      scope: throttleDriver === 'redis' ? 'network' : 'process',
-      setting: 'set config/http.ts `throttle_store` to a redis store of config/storage.ts (THROTTLE_STORE=redis in the starter)',
-    })
-    const limiters = app.instance(RateLimiters, new RateLimiters(app), 'limiters')
-    app.terminating(() => limiters.close())
-    middleware.alias('throttle', throttle, { validate: (params) => validateThrottleParams(params, limiters) })
+    if (log) app.middleware.prependToGroup('global', requestLog)
+    const limiters = app.service('limiters')
+    app.middleware.alias('throttle', throttle, { validate: (params) => validateThrottleParams(params, limiters) })
   },
   async boot(app) {
     app.booted(async () => {
@@ -91,4 +74,38 @@ export const httpProvider = definePlugin({
 /** `http.compression` (validated, so every key has its default) as the kernel uses it. */
 function compressionOptions(config: HttpConfig['compression']): CompressionOptions {
   return { enabled: config.enabled, threshold: config.threshold, brotliQuality: config.brotli_quality, gzipLevel: config.gzip_level }
+}
+
+/** The static files, with the app's `public/` folder when `http.public_dir` names one. */
+function staticAssets(app: Application): StaticAssets {
+  const assets = new StaticAssets(app.router, app.urls, app.root, compressionOptions(app.config.get<HttpConfig['compression']>('http.compression')))
+  const publicDir = app.config.get<string | false>('http.public_dir')
+  if (publicDir) assets.publicDirectory(publicDir)
+  return assets
+}
+
+/** The h3 kernel, serving `public/` and trusting the configured proxies. */
+function httpKernel(app: Application): HttpKernel {
+  const proxies = app.service('proxies')
+  return new HttpKernel(app, app.router, app.middleware, {
+    bodyLimit: app.config.get('http.body_limit'),
+    basePath: app.config.get('app.base_path', ''),
+    publicFiles: app.config.get<string | false>('http.public_dir') ? app.assets : undefined,
+    compression: compressionOptions(app.config.get<HttpConfig['compression']>('http.compression')),
+    proxies: proxies.configured ? proxies : undefined,
+  })
+}
+
+/** The rate limiters, once their store's driver package is known to be installed. */
+function rateLimiters(app: Application): RateLimiters {
+  const throttleStore = app.config.get<string>('http.throttle_store', 'memory')
+  const throttleDriver = app.config.get<string>(`storage.stores.${throttleStore}.driver`, '')
+  requireDriverPackages(`storage.${throttleDriver}`, `The throttle store "${throttleStore}"`, app.root)
+  // Limits count in this process's memory unless their store is Redis (files are not atomic enough to count in).
+  app.service('processState').declare({
+    what: `rate limits (throttle, login attempts, upload quotas), counted ${throttleDriver === 'redis' ? 'in Redis' : 'in memory'}`,
+    scope: throttleDriver === 'redis' ? 'network' : 'process',
+    setting: 'set config/http.ts `throttle_store` to a redis store of config/storage.ts (THROTTLE_STORE=redis in the starter)',
+  })
+  return new RateLimiters(app)
 }

@@ -1,9 +1,9 @@
 import { definePlugin } from '../application/define-plugin.ts'
-import { LOGGER } from '../container/tokens.ts'
+import type { Application } from '../application/application.ts'
 import { createLogger, type Logger } from './create-logger.ts'
 import { loggingConfigSchema } from './logging-config.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     logger: Logger
   }
@@ -17,18 +17,21 @@ declare module '../application/kiln-services.ts' {
 export const loggingProvider = definePlugin({
   name: 'kiln:logging',
   config: { file: 'logging', schema: loggingConfigSchema },
-  register(app) {
-    const level = app.config.get<string | undefined>('logging.level') ?? (app.environment === 'test' ? 'silent' : app.debug ? 'debug' : 'info')
-    const logger = createLogger({
-      root: app.root,
-      level,
-      channels: app.config.get('logging.channels'),
-      file: app.config.get('logging.file'),
-      redact: app.config.get('logging.redact'),
-      name: app.config.get('app.name'),
-      pretty: app.config.get<boolean | undefined>('logging.pretty') ?? (app.environment === 'development' && process.stdout.isTTY === true),
-    })
-    app.instance(LOGGER, logger, 'logger')
-    app.terminating(() => new Promise<void>((done) => logger.flush(() => done())))
+  services: {
+    logger: { make: makeLogger, close: (logger) => new Promise<void>((done) => logger.flush(() => done())) },
   },
 })
+
+/** The app's logger, as config/logging.ts and the environment say. */
+function makeLogger(app: Application): Logger {
+  const level = app.config.get<string | undefined>('logging.level') ?? (app.environment === 'test' ? 'silent' : app.debug ? 'debug' : 'info')
+  return createLogger({
+    root: app.root,
+    level,
+    channels: app.config.get('logging.channels'),
+    file: app.config.get('logging.file'),
+    redact: app.config.get('logging.redact'),
+    name: app.config.get('app.name'),
+    pretty: app.config.get<boolean | undefined>('logging.pretty') ?? (app.environment === 'development' && process.stdout.isTTY === true),
+  })
+}

@@ -1,3 +1,4 @@
+import type { Application } from '../application/application.ts'
 import { definePlugin } from '../application/define-plugin.ts'
 import { appSlug } from '../support/app-slug.ts'
 import { requireDriverPackages } from '../support/optional-package.ts'
@@ -7,7 +8,7 @@ import { QueueManager } from './queue-manager.ts'
 import { queueWorkCommand } from './queue-work-command.ts'
 import { redisUrl } from '../support/redis-health.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     queue: QueueManager
   }
@@ -17,7 +18,7 @@ declare module '../application/kiln-services.ts' {
 export const queueProvider = definePlugin({
   name: 'kiln:queue',
   config: { file: 'queue', schema: queueConfigSchema },
-  register(app) {
+  prepare(app) {
     const defaults = {
       sync: { driver: 'sync' },
       memory: { driver: 'memory' },
@@ -30,13 +31,11 @@ export const queueProvider = definePlugin({
     const connection = app.config.get<{ driver?: string; url?: string }>(`queue.connections.${active}`, {})
     // Jobs pushed while the queue's Redis is down are lost to the request: readiness names it.
     if (connection.driver === 'redis') app.service('health').redis('queue', redisUrl(app.env, connection.url))
-    const queue = new QueueManager(app)
-    queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
-    app.instance(QueueManager, queue, 'queue')
-    app.terminating(async () => {
-      await queue.flush().catch(() => {})
-      await queue.close()
-    })
+  },
+  services: {
+    queue: { make: queueWithJobs, token: QueueManager, close: closeQueue },
+  },
+  register(app) {
     app.commands.register(queueWorkCommand)
     // Loaded when run or listed: every process registers them, few run them.
     const failedJobs = () => import('./failed-job-commands.ts')
@@ -45,3 +44,16 @@ export const queueProvider = definePlugin({
     app.commands.registerLazy('queue:flush', async () => (await failedJobs()).queueFlushCommand)
   },
 })
+
+/** The queue, knowing the jobs of config/queue.ts `jobs`. */
+function queueWithJobs(app: Application): QueueManager {
+  const queue = new QueueManager(app)
+  queue.register(...app.config.get<JobClass[]>('queue.jobs', []))
+  return queue
+}
+
+/** Pushes what is still buffered, then closes the connections. */
+async function closeQueue(queue: QueueManager): Promise<void> {
+  await queue.flush().catch(() => {})
+  await queue.close()
+}

@@ -4,7 +4,7 @@ import { storageConfigSchema } from './storage-config.ts'
 import { StorageManager } from './storage-manager.ts'
 import { redisUrl } from '../support/redis-health.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     storage: StorageManager
   }
@@ -14,10 +14,10 @@ declare module '../application/kiln-services.ts' {
 export const storageProvider = definePlugin({
   name: 'kiln:storage',
   config: { file: 'storage', schema: storageConfigSchema },
+  services: {
+    storage: { make: (app) => new StorageManager(app), token: StorageManager, close: (storage) => storage.stores.purge() },
+  },
   register(app) {
-    const storage = new StorageManager(app)
-    app.instance(StorageManager, storage, 'storage')
-    app.terminating(() => storage.stores.purge())
     // The store named `cache` is the app's cache: on memory, each process would cache (and forget) on its own.
     const cacheDriver = app.config.get<string | undefined>('storage.stores.cache.driver')
     if (cacheDriver !== undefined)

@@ -9,7 +9,7 @@ import { classList, logicHelpers } from './logic-helpers.ts'
 import { ViewManager } from './view-manager.ts'
 import { viewsConfigSchema } from './views-config.ts'
 
-declare module '../application/kiln-services.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     views: ViewManager
   }
@@ -26,9 +26,11 @@ declare module '../application/kiln-services.ts' {
 export const viewsProvider = definePlugin({
   name: 'kiln:views',
   config: { file: 'views', schema: viewsConfigSchema },
+  services: {
+    views: { make: (app) => new ViewManager(app), token: ViewManager },
+  },
   register(app) {
-    const views = new ViewManager(app)
-    app.instance(ViewManager, views, 'views')
+    const views = app.views
     views.engines.extend<{ path?: string }>('handlebars', (app, { config }) => {
       const cache = app.config.get<boolean | undefined>('views.cache') ?? app.environment !== 'development'
       return new HandlebarsEngine(resolve(app.root, config.path ?? app.config.get<string>('views.path')), { cache, preprocessors: views.preprocessors })

@@ -8,7 +8,7 @@ import { BroadcastManager } from './broadcast-manager.ts'
 import { broadcastingConfigSchema } from './broadcasting-config.ts'
 import { Broadcast } from './facade.ts'
 
-declare module '../../core/index.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     broadcast: BroadcastManager
   }
@@ -32,15 +32,17 @@ export function broadcasting(): Plugin {
   return definePlugin({
     name: 'broadcasting',
     config: { file: 'broadcasting', schema: broadcastingConfigSchema },
-    register(app) {
+    prepare(app) {
       if (!app.config.get('broadcasting.default')) app.config.set('broadcasting.default', app.env.get('BROADCAST_CONNECTION', 'log'))
       const defaults = { log: { driver: 'log' }, null: { driver: 'null' } }
       app.config.set('broadcasting.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('broadcasting.connections', {}) })
-      const manager = new BroadcastManager(app)
-      app.instance(BroadcastManager, manager, 'broadcast')
+    },
+    services: {
+      broadcast: { make: (app) => new BroadcastManager(app), token: BroadcastManager, close: (manager) => manager.drivers.purge() },
+    },
+    register(app) {
       // Events, model changes and notifications all queue this one job; a worker process finds it by name.
       app.service('queue').register(BroadcastEvent)
-      app.terminating(() => manager.drivers.purge())
       app.service('events').addDispatchHook((event) => (event instanceof ShouldBroadcast ? queueBroadcast(event, app) : undefined))
       const socketStore = socketStoreState(app.config)
       if (socketStore) app.service('processState').declare(socketStore)

@@ -17,7 +17,7 @@ import { bootComponentFeatures, loadComponentFeatures, registerComponentFeatures
 import { registerViewHelpers } from './rendering/view-helpers.ts'
 import { tsPrivateMethods } from './registry/private-methods.ts'
 
-declare module '../../core/index.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     comp: ComponentManager
   }
@@ -55,7 +55,7 @@ export function comp(): Plugin {
         new SessionBinding(hmacKey(appKey, 'comp:session')),
         loadComponentFeatures,
       )
-      app.instance(ComponentManager, manager, 'comp')
+      app.instance('comp', manager, ComponentManager)
       // The features' own parts: the upload store, view helpers, published views, checks of the classes that register.
       registerComponentFeatures({ app, services: manager, registry: manager.registry })
       registerViewHelpers(app, manager)

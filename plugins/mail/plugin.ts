@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url'
-import { definePlugin, type Plugin } from '../../core/index.ts'
+import { definePlugin, type Application, type Plugin } from '../../core/index.ts'
 import { LogTransport } from './log-transport.ts'
 import { mailConfigSchema } from './mail-config.ts'
 import { MailManager } from './mail-manager.ts'
 import { SendQueuedMail } from './send-queued-mail.ts'
 import { SmtpTransport } from './smtp-transport.ts'
 
-declare module '../../core/index.ts' {
+declare module 'kiln-framework' {
   interface KilnServices {
     mail: MailManager
   }
@@ -31,15 +31,15 @@ export function mail(): Plugin {
   return definePlugin({
     name: 'mail',
     config: { file: 'mail', schema: mailConfigSchema },
-    register(app) {
+    prepare(app) {
       if (!app.config.get('mail.default')) app.config.set('mail.default', app.env.get('MAIL_MAILER', 'log'))
       const defaults = { log: { driver: 'log' }, smtp: { driver: 'smtp' } }
       app.config.set('mail.mailers', { ...defaults, ...app.config.get<Record<string, unknown>>('mail.mailers', {}) })
-      const manager = new MailManager(app)
-      manager.extend('log', (app) => new LogTransport(app.logger))
-      manager.extend('smtp', (_app, { name, config }) => new SmtpTransport(name, config))
-      app.instance(MailManager, manager, 'mail')
-      app.terminating(() => manager.transports.purge())
+    },
+    services: {
+      mail: { make: mailManager, token: MailManager, close: (manager) => manager.transports.purge() },
+    },
+    register(app) {
       // A worker process finds the job by name: it boots the app, so it runs this line too.
       app.service('queue').register(SendQueuedMail)
       app.service('publisher').publishes('mail-config', [{ from: CONFIG_STUB, to: 'config/mail.ts' }])
@@ -56,4 +56,9 @@ export function mail(): Plugin {
       app.commands.registerLazy('make:mail', async () => (await import('./make-mail-command.ts')).makeMailCommand)
     },
   })
+}
+
+/** The mail manager with its two transports: `log` and `smtp`. */
+function mailManager(app: Application): MailManager {
+  return new MailManager(app).extend('log', (app) => new LogTransport(app.logger)).extend('smtp', (_app, { name, config }) => new SmtpTransport(name, config))
 }

@@ -3,6 +3,12 @@ import { z } from 'zod'
 import { ConfigError, createApp, defineCommand, definePlugin, KilnError, type Application } from '../../../core/index.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 
+declare module 'kiln-framework' {
+  interface KilnServices {
+    'second-service': { ok: boolean }
+  }
+}
+
 test('.env is loaded, real environment variables win, and per-app overrides win over both', async (t) => {
   const root = tempApp({
     '.env': 'APP_ENV=test\nAPP_NAME=FromFile\nGREETING=file\nSHARED=file\n',
@@ -55,7 +61,7 @@ test('plugins register before any boots; a plugin adds a route, a middleware ali
     name: 'second',
     register(app: Application) {
       order.push('second:register')
-      app.instance(Symbol('second'), { ok: true }, 'second-service')
+      app.instance('second-service', { ok: true })
     },
     boot(app: Application) {
       order.push('second:boot')
