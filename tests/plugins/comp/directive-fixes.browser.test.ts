@@ -289,8 +289,17 @@ async function beforeAndAfterBoot(t: ExecutionContext, app: BrowserApp, path: st
   for (const selector of ['#loading', '#loading-delay', '#offline', '#dirty']) t.false(await page.isVisible(selector), `${selector} is hidden after boot`)
   await page.fill('#note', 'typed')
   await page.waitForSelector('#dirty', { state: 'visible' })
+  // The action's request is held until wire:loading has been seen: a 300 ms action alone can finish between two of
+  // the locator's polls on a loaded machine, and the test would wait for a state that came and went.
+  let letUpdateGo!: () => void
+  const updateHeld = new Promise<void>((resolve) => (letUpdateGo = resolve))
+  await page.route(/\/comp\/update/, async (route: Route) => {
+    await updateHeld
+    await route.continue()
+  })
   await page.click('#slow')
   await page.waitForSelector('#loading', { state: 'visible' })
+  letUpdateGo()
   await page.waitForSelector('#loading', { state: 'hidden' })
   t.false(await page.isVisible('#dirty'), 'the change went with the action')
   t.deepEqual(
