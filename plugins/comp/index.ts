@@ -33,3 +33,7 @@ import './features/redirects/redirects-feature.ts'
 import './features/single-file/single-file-feature.ts'
 import './features/transition/transition-feature.ts'
 import './features/validation/validation-feature.ts'
+// The assertions features add to a component under test, declared on ComponentAssertions and PendingComponentTest.
+import './features/events/event-assertions.ts'
+import './features/redirects/redirect-assertions.ts'
+import './features/validation/validation-assertions.ts'

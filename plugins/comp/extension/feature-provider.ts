@@ -8,6 +8,7 @@ import type { ComponentRegistry } from '../registry/registry.ts'
 import type { ViewData, ViewSource } from '../rendering/render.ts'
 import type { KindRule, PropertyKinds } from '../state/property-kinds.ts'
 import type { StateType } from '../state/state.ts'
+import type { ComponentAssertions } from '../testing/assertions.ts'
 
 /** What a feature's `register` and `boot` steps get: the app, the plugin's services and its component registry. */
 export interface ProvideContext {
@@ -33,6 +34,12 @@ export interface FeatureProvider {
   readonly name: string
   /** Methods every component gets; the feature declares them on `Component` too (declaration merging). */
   readonly methods?: Readonly<Record<string, (this: Component, ...args: any[]) => unknown>>
+  /**
+   * Assertions a component under test gets (`assertRedirect`), on `ComponentTest` and in its awaited chain; each
+   * runs with the test as `this` and fails with `failAssertion`. The feature declares them on `ComponentAssertions`
+   * and `PendingComponentTest` too (declaration merging).
+   */
+  readonly assertions?: Readonly<Record<string, (this: ComponentAssertions, ...args: any[]) => void>>
   /** Values of the feature's classes that a component's state may hold. */
   readonly stateTypes?: readonly StateType[]
   /** Property kinds the feature declares (`upload`): how a value from the browser becomes one. */

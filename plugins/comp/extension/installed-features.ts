@@ -7,6 +7,8 @@ import { addViewData, addViewSource } from '../rendering/render.ts'
 import { addKindRule, type PropertyKinds } from '../state/property-kinds.ts'
 import { addStateType } from '../state/state.ts'
 import { addAfterUpdate } from '../state/updates.ts'
+import { ComponentAssertions } from '../testing/assertions.ts'
+import { PendingComponentTest } from '../testing/pending-test.ts'
 import type { FeatureProvider, ProvideContext } from './feature-provider.ts'
 
 const installed = new Set<FeatureProvider>()
@@ -31,6 +33,10 @@ export function installFeatures(features: readonly FeatureProvider[]): void {
       if (Object.prototype.hasOwnProperty.call(Component.prototype, name))
         throw new KilnError(`Component.${name}() is defined twice (the ${feature.name} feature defines it again).`, { code: 'E_COMP_FEATURE_METHOD' })
       Object.defineProperty(Component.prototype, name, { value: method, writable: true, configurable: true })
+    }
+    for (const [name, check] of Object.entries(feature.assertions ?? {})) {
+      ComponentAssertions.addAssertion(name, check)
+      PendingComponentTest.addAssertion(name)
     }
     for (const type of feature.stateTypes ?? []) addStateType(type)
     for (const [kind, rule] of Object.entries(feature.propertyKinds ?? {})) if (rule) addKindRule(kind as keyof PropertyKinds, rule)

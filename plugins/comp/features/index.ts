@@ -4,6 +4,7 @@ import type { ComponentHook } from '../lifecycle/component-hook.ts'
 import { cloakFeature } from './cloak/cloak-feature.ts'
 import { computedFeature } from './computed/computed-feature.ts'
 import { echoFeature } from './echo/echo-feature.ts'
+import { eventsFeature } from './events/events-feature.ts'
 import { formsFeature } from './forms/forms-feature.ts'
 import { islandsFeature } from './islands/islands-feature.ts'
 import { navigateFeature } from './navigate/navigate-feature.ts'
@@ -31,6 +32,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   propsFeature,
   computedFeature,
   redirectsFeature,
+  eventsFeature,
   transitionFeature,
   singleFileFeature,
   withDataFeature,

@@ -1,6 +1,7 @@
 import { AssertionError } from 'node:assert'
 import { inspect, isDeepStrictEqual } from 'node:util'
 import Handlebars from 'handlebars'
+import { KilnError } from '../../../core/index.ts'
 import type { UpdateResponse } from '../protocol/update-response.ts'
 import { visibleHtml } from './page-html.ts'
 
@@ -108,121 +109,6 @@ export abstract class ComponentAssertions {
   }
 
   /**
-   * The last update left validation errors: any at all, on the given fields,
-   * or, with an object, messages that contain a text (or match a pattern)
-   * per field. Fields of a form object are keyed by their path (`form.title`).
-   *
-   * @example `form.assertHasErrors('title')`, `form.assertHasErrors(['title', 'due'])`, `form.assertHasErrors({ title: 'at least 3' })`
-   */
-  assertHasErrors(fields?: string | string[] | Record<string, ErrorExpectation>): this {
-    this.checkIdle()
-    const errors = this.errors
-    const shown = `The errors: ${show(errors)}`
-    if (fields === undefined) {
-      if (Object.keys(errors).length === 0)
-        this.#fail(`Expected validation errors, but there are none.\nThe state: ${show(this.data)}`, { operator: 'assertHasErrors' })
-      return this
-    }
-    const wanted: Record<string, ErrorExpectation | undefined> =
-      typeof fields === 'string' || Array.isArray(fields) ? Object.fromEntries([fields].flat().map((field) => [field, undefined])) : fields
-    for (const [field, expectation] of Object.entries(wanted)) {
-      const messages = Object.hasOwn(errors, field) ? (errors[field] ?? []) : []
-      if (messages.length === 0) this.#fail(`Expected a validation error for ${field}, but it has none.\n${shown}`, { operator: 'assertHasErrors' })
-      for (const part of expectation === undefined ? [] : [expectation].flat()) {
-        const found = messages.some((message) => (typeof part === 'string' ? message.includes(part) : part.test(message)))
-        if (!found)
-          this.#fail(
-            `Expected an error for ${field} ${typeof part === 'string' ? `containing ${show(part)}` : `matching ${part}`}, but its messages are ${show(messages)}.`,
-            {
-              actual: messages,
-              expected: part,
-              operator: 'assertHasErrors',
-            },
-          )
-      }
-    }
-    return this
-  }
-
-  /** No validation errors at all, or none on the given fields. @example `form.assertHasNoErrors()` or `form.assertHasNoErrors('title')` */
-  assertHasNoErrors(fields?: string | string[]): this {
-    this.checkIdle()
-    const errors = this.errors
-    const keys = fields === undefined ? Object.keys(errors) : [fields].flat().filter((field) => Object.hasOwn(errors, field) && errors[field]!.length > 0)
-    if (keys.length > 0) {
-      const which = fields === undefined ? 'no validation errors' : `no validation errors for ${[fields].flat().join(', ')}`
-      this.#fail(`Expected ${which}, but there are: ${show(Object.fromEntries(keys.map((key) => [key, errors[key]])))}.`, {
-        actual: errors,
-        operator: 'assertHasNoErrors',
-      })
-    }
-    return this
-  }
-
-  /**
-   * The last update dispatched the event; with `params`, one whose data has
-   * those values (other keys may be there too); with a function, one it
-   * accepts.
-   *
-   * @example `form.assertDispatched('todo-added', { title: 'Buy milk' })` or `form.assertDispatched('todo-added', (params) => params.title !== '')`
-   */
-  assertDispatched(name: string, params?: Record<string, unknown> | ((params: Record<string, unknown>, dispatch: TestDispatch) => unknown)): this {
-    this.checkIdle()
-    const named = this.dispatches.filter((dispatch) => dispatch.name === name)
-    const matches =
-      params === undefined
-        ? named
-        : named.filter((dispatch) =>
-            typeof params === 'function'
-              ? Boolean(params(dispatch.params, dispatch))
-              : Object.entries(params).every(([key, value]) => Object.hasOwn(dispatch.params, key) && isDeepStrictEqual(dispatch.params[key], value)),
-          )
-    if (matches.length === 0) {
-      const detail = params === undefined ? '' : typeof params === 'function' ? ' that passes the given check' : ` with ${show(params)}`
-      this.#fail(`Expected "${name}" to be dispatched${detail}, but the last update dispatched ${this.#shownDispatches()}.`, {
-        actual: this.dispatches,
-        operator: 'assertDispatched',
-      })
-    }
-    return this
-  }
-
-  /** The last update did not dispatch the event. @example `form.assertNotDispatched('todo-added')` */
-  assertNotDispatched(name: string): this {
-    this.checkIdle()
-    if (this.dispatches.some((dispatch) => dispatch.name === name))
-      this.#fail(`Expected "${name}" not to be dispatched, but the last update dispatched ${this.#shownDispatches()}.`, {
-        actual: this.dispatches,
-        operator: 'assertNotDispatched',
-      })
-    return this
-  }
-
-  /** The last update redirected: anywhere, to this address, or to one matching a pattern. @example `form.assertRedirect('/todos')` */
-  assertRedirect(url?: string | RegExp): this {
-    this.checkIdle()
-    const actual = this.redirect
-    const ok = actual !== undefined && (url === undefined || (typeof url === 'string' ? actual === url : url.test(actual)))
-    if (!ok) {
-      const target = url === undefined ? '' : typeof url === 'string' ? ` to ${show(url)}` : ` to an address matching ${url}`
-      this.#fail(`Expected a redirect${target}, but ${actual === undefined ? 'the last update did not redirect' : `it went to ${show(actual)}`}.`, {
-        actual,
-        expected: url,
-        operator: 'assertRedirect',
-      })
-    }
-    return this
-  }
-
-  /** The last update did not redirect. @example `form.assertNoRedirect()` */
-  assertNoRedirect(): this {
-    this.checkIdle()
-    if (this.redirect !== undefined)
-      this.#fail(`Expected no redirect, but the last update went to ${show(this.redirect)}.`, { actual: this.redirect, operator: 'assertNoRedirect' })
-    return this
-  }
-
-  /**
    * The HTTP status of the last update (200 before any): 403 for a method the
    * browser may not call or a locked property, 422 for a property the
    * component does not have, 419 for an expired page.
@@ -262,20 +148,67 @@ export abstract class ComponentAssertions {
     return this
   }
 
-  #shownDispatches(): string {
-    return this.dispatches.length === 0 ? 'no events' : show(this.dispatches.map(({ name, params }) => ({ name, params })))
+  #fail(message: string, details: FailureDetails): never {
+    return failAssertion(this, message, details)
   }
 
-  #fail(message: string, details: { actual?: unknown; expected?: unknown; operator: string }): never {
-    // A refused update explains most surprises: say so beside every failure but the status's own.
-    const refused =
-      this.status !== 200 && details.operator !== 'assertStatus' ? `\n(The last update was refused: ${this.status} ${show(this.message ?? '')}.)` : ''
-    throw new AssertionError({ message: `${this.name}: ${message}${refused}`, actual: details.actual, expected: details.expected, operator: details.operator })
+  /**
+   * Adds an assertion that a feature brings (`assertRedirect` from redirects):
+   * it checks that nothing is still running, then runs `check`, and returns the
+   * test so that more can follow. The feature declares it on this class too
+   * (declaration merging). Called by the kernel as it installs the feature.
+   *
+   * @example
+   * ```ts
+   * ComponentAssertions.addAssertion('assertNoRedirect', function () {
+   *   if (this.redirect !== undefined) failAssertion(this, 'Expected no redirect.', { operator: 'assertNoRedirect' })
+   * })
+   * ```
+   */
+  static addAssertion(name: string, check: (this: ComponentAssertions, ...args: any[]) => void): void {
+    if (Object.prototype.hasOwnProperty.call(ComponentAssertions.prototype, name))
+      throw new KilnError(`The component test assertion ${name}() is defined twice.`, { code: 'E_COMP_FEATURE_METHOD' })
+    Object.defineProperty(ComponentAssertions.prototype, name, {
+      value: function (this: ComponentAssertions, ...args: unknown[]) {
+        this.checkIdle()
+        check.apply(this, args)
+        return this
+      },
+      writable: true,
+      configurable: true,
+    })
   }
 }
 
-/** A value as it reads in a message: compact, cut at a length a terminal shows. */
-function show(value: unknown): string {
+/** What an assertion's failure carries besides its message, as `node:assert`'s `AssertionError` takes it. */
+export interface FailureDetails {
+  actual?: unknown
+  expected?: unknown
+  operator: string
+}
+
+/**
+ * Fails an assertion of a component under test: an `AssertionError` whose
+ * message names the component and, when the last update was refused, says so
+ * (a refused update explains most surprises). For the assertions features add.
+ *
+ * @example
+ * ```ts
+ * failAssertion(test, 'Expected no redirect, but there was one.', { actual: test.redirect, operator: 'assertNoRedirect' })
+ * ```
+ */
+export function failAssertion(test: ComponentAssertions, message: string, details: FailureDetails): never {
+  const refused =
+    test.status !== 200 && details.operator !== 'assertStatus' ? `\n(The last update was refused: ${test.status} ${show(test.message ?? '')}.)` : ''
+  throw new AssertionError({ message: `${test.name}: ${message}${refused}`, actual: details.actual, expected: details.expected, operator: details.operator })
+}
+
+/**
+ * A value as it reads in an assertion's message: compact, cut at a length a terminal shows.
+ *
+ * @example `show({ title: 'Buy milk' }) // "{ title: 'Buy milk' }"`
+ */
+export function show(value: unknown): string {
   const text = inspect(value, { depth: 4, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 })
   return text.length > 800 ? `${text.slice(0, 800)}…` : text
 }

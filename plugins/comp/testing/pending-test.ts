@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { KilnError, type Application } from '../../../core/index.ts'
 import type { ComponentTest } from '../testing.ts'
-import type { ErrorExpectation, SeeText, TestDispatch } from './assertions.ts'
+import type { SeeText } from './assertions.ts'
 
 /** Sends one update; the chain's own steps use it (they need no check for a forgotten await). @example `test[SEND]({ updates: [], calls: [] })` */
 export const SEND: unique symbol = Symbol('comp.test.send')
@@ -108,36 +108,6 @@ export class PendingComponentTest implements PromiseLike<ComponentTest> {
     return this.#assert((test) => test.assertCount(path, count))
   }
 
-  /** See {@link ComponentTest.assertHasErrors}. @example `form.call('save').assertHasErrors({ title: 'at least 3' })` */
-  assertHasErrors(fields?: string | string[] | Record<string, ErrorExpectation>): this {
-    return this.#assert((test) => test.assertHasErrors(fields))
-  }
-
-  /** See {@link ComponentTest.assertHasNoErrors}. @example `form.call('save').assertHasNoErrors()` */
-  assertHasNoErrors(fields?: string | string[]): this {
-    return this.#assert((test) => test.assertHasNoErrors(fields))
-  }
-
-  /** See {@link ComponentTest.assertDispatched}. @example `form.call('save').assertDispatched('todo-added', { title: 'Buy milk' })` */
-  assertDispatched(name: string, params?: Record<string, unknown> | ((params: Record<string, unknown>, dispatch: TestDispatch) => unknown)): this {
-    return this.#assert((test) => test.assertDispatched(name, params))
-  }
-
-  /** See {@link ComponentTest.assertNotDispatched}. @example `form.call('save').assertNotDispatched('todo-added')` */
-  assertNotDispatched(name: string): this {
-    return this.#assert((test) => test.assertNotDispatched(name))
-  }
-
-  /** See {@link ComponentTest.assertRedirect}. @example `form.call('save').assertRedirect('/todos')` */
-  assertRedirect(url?: string | RegExp): this {
-    return this.#assert((test) => test.assertRedirect(url))
-  }
-
-  /** See {@link ComponentTest.assertNoRedirect}. @example `form.call('save').assertNoRedirect()` */
-  assertNoRedirect(): this {
-    return this.#assert((test) => test.assertNoRedirect())
-  }
-
   /** See {@link ComponentTest.assertStatus}. @example `counter.call('mount').assertStatus(403)` */
   assertStatus(status: number): this {
     return this.#assert((test) => test.assertStatus(status))
@@ -176,6 +146,22 @@ export class PendingComponentTest implements PromiseLike<ComponentTest> {
       if (failed) return failed
     } while (done !== this.#done)
     return {}
+  }
+
+  /**
+   * Adds a feature's assertion to the chain (see `ComponentAssertions.addAssertion`): a step that runs it on the
+   * test once the steps before it are done. Called by the kernel as it installs the feature.
+   *
+   * @example `PendingComponentTest.addAssertion('assertRedirect')`
+   */
+  static addAssertion(name: string): void {
+    Object.defineProperty(PendingComponentTest.prototype, name, {
+      value: function (this: PendingComponentTest, ...args: unknown[]) {
+        return this.#assert((test) => (test as unknown as Record<string, (...values: unknown[]) => unknown>)[name]!(...args))
+      },
+      writable: true,
+      configurable: true,
+    })
   }
 
   #assert(check: (test: ComponentTest) => unknown): this {

@@ -2,6 +2,7 @@ import type { FeatureProvider } from '../../extension/feature-provider.ts'
 import { runOf } from '../../component-run.ts'
 import type { Component } from '../../component.ts'
 import { checkedRedirect } from './checked-redirect.ts'
+import { redirectAssertions } from './redirect-assertions.ts'
 
 declare module '../../component.ts' {
   interface Component {
@@ -24,7 +25,8 @@ declare module '../../component.ts' {
 }
 
 /**
- * Redirects, besides their hook: `this.redirect()` on every component.
+ * Redirects, besides their hook: `this.redirect()` on every component, and
+ * `assertRedirect`/`assertNoRedirect` on a component under test.
  *
  * @example
  * ```ts
@@ -33,6 +35,7 @@ declare module '../../component.ts' {
  */
 export const redirectsFeature: FeatureProvider = {
   name: 'redirects',
+  assertions: redirectAssertions,
   methods: {
     redirect(this: Component, url: string, options: { away?: boolean; navigate?: boolean } = {}) {
       const run = runOf(this)

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { FeatureProvider } from '../../extension/feature-provider.ts'
 import type { Component } from '../../component.ts'
 import { validateComponent, validateOnlyComponent, validateOnUpdate } from './component-validation.ts'
+import { validationAssertions } from './validation-assertions.ts'
 
 declare module '../../component.ts' {
   interface Component {
@@ -52,6 +53,7 @@ declare module '../../component.ts' {
  */
 export const validationFeature: FeatureProvider = {
   name: 'validation',
+  assertions: validationAssertions,
   methods: {
     validate(this: Component, schema?: z.ZodType) {
       return validateComponent(this, schema)
