@@ -1,29 +1,11 @@
 import { pageFiles } from './comp-fixtures.ts'
 
 /**
- * Components and views the kernel's tests share, each shown at `/page/<name>`: a model and its migration, a component
- * holding models, dates and bigints (note-card), a parent with keyed children (parent-list), one rendering two roots,
- * and a to-do form and a search box that use features (rules, listeners, a locked property, the query string) the way
- * an app does. A feature's own test components are in its folder (`features/<name>/<name>.fixtures.ts`).
+ * The to-do form most component tests drive, as a Livewire user writes one: rules, a locked property, an event it
+ * dispatches (`todo-added`) and one it listens for (`clear-all`), a computed property and `validateOnly`. Shared by
+ * the kernel's tests and the events, magic-actions and validation features' tests.
  */
-export const kernelFiles: Record<string, string> = {
-  ...pageFiles,
-  'database/migrations/0001_notes.ts': `import { increments } from 'kiln-framework'
-export async function up(db) {
-  await db.schema.createTable('notes').addColumn('id', ...increments(db)).addColumn('title', 'varchar(255)').addColumn('secret', 'varchar(255)')
-    .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
-}
-export async function down(db) { await db.schema.dropTable('notes').execute() }
-`,
-  'app/models/note.ts': `import { Model } from 'kiln-framework'
-export class Note extends Model {
-  static table = 'notes'
-  static fillable = ['title', 'secret']
-  static hidden = ['secret']
-  declare id: number
-  declare title: string
-}
-`,
+export const todoFormFiles: Record<string, string> = {
   'app/components/todo-form.ts': `import { Component, on, computed, locked } from 'kiln-framework/comp'
 import { z } from 'zod'
 export default class TodoForm extends Component {
@@ -47,6 +29,33 @@ export default class TodoForm extends Component {
 `,
   'resources/views/components/todo-form.hbs':
     '<form wire:submit="save"><input wire:model="title"><p class="error">{{error "title"}}</p><p class="remaining">{{remaining}} left</p><ul>{{#each items}}<li>{{this}}</li>{{/each}}</ul></form>',
+}
+
+/**
+ * Components and views the kernel's tests share, each shown at `/page/<name>`: a model and its migration, a component
+ * holding models, dates and bigints (note-card), a parent with keyed children (parent-list), one rendering two roots,
+ * and a to-do form and a search box that use features (rules, listeners, a locked property, the query string) the way
+ * an app does. A feature's own test components are in its folder (`features/<name>/<name>.fixtures.ts`).
+ */
+export const kernelFiles: Record<string, string> = {
+  ...pageFiles,
+  'database/migrations/0001_notes.ts': `import { increments } from 'kiln-framework'
+export async function up(db) {
+  await db.schema.createTable('notes').addColumn('id', ...increments(db)).addColumn('title', 'varchar(255)').addColumn('secret', 'varchar(255)')
+    .addColumn('created_at', 'timestamp').addColumn('updated_at', 'timestamp').execute()
+}
+export async function down(db) { await db.schema.dropTable('notes').execute() }
+`,
+  'app/models/note.ts': `import { Model } from 'kiln-framework'
+export class Note extends Model {
+  static table = 'notes'
+  static fillable = ['title', 'secret']
+  static hidden = ['secret']
+  declare id: number
+  declare title: string
+}
+`,
+  ...todoFormFiles,
   'app/components/search.ts': `import { Component } from 'kiln-framework/comp'
 export default class Search extends Component {
   static queryString = ['q', 'sort']

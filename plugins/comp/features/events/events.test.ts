@@ -1,10 +1,11 @@
 import test from 'ava'
 import { next, page, update } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
-import { eventsFiles } from './events.fixtures.ts'
+// The to-do form the kernel's tests drive too (the shared harness's canonical component).
+import { todoFormFiles } from '../../../../tests/plugins/comp/kernel-files.ts'
 
 test('locked properties refuse updates with 403; listeners run on $event, and only for the events they declare', async (t) => {
-  const { client } = await featureApp(t, eventsFiles)
+  const { client } = await featureApp(t, todoFormFiles)
   const { snapshot, endpoint } = await page(client, '/page/todo-form')
   t.deepEqual(snapshot.serverMemo.listeners, ['clear-all'])
   const locked = await update(client, endpoint, snapshot, { updates: [['ownerId', 8]] })

@@ -1,7 +1,8 @@
 import test from 'ava'
 import { next, page } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
-import { todoFormFiles } from './validation.fixtures.ts'
+// The to-do form the kernel's tests drive too (the shared harness's canonical component).
+import { todoFormFiles } from '../../../../tests/plugins/comp/kernel-files.ts'
 
 test('validation: errors in effects.errors and the view; the calls stop; success clears them; validateOnly checks one field', async (t) => {
   const { client } = await featureApp(t, todoFormFiles)
