@@ -3,7 +3,7 @@ import test from 'ava'
 import { installFeatures } from '../../../plugins/comp/extension/installed-features.ts'
 import type { FeatureProvider } from '../../../plugins/comp/extension/feature-provider.ts'
 import { failAssertion, type ComponentAssertions } from '../../../plugins/comp/testing/assertions.ts'
-import { testComponent } from '../../../plugins/comp/index.ts'
+import { testComponent, type ComponentTest } from '../../../plugins/comp/index.ts'
 import { compApp, counterFiles } from './comp-fixtures.ts'
 
 /** A feature of this test's own: one assertion, brought by its provider as the kernel's features bring theirs. */
@@ -21,7 +21,7 @@ type WithEven<T> = T & { assertCountIsEven(): WithEven<T> }
 test.serial('a feature brings its assertions: on the component under test and in its awaited chain, failing as the kernel’s do', async (t) => {
   installFeatures([countingFeature])
   const { client } = await compApp(t, counterFiles)
-  const counter = (await testComponent(client, 'counter').call('increment').call('increment')) as WithEven<typeof counter>
+  const counter = (await testComponent(client, 'counter').call('increment').call('increment')) as WithEven<ComponentTest>
   t.is(counter.assertCountIsEven(), counter, 'it returns the test, so that more can follow')
   await counter.call('increment')
   t.throws(() => counter.assertCountIsEven(), { instanceOf: AssertionError, message: /^counter: Expected an even count, but it is 3\./ })
