@@ -20,8 +20,9 @@ export default defineRoutes((Route, app) => {
   RateLimiter.for('credentials', credentials)
   app.middleware.alias('verified', ensureEmailIsVerified)
 
-  Route.get('/', () => view('home')).name('home')
-  Route.get('/login', () => view('login', { title: 'Log in' }))
+  // `status`: what the previous page flashed, said once ("Your password has been reset.", "Your email address has been verified.").
+  Route.get('/', ({ session }) => view('home', { status: session?.get('status') })).name('home')
+  Route.get('/login', ({ session }) => view('login', { title: 'Log in', status: session?.get('status') }))
     .middleware(['guest'])
     .name('login')
   Route.post('/login', [SessionController, 'store']).middleware(['throttle:credentials']).name('login.store')

@@ -74,10 +74,12 @@ test('sendEmailVerification mails a signed link; opening it verifies the email, 
   t.regex(mail.rendered!.html!, /<a href="http:\/\/127\.0\.0\.1:3000\/verify-email\//)
   t.is(await verifiedAt(app, user.id), null)
 
-  // Another browser (not logged in) opens the link: the mailbox is proven, and the guest is asked to log in.
-  const other = await new TestClient(app).get(path, { accept: 'text/html' })
+  // Another browser (not logged in) opens the link: the mailbox is proven, and the guest is asked to log in, told so.
+  const guest = new TestClient(app)
+  const other = await guest.get(path, { accept: 'text/html' })
   t.is(other.status, 302)
-  t.is(other.header('location'), '/verify-email')
+  t.is(other.header('location'), '/login')
+  t.regex(await (await guest.get('/login', { accept: 'text/html' })).text(), /data-test="status">Your email address has been verified\. Log in to continue\.</)
   t.truthy(await verifiedAt(app, user.id))
   const again = await client.get(path, { accept: 'text/html' })
   t.is(again.header('location'), '/verify-email', 'a second visit is harmless')

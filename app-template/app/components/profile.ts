@@ -87,6 +87,8 @@ export default class Profile extends Component {
       }
       this.fill({ name, email })
       this.saved = changed ? 'details-email' : 'details'
+      // The nav (in the layout, outside this component) shows the new name: it listens for this event.
+      this.dispatch('profile-updated', { name })
     } finally {
       this.reset('email_password')
     }

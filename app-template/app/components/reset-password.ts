@@ -6,7 +6,8 @@ import { resetPassword } from '../auth/password-reset.ts'
  * `/reset-password/{token}?email=…`, the link of the reset mail: choose a
  * new password. A link that was changed or has expired is refused before
  * the form shows; the token itself is checked (and used up) on submit.
- * Once reset, the user is logged in and sent home.
+ * Once reset, the user is logged in and sent home, where the page says
+ * "Your password has been reset." (flashed as `status`).
  */
 export default class ResetPassword extends Component {
   static title = 'Reset your password'
@@ -40,6 +41,7 @@ export default class ResetPassword extends Component {
       // Browsers that were remembered with the old password must log in again.
       await this.ctx.auth.forgetRememberedDevices(user, { keepThisDevice: false })
       await this.ctx.auth.login(user)
+      this.ctx.session?.flash('status', 'Your password has been reset.')
       this.redirect('/')
     } finally {
       // Passwords never stay in the page.

@@ -43,9 +43,9 @@ const held = new Map<PageComponent, Map<string, () => void>>()
 async function load(config: PageComponent['config']): Promise<RtClient | undefined> {
   try {
     const Rt = window.KilnRt ?? (config.rt ? ((await import(config.rt)) as { Rt: RtClass }).Rt : undefined)
-    // Without the websocket broadcaster there is nothing to hear: said in debug mode only, every page would repeat it.
-    if (!Rt)
-      return void (config.debug && console.warn('comp: echo listeners need the realtime client, which this app does not serve (BROADCAST_CONNECTION=rt).'))
+    // Without the websocket broadcaster (BROADCAST_CONNECTION=log, a new app's default) there is nothing to hear. Not
+    // said in the console: every visitor's page would repeat it; the broadcasting docs say it once.
+    if (!Rt) return undefined
     const rt = new Rt({ basePath: config.base })
     rt.connect().catch((error: unknown) => console.warn('comp: the realtime connection failed:', error))
     // Component requests name this socket, so a broadcast sent with toOthers() does not come back to the page that caused it.
