@@ -43,7 +43,7 @@ function freePort(): Promise<number> {
 }
 
 /** `kiln dev` on the app in a child process (`APP_DEBUG` from the app's `.env`), resolved once the app answers. */
-async function startDev(t: ExecutionContext, debug: boolean): Promise<{ port: number; root: string }> {
+async function startDev(t: ExecutionContext, debug: boolean): Promise<{ port: number; root: string; output: () => string }> {
   const root = tempApp({ ...FILES, '.env': `APP_DEBUG=${debug}\n` })
   const port = await freePort()
   const { APP_DEBUG: _, ...inherited } = process.env
@@ -60,7 +60,7 @@ async function startDev(t: ExecutionContext, debug: boolean): Promise<{ port: nu
     if (child.exitCode === null) child.kill('SIGKILL')
   })
   if (!(await until(async () => (await get(port, '/', `127.0.0.1:${port}`))?.body === 'up'))) throw new Error('kiln dev did not start')
-  return { port, root }
+  return { port, root, output: () => output }
 }
 
 /** Whether `check` held within `ms`. */
@@ -85,7 +85,7 @@ function get(port: number, path: string, host: string): Promise<{ status: number
 
 test('kiln dev with APP_DEBUG: /_kiln/mail lists the mail sent, with its headers, text, links and its HTML served sandboxed; under another host name it is 404', async (t) => {
   t.timeout(120_000)
-  const { port } = await startDev(t, true)
+  const { port, root, output } = await startDev(t, true)
   const own = `127.0.0.1:${port}`
   const empty = await get(port, '/_kiln/mail', own)
   t.is(empty?.status, 200)
@@ -114,6 +114,11 @@ test('kiln dev with APP_DEBUG: /_kiln/mail lists the mail sent, with its headers
   )
   t.regex(html!.body, /^<base target="_top"><p>Hi<\/p>/)
   t.is((await get(port, '/_kiln/mail/2', own))?.status, 404)
+
+  // A change to the app's code reloads it in the same process: the mail stays.
+  writeFileSync(`${root}/routes/web.ts`, `${FILES['routes/web.ts']}// changed\n`)
+  t.true(await until(async () => /the application reloaded/.test(output())), 'reloaded')
+  t.regex((await get(port, '/_kiln/mail', own))!.body, /Hello there/, 'the mail outlives a reload')
 
   for (const path of ['/_kiln/mail', '/_kiln/mail/1', '/_kiln/mail/1/html']) {
     const foreign = await get(port, path, `attacker.example:${port}`)
