@@ -3,6 +3,7 @@ import { tsyringe } from './support/commonjs-packages.ts'
 
 export { Application } from './application/application.ts'
 export { createApp, type CreateAppOptions } from './application/create-app.ts'
+export { DevPages, type DevPageHandler } from './dev/dev-pages.ts'
 export { definePlugin, type Plugin, type PluginServices, type ServiceBinding } from './application/define-plugin.ts'
 export { currentApp, maybeCurrentApp, runWithApp } from './application/current-app.ts'
 export { appConfigSchema, type AppConfig } from './application/app-config.ts'

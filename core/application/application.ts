@@ -2,6 +2,7 @@ import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import { tsyringe } from '../support/commonjs-packages.ts'
 import type { ConfigRepository } from '../config/config-repository.ts'
 import type { Env } from '../config/env.ts'
+import type { DevPages } from '../dev/dev-pages.ts'
 import { APP, CONFIG, ENV, serviceToken } from '../container/tokens.ts'
 import { KilnError } from '../support/errors.ts'
 import { runWithApp, setLastBootedApp } from './current-app.ts'
@@ -42,6 +43,8 @@ export class Application {
     readonly env: Env,
     readonly config: ConfigRepository,
     readonly plugins: readonly Plugin[],
+    /** The pages `kiln dev` serves beside the app (`/_kiln/<name>`); undefined outside `kiln dev`. */
+    readonly dev?: DevPages,
   ) {
     this.container = tsyringe.container.createChildContainer()
     this.container.registerInstance(APP, this)

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { checkEnvironmentsAgree, requireAppUrl } from '../config/app-environment.ts'
 import { ConfigRepository } from '../config/config-repository.ts'
 import { Env } from '../config/env.ts'
+import type { DevPages } from '../dev/dev-pages.ts'
 import { loadEnvDefinition, validateEnv } from '../config/env-schema.ts'
 import { loadConfigFiles } from '../config/load-config-files.ts'
 import { generateAppKey, missingAppKey, parseAppKey } from '../security/app-key.ts'
@@ -20,6 +21,8 @@ export interface CreateAppOptions {
   config?: Record<string, unknown>
   /** Plugins added after those listed in `config/app.ts`. */
   plugins?: Plugin[]
+  /** The dev pages of `kiln dev`, which passes them: plugins add theirs (`app.dev`). */
+  dev?: DevPages
 }
 
 /**
@@ -57,7 +60,7 @@ export async function createApp(options: CreateAppOptions): Promise<Application>
   requireAppUrl({ env: appConfig.env, url: appConfig.url, appUrlSet: env.isSet('APP_URL') })
 
   const plugins = uniqueByName([...appConfig.plugins, ...(options.plugins ?? [])])
-  const app = new Application(root, env, config, plugins)
+  const app = new Application(root, env, config, plugins, options.dev)
   try {
     await app.register(kernelProviders)
     // Another process would make up another key, and refuse this one's cookies and signatures.

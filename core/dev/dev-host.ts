@@ -10,6 +10,7 @@ import { changeKind, describeFiles, pageRefresh } from './changes.ts'
 import { devAppUrl } from './dev-app-url.ts'
 import { DEV_EVENTS_PATH, isPageNavigation, withDevClient } from './dev-client.ts'
 import { DevEvents } from './dev-events.ts'
+import { DevPages } from './dev-pages.ts'
 import { devHostCheck, foreignHost } from './dev-hosts.ts'
 import { loadError, loadErrorPage } from './load-error.ts'
 import { errorPage } from '../http/errors/error-page.ts'
@@ -56,7 +57,9 @@ type Loaded = { app: Application; handlers: ServerHandlers; error?: undefined } 
  * that the app did not load. The next change tries again. The event stream
  * and that page answer only under the dev server's own host names
  * (`dev-hosts.ts`), 403 otherwise. Pages get a small
- * script that reloads them after each change (`dev-client.ts`).
+ * script that reloads them after each change (`dev-client.ts`). Plugins'
+ * dev pages (`/_kiln/<name>`, `dev-pages.ts`) answer only with `APP_DEBUG`
+ * and under those host names; otherwise the app answers, with its 404.
  *
  * @example
  * ```ts
@@ -69,6 +72,8 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
   const hooks = installReloadHooks(root)
   let builds = 0
   const events = new DevEvents(`${process.pid}.${builds}`)
+  // One for the process: every reloaded app gets the same, so what a plugin records there outlives a reload.
+  const dev = new DevPages()
   let inFlight = 0
   let announced = false
 
@@ -79,7 +84,7 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
       // Views compile once and are forgotten file by file as they change (see `apply`). Links made outside a request
       // (mails) point at the port kiln dev serves when APP_URL names this machine on another one.
       const url = devAppUrl(Env.load(root).get('APP_URL'), options.url)
-      const app = await createApp({ root, config: { views: { cache: true }, ...(url ? { app: { url } } : {}) } })
+      const app = await createApp({ root, dev, config: { views: { cache: true }, ...(url ? { app: { url } } : {}) } })
       const { serverHandlers } = await import('../http/serve.ts')
       return { app, handlers: serverHandlers(app) }
     } catch (error) {
@@ -108,6 +113,9 @@ export async function runDevHost(options: DevHostOptions): Promise<number> {
     if (new URL(request.url).pathname.endsWith(DEV_EVENTS_PATH)) return ownHost(host) ? events.stream() : foreignHost(host)
     const current = await loaded
     if (current.error) return ownHost(host) ? errorResponse(request, current.error, root, events.build) : foreignHost(host)
+    // The dev pages (`/_kiln/mail`) only with APP_DEBUG and under the dev server's own names; else the app answers (404).
+    const page = current.app.debug && ownHost(host) ? await dev.answer(request, current.app.urls.basePath) : undefined
+    if (page) return page
     const response = await current.handlers.fetch(request)
     // APP_ENV=production under kiln dev (trying a production setting locally): pages are served as production serves them.
     const inject = current.app.environment !== 'production' && isPageNavigation(request, response)

@@ -26,6 +26,7 @@ export interface QueueMailOptions {
 export class MailManager {
   readonly transports: DriverManager<MailTransport, Application>
   private faked?: MailFake
+  private readonly sentListeners: Array<(message: MailMessage, mailer: string, sent: SentMessage) => void> = []
 
   constructor(private readonly app: Application) {
     this.transports = new DriverManager<MailTransport, Application>(app, app.config, { kind: 'mail transport', file: 'mail', connectionsKey: 'mailers' })
@@ -99,7 +100,25 @@ export class MailManager {
    * ```
    */
   async sendMessage(message: MailMessage, mailer?: string): Promise<SentMessage> {
-    return this.transport(mailer).send(message)
+    const name = mailer ?? this.transports.defaultConnection()
+    const sent = await this.transport(name).send(message)
+    for (const listener of this.sentListeners) listener(message, name, sent)
+    return sent
+  }
+
+  /**
+   * Calls `listener` with each message a transport took (not faked mail),
+   * the mailer's name and the transport's report: what `kiln dev`'s mail
+   * page records.
+   *
+   * @example
+   * ```ts
+   * mail.onSent((message, mailer) => console.log(`${mailer}: ${message.subject}`))
+   * ```
+   */
+  onSent(listener: (message: MailMessage, mailer: string, sent: SentMessage) => void): this {
+    this.sentListeners.push(listener)
+    return this
   }
 
   /** Records mail instead of sending it. @example `const fake = mail.fake()` */

@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import { definePlugin, type Application, type Plugin } from '../../core/index.ts'
+import { devMailbox } from './dev-mailbox.ts'
 import { LogTransport } from './log-transport.ts'
 import { mailConfigSchema } from './mail-config.ts'
 import { MailManager } from './mail-manager.ts'
+import { mailPage } from './mail-page.ts'
 import { SendQueuedMail } from './send-queued-mail.ts'
 import { SmtpTransport } from './smtp-transport.ts'
 
@@ -17,7 +19,7 @@ const CONFIG_STUB = fileURLToPath(new URL('./stubs/config.ts.stub', import.meta.
 /**
  * The mail plugin: mailables, the `log` transport (the default: mail is
  * written to the log) and `smtp` (nodemailer), queued sending, the fake,
- * and `kiln make:mail`.
+ * `kiln make:mail`, and under `kiln dev` the mail page `/_kiln/mail`.
  *
  * @example
  * ```ts
@@ -51,6 +53,12 @@ export function mail(): Plugin {
       if (app.environment === 'production' && app.config.get(`mail.mailers.${mailer}.driver`) === 'log') {
         // The log then holds every password reset link: said once, at boot.
         app.logger.warn(`Mail is written to the log (mailer "${mailer}"), not sent: set MAIL_MAILER to a real mailer (config/mail.ts).`)
+      }
+      if (app.dev) {
+        // Under kiln dev, whatever the mailer: the mail is kept for /_kiln/mail (kiln dev serves it only with APP_DEBUG).
+        const mailbox = devMailbox(app.dev)
+        manager.onSent((message, name, sent) => mailbox.record(message, name, sent))
+        app.dev.page('mail', mailPage(mailbox))
       }
       // The generator (and the kernel's generator modules) load only when a command runs or is listed.
       app.commands.registerLazy('make:mail', async () => (await import('./make-mail-command.ts')).makeMailCommand)
