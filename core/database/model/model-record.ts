@@ -1,7 +1,9 @@
+import { inspect, type InspectOptionsStylized } from 'node:util'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { KilnError } from '../../support/errors.ts'
 import { ATTRIBUTE_HANDLER, sameValue } from './model-attributes.ts'
 import { MassAssignmentError } from './model-errors.ts'
+import { inspectModel } from './model-inspect.ts'
 import { deleteModel, forceDeleteModel, restoreModel, saveModel, type PersistedClass } from './model-persistence.ts'
 import { attributesToDict } from './model-serialise.ts'
 
@@ -152,5 +154,10 @@ export class ModelRecord {
   /** What `JSON.stringify` uses: `toDict()`. @example `JSON.stringify(post)` */
   toJSON(): Record<string, unknown> {
     return this.toDict()
+  }
+
+  /** What `console.log`, `util.inspect` and `kiln repl` show: the class and its attributes. @example `console.log(post) // Post { id: 1, title: 'Hi' }` */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    return inspectModel(this, depth, options, nodeInspect)
   }
 }
