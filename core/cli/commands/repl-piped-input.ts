@@ -20,7 +20,7 @@ import type { Readable } from 'node:stream'
  * ```
  */
 export async function typePipedLines(server: REPLServer, input: Readable): Promise<void> {
-  let prompted = false
+  let prompted: boolean
   let closed = false
   let ready = (): void => {}
   const displayPrompt = server.displayPrompt
