@@ -13,15 +13,17 @@ export interface InspectedModel {
  * proxy that serves the attributes as properties and its bookkeeping fields.
  * Hidden attributes are shown too: this is for developers, not a response.
  *
+ * Node calls it with the model as `this` (`ModelRecord.prototype[inspect.custom]`).
+ *
  * @example
  * ```ts
  * inspect(await User.find(1)) // "User { id: 1, name: 'Ada', ... }"
  * ```
  */
-export function inspectModel(model: InspectedModel, depth: number, options: InspectOptionsStylized, inspect: typeof nodeInspect): string {
-  const name = model.constructor.name
+export function inspectModel(this: InspectedModel, depth: number, options: InspectOptionsStylized, inspect: typeof nodeInspect): string {
+  const name = this.constructor.name
   // Past the depth limit, as Node shows a nested object: `[User]`.
   if (depth < 0) return options.stylize(`[${name}]`, 'special')
   // `depth` is what is left at this level: the attributes are the model's own level, so they get all of it.
-  return `${name} ${inspect({ ...model.$attributes }, { ...options, depth })}`
+  return `${name} ${inspect({ ...this.$attributes }, { ...options, depth })}`
 }

@@ -1,4 +1,4 @@
-import { inspect, type InspectOptionsStylized } from 'node:util'
+import { inspect } from 'node:util'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { KilnError } from '../../support/errors.ts'
 import { ATTRIBUTE_HANDLER, sameValue } from './model-attributes.ts'
@@ -155,9 +155,9 @@ export class ModelRecord {
   toJSON(): Record<string, unknown> {
     return this.toDict()
   }
-
-  /** What `console.log`, `util.inspect` and `kiln repl` show: the class and its attributes. @example `console.log(post) // Post { id: 1, title: 'Hi' }` */
-  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    return inspectModel(this, depth, options, nodeInspect)
-  }
 }
+
+// What `console.log`, `util.inspect` and `kiln repl` show: the class and its attributes. On the prototype, not a
+// class member: a member keyed by a symbol would be named in the declaration files of every mixin
+// (`HasApiTokens(Model)`), which cannot name it.
+Object.defineProperty(ModelRecord.prototype, inspect.custom, { value: inspectModel, writable: true, configurable: true })
