@@ -1,7 +1,9 @@
+import { inspect } from 'node:util'
 import { FORBIDDEN_KEYS } from '../../support/dot-path.ts'
 import { KilnError } from '../../support/errors.ts'
 import { ATTRIBUTE_HANDLER, sameValue } from './model-attributes.ts'
 import { MassAssignmentError } from './model-errors.ts'
+import { inspectModel } from './model-inspect.ts'
 import { deleteModel, forceDeleteModel, restoreModel, saveModel, type PersistedClass } from './model-persistence.ts'
 import { attributesToDict } from './model-serialise.ts'
 
@@ -154,3 +156,8 @@ export class ModelRecord {
     return this.toDict()
   }
 }
+
+// What `console.log`, `util.inspect` and `kiln repl` show: the class and its attributes. On the prototype, not a
+// class member: a member keyed by a symbol would be named in the declaration files of every mixin
+// (`HasApiTokens(Model)`), which cannot name it.
+Object.defineProperty(ModelRecord.prototype, inspect.custom, { value: inspectModel, writable: true, configurable: true })

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process'
 import test from 'ava'
+import { SEEDED_USERS } from '../../../app-template/database/seeders/index.ts'
 import { generateAppKey } from '../../../core/security/app-key.ts'
 import { tempApp } from '../../fixtures/temp-app.ts'
 import { BIN, bin } from './cli-harness.ts'
+import { starterCopy } from './generators/generator-fixtures.ts'
 
 const files = {
   'config/app.ts': "import { defineConfig } from 'kiln-framework'\nexport default defineConfig({ name: 'Notebook' })\n",
@@ -60,4 +62,60 @@ test('kiln repl: the booted app, its models by name, Route and top-level await, 
   t.regex(session.stdout, /'\/hello'|http:\/\/[^'\s]+\/hello/)
   t.regex(session.stdout, /ReferenceError: missingThing is not defined/)
   t.is((await repl(root, 'await Note.query().count()\n')).stdout.match(/kiln> (\d+)/)?.[1] ?? 'no count', '1', 'the row is in the database')
+})
+
+test('kiln repl in the starter: piped lines run in order, each await finished before the next line, models print as class and attributes, the app closes after the last result', async (t) => {
+  const root = starterCopy({ '.env': `APP_KEY=${generateAppKey()}\nDB_CONNECTION=sqlite\nDB_DATABASE=database/database.sqlite\n` })
+  t.is((await bin(['migrate'], root)).code, 0)
+  t.is((await bin(['db:seed'], root)).code, 0)
+  const session = await repl(
+    root,
+    [
+      'const u = await User.find(1)',
+      'u',
+      'u.name',
+      'const n = await User.query().count()',
+      'n',
+      "await new Promise((resolve) => setTimeout(resolve, 300)); 'slow'",
+      "'fast'",
+      '(await User.all()).slice(0, 2)',
+      'function twice(x) {',
+      '  return 2 * x',
+      '}',
+      'twice(n)',
+      // The last line is still a query: the app must not close under it.
+      'await User.query().count()',
+      '',
+    ].join('\n'),
+  )
+  t.is(session.code, 0, session.stderr)
+  t.notRegex(session.stdout + session.stderr, /destroyed|Uncaught/)
+  t.notRegex(session.stdout, /Proxy|\$attributes|\$original/)
+  // Each statement's prompt, then what it printed: nothing for a declaration, a `... ` prompt for each line inside the function.
+  const results = session.stdout
+    .split('\n')
+    .slice(1)
+    .join('\n')
+    .split('kiln> ')
+    .slice(1)
+    .map((result) => result.trim())
+  const count = String(SEEDED_USERS.length)
+  const user = (id: number, name: string, email: string, indent = '') =>
+    new RegExp(
+      `^User \\{\\n${indent}  id: ${id},\\n${indent}  name: '${name}',\\n${indent}  email: '${email}',\\n${indent}  password: '[^']+',\\n${indent}  created_at: \\d{4}-`,
+    )
+  t.is(results.length, 12, session.stdout)
+  t.is(results[0], '')
+  t.regex(results[1]!, user(1, 'Test User', 'test@example.com'))
+  t.regex(results[1]!, /\n\}$/)
+  t.is(results[2], "'Test User'")
+  t.is(results[3], '')
+  t.is(results[4], count, 'const n = await ... then n')
+  t.is(results[5], "'slow'")
+  t.is(results[6], "'fast'")
+  t.regex(results[7]!, /^\[\n {2}User \{\n {4}id: 1,[^]*\n {2}\},\n {2}User \{\n {4}id: 2,\n {4}name: 'Maria Garcia',[^]*\n {2}\}\n\]$/)
+  t.regex(results[8]!, /^\.\.\. \.\.\.$/)
+  t.is(results[9], String(2 * SEEDED_USERS.length))
+  t.is(results[10], count)
+  t.is(results[11], '', 'the prompt after the last line, then nothing')
 })
