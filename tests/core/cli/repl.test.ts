@@ -102,7 +102,7 @@ test('kiln repl in the starter: piped lines run in order, each await finished be
   const count = String(SEEDED_USERS.length)
   const user = (id: number, name: string, email: string, indent = '') =>
     new RegExp(
-      `^User \\{\\n${indent}  id: ${id},\\n${indent}  name: '${name}',\\n${indent}  email: '${email}',\\n${indent}  password: '[^']+',\\n${indent}  created_at: \\d{4}-`,
+      `^User \\{\\n${indent}  id: ${id},\\n${indent}  name: '${name}',\\n${indent}  email: '${email}',\\n${indent}  password: \\[hidden\\],\\n${indent}  created_at: \\d{4}-`,
     )
   t.is(results.length, 12, session.stdout)
   t.is(results[0], '')
