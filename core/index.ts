@@ -82,6 +82,7 @@ export { HttpException, ValidationException, abort } from './http/errors/http-ex
 export { renderError, type RenderErrorOptions } from './http/errors/error-renderer.ts'
 export { renderDebugPage } from './http/errors/debug-error-page.ts'
 export { defineMiddleware, middlewareNow, type Middleware, type MiddlewareRef, type Next, type NextNow } from './http/pipeline/middleware.ts'
+export { logAfter, logStatus } from './http/pipeline/request-log.ts'
 export { MiddlewareRegistry, type AliasOptions } from './http/pipeline/middleware-registry.ts'
 export { json, redirect, noContent, type Responsable } from './http/responses/to-response.ts'
 export { UrlGenerator } from './http/routing/url-generator.ts'

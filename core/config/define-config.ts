@@ -34,23 +34,38 @@ export function resolveDefinition<T>(definition: ConfigDefinition<T>, ctx: Confi
 }
 
 /**
- * `T` with every key that `Shape` does not have typed `never`, at every depth: TypeScript checks a factory's
- * returned object only against the keys it names, so a misspelled key would otherwise pass. Lists, functions
- * and records (whose keys are free) are left as they are.
+ * `T` with every key that `Shape` does not have typed as a message naming it (`UnknownKey`), at every depth:
+ * TypeScript checks a factory's returned object only against the keys it names, so a misspelled key would
+ * otherwise pass. Lists, functions and records (whose keys are free) are left as they are.
  */
 export type NoExtraKeys<T, Shape> = unknown extends Shape
   ? T
-  : Shape extends readonly unknown[] | ((...args: never[]) => unknown)
+  : Shape extends readonly unknown[] | AnyFunction
     ? T
     : T extends object
-      ? { [K in keyof T]: K extends keyof Shape ? (unknown extends Shape[K] ? T[K] : NoExtraKeys<T[K], NonNullable<Shape[K]>>) : never }
+      ? { [K in keyof T]: K extends keyof Shape ? (unknown extends Shape[K] ? T[K] : NoExtraKeys<T[K], NonNullable<Shape[K]>>) : UnknownKey<K, Shape> }
       : T
 
-/** A feature's own `define…Config`: a value or a factory, with nothing the feature does not know. */
-export interface ConfigDefiner<Input> {
-  <T extends Input>(factory: (ctx: ConfigContext) => T & NoExtraKeys<T, Input>): ConfigDefinition<Input>
-  <T extends Input>(value: T & NoExtraKeys<T, Input>): ConfigDefinition<Input>
-}
+type AnyFunction = (...args: never[]) => unknown
+
+/** The keys of `Shape` that begin as `K` does (its first three characters): the likely meant ones. */
+type LikelyKeys<K, Shape> = K extends `${infer A}${infer B}${infer C}${string}` ? Extract<keyof Shape, `${A}${B}${C}${string}`> & string : never
+
+/**
+ * What the compiler says of a key the config does not have, in place of a wall of overloads:
+ * `Type 'number' is not assignable to type "'lifetme' is not a config key here: did you mean 'lifetime'?"`.
+ */
+type UnknownKey<K, Shape> = [LikelyKeys<K, Shape>] extends [never]
+  ? `'${K & string}' is not a config key here`
+  : `'${K & string}' is not a config key here: did you mean '${LikelyKeys<K, Shape>}'?`
+
+/**
+ * A feature's own `define…Config`: a value or a factory, with nothing the feature does not know. One
+ * signature, not an overload for each form, so that a misspelled key gets one message, at the key.
+ */
+export type ConfigDefiner<Input> = <T extends Input | ((ctx: ConfigContext) => Input)>(
+  definition: T extends AnyFunction ? (ctx: ConfigContext) => NoExtraKeys<ReturnType<T>, Input> : NoExtraKeys<T, Input>,
+) => ConfigDefinition<Input>
 
 /**
  * Makes a feature's typed `define…Config` from its zod schema: `tsc` rejects a key the schema does not

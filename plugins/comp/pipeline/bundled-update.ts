@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpException, renderDebugPage, type HttpContext } from '../../../core/index.ts'
+import { HttpException, logStatus, renderDebugPage, type HttpContext } from '../../../core/index.ts'
 import type { CompConfig } from '../comp-config.ts'
 import { signedEndpoint } from '../protocol/keys.ts'
 import type { CompServices } from '../lifecycle/component-hook.ts'
@@ -130,21 +130,33 @@ async function hear(
   return attempt(ctx, () => updateComponent(services, { ...listener, updates: [], calls, island: null }, ctx))
 }
 
-/** One entry's answer, or its failure as the status and message it would have had alone; a crash is logged (and in debug mode comes with its debug page). */
+/**
+ * One entry's answer, or its failure as the status and message it would
+ * have had alone; a crash is logged (and in debug mode comes with its debug
+ * page). The request log records the failure's status, as the browser
+ * shows it, not the bundle's 200.
+ */
 async function attempt(ctx: HttpContext, work: () => Promise<UpdateResponse>): Promise<UpdateResponse | EntryError> {
   try {
     return await work()
   } catch (error) {
-    if (error instanceof HttpException) {
-      const errors = error.body?.errors as Record<string, string[]> | undefined
-      return { error: { status: error.status, message: error.message, ...(errors ? { errors } : {}) } }
-    }
-    const status = (error as { status?: unknown } | null)?.status
-    if (typeof status === 'number' && status >= 400 && status < 500) return { error: { status, message: (error as Error).message } }
-    const logger = ctx.app.hasService('logger') ? ctx.app.service('logger') : undefined
-    if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a bundled component update')
-    else console.error('Unhandled error in a bundled component update', error)
-    if (!ctx.app.debug || !(error instanceof Error)) return { error: { status: 500, message: 'Server error.' } }
-    return { error: { status: 500, message: error.message, ...(showsErrorPages(ctx) ? { page: await renderDebugPage(error, ctx, 500) } : {}) } }
+    const failed = await failure(ctx, error)
+    logStatus(ctx, failed.error.status)
+    return failed
   }
+}
+
+/** A failed entry's answer. */
+async function failure(ctx: HttpContext, error: unknown): Promise<EntryError> {
+  if (error instanceof HttpException) {
+    const errors = error.body?.errors as Record<string, string[]> | undefined
+    return { error: { status: error.status, message: error.message, ...(errors ? { errors } : {}) } }
+  }
+  const status = (error as { status?: unknown } | null)?.status
+  if (typeof status === 'number' && status >= 400 && status < 500) return { error: { status, message: (error as Error).message } }
+  const logger = ctx.app.hasService('logger') ? ctx.app.service('logger') : undefined
+  if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a bundled component update')
+  else console.error('Unhandled error in a bundled component update', error)
+  if (!ctx.app.debug || !(error instanceof Error)) return { error: { status: 500, message: 'Server error.' } }
+  return { error: { status: 500, message: error.message, ...(showsErrorPages(ctx) ? { page: await renderDebugPage(error, ctx, 500) } : {}) } }
 }

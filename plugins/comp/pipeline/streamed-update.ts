@@ -1,4 +1,4 @@
-import { HttpException, KilnError, renderDebugPage, type HttpContext } from '../../../core/index.ts'
+import { HttpException, KilnError, logAfter, logStatus, renderDebugPage, type HttpContext } from '../../../core/index.ts'
 import type { ComponentRun } from '../component-run.ts'
 import { showsErrorPages } from './error-page.ts'
 
@@ -94,10 +94,12 @@ async function streamed(ctx: HttpContext, maxKb: number, work: () => Promise<unk
   sinks.set(ctx, sink)
   const done = work()
   if (!(await Promise.race([done.then(() => false), sink.started]))) return done
-  done.then(
+  const ended = done.then(
     (response) => sink.end({ response }),
     async (error: unknown) => sink.end({ error: await describe(ctx, error) }),
   )
+  // The request log waits for the end: a failure after the first chunk is logged with its status, not the stream's 200.
+  logAfter(ctx, ended)
   return new Response(sink.body, {
     headers: { 'content-type': STREAM_TYPE, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
   })
@@ -110,7 +112,11 @@ async function streamed(ctx: HttpContext, maxKb: number, work: () => Promise<unk
  * shown in the error dialog.
  */
 async function describe(ctx: HttpContext, error: unknown): Promise<{ status: number; message: string; page?: string }> {
-  if (error instanceof HttpException) return { status: error.status, message: error.message }
+  if (error instanceof HttpException) {
+    logStatus(ctx, error.status)
+    return { status: error.status, message: error.message }
+  }
+  logStatus(ctx, 500)
   const logger = ctx.app.hasService('logger') ? ctx.app.service('logger') : undefined
   if (logger) logger.error({ err: error, method: ctx.request.method, path: ctx.request.path }, 'Unhandled error in a streamed component update')
   else console.error('Unhandled error in a streamed component update', error)

@@ -45,7 +45,7 @@ test.serial('--view writes the class and its view; --test writes a test beside t
   t.regex(read('resources/views/components/shop/basket.hbs'), /<p>Basket: <span wire:text="count">\{\{count\}\}<\/span><\/p>/)
   const testSource = read('tests/components/shop/basket.test.ts')
   t.regex(testSource, /new URL\('\.\.\/\.\.\/\.\.\/', import\.meta\.url\)/)
-  t.regex(testSource, /await t\.notThrowsAsync\(\n {4}testComponent\(app, 'shop\.basket'\)\n {6}\.assertSet\('count', 0\)\n {6}\.assertSee\('Basket:'\)/)
+  t.regex(testSource, /const component = await testComponent\(app, 'shop\.basket'\)\n {4}\.assertSet\('count', 0\)\n {4}\.assertSee\('Basket:'\)/)
 
   const single = await kiln(['make:comp', 'Greeting', '--test'], root)
   t.is(single.code, 0, single.stderr)
@@ -90,4 +90,10 @@ test.serial('the generated components and tests type-check, and the tests pass a
   const broken = await run(process.execPath, [join(REPO, 'node_modules/ava/entrypoints/cli.mjs'), '--config', config], REPO)
   t.is(broken.code, 1)
   t.regex(broken.stdout + broken.stderr, /greeting: Expected count to be 2, but it is 4\./)
+  // ava points at the assertion that failed, not at the start of the chain or a wrapper around it.
+  const line =
+    read('tests/components/greeting.test.ts')
+      .split('\n')
+      .findIndex((text) => text.includes(".assertSet('count', 2)")) + 1
+  t.regex(broken.stdout + broken.stderr, new RegExp(`greeting\\.test\\.ts:${line}:`), broken.stdout + broken.stderr)
 })
