@@ -6,6 +6,7 @@ class Article extends Model {
   static table = 'articles'
   static fillable = ['title', 'meta']
   static hidden = ['meta']
+  declare meta: unknown
 }
 
 test('a model inspects as its class and attributes, hidden ones masked (console.log reaches logs), not as its proxy', (t) => {
