@@ -37,6 +37,13 @@ export type EnvName = [Declared] extends [never] ? string : { [K in keyof KilnEn
 type EnvValue<K extends string> = K extends Declared ? KilnEnv[K] : string | undefined
 
 /**
+ * `get`'s parameter: the name as written when it is accepted, else the accepted names. Inferring `K` from
+ * the name as written (not constrained to `EnvName`) keeps a typo's return type plain, so tsc reports the
+ * typo alone and not also the config object it would have spoilt.
+ */
+type CheckedName<K extends string> = K extends EnvName ? K : EnvName
+
+/**
  * The environment of one application: the app's `.env` file under the real
  * process environment (real variables win), plus any overrides a test passes.
  * Each application owns its own `Env`, so two apps in one process never share
@@ -117,8 +124,8 @@ export class Env {
    * env.get('APP_URL', 'http://localhost:3000')
    * ```
    */
-  get<K extends EnvName>(key: K): EnvValue<K>
-  get<K extends EnvName>(key: K, fallback: NonNullable<EnvValue<K>>): NonNullable<EnvValue<K>>
+  get<K extends string>(key: CheckedName<K>): EnvValue<K>
+  get<K extends string>(key: CheckedName<K>, fallback: NonNullable<EnvValue<K>>): NonNullable<EnvValue<K>>
   get(key: string, fallback?: unknown): unknown {
     return this.unchecked.get(key, fallback as string)
   }
