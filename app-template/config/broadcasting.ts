@@ -1,3 +1,4 @@
+import type { Env } from 'kiln-framework'
 import { defineBroadcastingConfig } from 'kiln-framework/broadcasting'
 
 /**
@@ -11,7 +12,7 @@ import { defineBroadcastingConfig } from 'kiln-framework/broadcasting'
  * a refusal frame and HTTP stays responsive. Pages of other sites may not
  * connect unless RT_ALLOWED_ORIGINS lists them (comma-separated hosts).
  */
-function socketLimits(env: { number(key: string, fallback: number): number; get(key: string, fallback: string): string }) {
+function socketLimits(env: Env) {
   return {
     max_connections: env.number('RT_MAX_CONNECTIONS', 10_000),
     max_connections_per_address: env.number('RT_MAX_CONNECTIONS_PER_ADDRESS', 100),
@@ -27,7 +28,7 @@ function socketLimits(env: { number(key: string, fallback: number): number; get(
  * socket servers of several processes act as one: a broadcast sent by one
  * reaches sockets held by another.
  */
-function scaling(env: { boolean(key: string, fallback: boolean): boolean; get(key: string, fallback: string): string }) {
+function scaling(env: Env) {
   return { scaling: { enabled: env.boolean('RT_SCALING', false), url: env.get('REDIS_URL', 'redis://127.0.0.1:6379') } }
 }
 

@@ -57,7 +57,7 @@ export async function createApp(options: CreateAppOptions): Promise<Application>
   }
   parseAppKey(config.get<string>('app.key'))
   checkEnvironmentsAgree(appConfig.env, env.raw().NODE_ENV)
-  requireAppUrl({ env: appConfig.env, url: appConfig.url, appUrlSet: env.isSet('APP_URL') })
+  requireAppUrl({ env: appConfig.env, url: appConfig.url, appUrlSet: env.unchecked.isSet('APP_URL') })
 
   const plugins = uniqueByName([...appConfig.plugins, ...(options.plugins ?? [])])
   const app = new Application(root, env, config, plugins, options.dev)
@@ -79,17 +79,17 @@ export async function createApp(options: CreateAppOptions): Promise<Application>
 /** What `config/app.ts` means when it leaves a key out: the conventional `APP_*` variables. */
 function appDefaultsFromEnv(env: Env): Record<string, unknown> {
   const defaults: Record<string, unknown> = {
-    name: env.get('APP_NAME', 'Kiln'),
-    env: env.get('APP_ENV', 'production'),
-    debug: env.boolean('APP_DEBUG', false),
-    key: env.get('APP_KEY'),
+    name: env.unchecked.get('APP_NAME', 'Kiln'),
+    env: env.unchecked.get('APP_ENV', 'production'),
+    debug: env.unchecked.boolean('APP_DEBUG', false),
+    key: env.unchecked.get('APP_KEY'),
     // Comma-separated, as Laravel reads it: keys that still decrypt and verify during a rotation.
-    previous_keys: (env.get('APP_PREVIOUS_KEYS') ?? '')
+    previous_keys: (env.unchecked.get('APP_PREVIOUS_KEYS') ?? '')
       .split(',')
       .map((key) => key.trim())
       .filter(Boolean),
-    url: env.get('APP_URL', 'http://localhost:3000'),
-    base_path: env.get('APP_BASE_PATH', ''),
+    url: env.unchecked.get('APP_URL', 'http://localhost:3000'),
+    base_path: env.unchecked.get('APP_BASE_PATH', ''),
   }
   return defaults
 }

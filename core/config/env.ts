@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseEnv } from 'node:util'
 import { appEnvironmentFrom } from './app-environment.ts'
+import { UncheckedEnv } from './unchecked-env.ts'
 
 /**
  * The variables an app declares in its `env.ts` (`defineEnv`), with their
@@ -26,6 +27,23 @@ export interface KilnEnv {}
 type Declared = keyof KilnEnv & string
 
 /**
+ * The names `env.get()` and the other helpers accept: those the app's `env.ts` declares, so a misspelt
+ * name is a compile error listing them; any name when the app declares none (no `env.ts`).
+ */
+// Spelt as a mapped type rather than `Declared` so that tsc's message lists the names, not the alias.
+export type EnvName = [Declared] extends [never] ? string : { [K in keyof KilnEnv]-?: K }[keyof KilnEnv] & string
+
+/** What `env.get(key)` returns: the declared variable's validated type, else the text it was set to. */
+type EnvValue<K extends string> = K extends Declared ? KilnEnv[K] : string | undefined
+
+/**
+ * `get`'s parameter: the name as written when it is accepted, else the accepted names. Inferring `K` from
+ * the name as written (not constrained to `EnvName`) keeps a typo's return type plain, so tsc reports the
+ * typo alone and not also the config object it would have spoilt.
+ */
+type CheckedName<K extends string> = K extends EnvName ? K : EnvName
+
+/**
  * The environment of one application: the app's `.env` file under the real
  * process environment (real variables win), plus any overrides a test passes.
  * Each application owns its own `Env`, so two apps in one process never share
@@ -39,21 +57,32 @@ type Declared = keyof KilnEnv & string
  * ```
  */
 export class Env {
-  /** Validated values of the variables the app's `env.ts` declares (numbers stay numbers). */
-  private declared: Record<string, unknown> = Object.create(null)
+  /**
+   * Reads any variable, declared in `env.ts` or not, without the compile-time check of names: for
+   * framework and plugin code, which reads variables an app need not declare (`HOST`, `DATABASE_URL`...).
+   * App code reads through `get()` and the other helpers, and declares what it reads in `env.ts`.
+   *
+   * @example
+   * ```ts
+   * app.env.unchecked.get('HOST', '127.0.0.1')
+   * ```
+   */
+  readonly unchecked: UncheckedEnv
 
   constructor(
     private readonly values: Record<string, string | undefined>,
     /** The names set in the app's `.env` file (not the process's), checked for misspellings of declared names. */
     readonly fileKeys: readonly string[] = [],
-  ) {}
+  ) {
+    this.unchecked = new UncheckedEnv(values)
+  }
 
   /**
    * Reads `.env` from `root` (if present) and layers the process environment and `overrides` on top.
    *
    * @example
    * ```ts
-   * Env.load(process.cwd()).get('PORT', '3000')
+   * Env.load(process.cwd()).get('PORT')
    * ```
    */
   static load(root: string, overrides: Record<string, string | undefined> = {}, processEnv: NodeJS.ProcessEnv = process.env): Env {
@@ -82,43 +111,35 @@ export class Env {
    * ```
    */
   useDeclared(values: Record<string, unknown>): void {
-    this.declared = Object.assign(Object.create(null), values)
+    this.unchecked.useDeclared(values)
   }
 
   /**
    * A variable's value, or `fallback` when unset or empty. A variable the app's `env.ts` declares comes
-   * validated and typed (`env.get('PORT')` is a number); any other is the string it was set to.
+   * validated and typed (`env.get('PORT')` is a number). Once `env.ts` declares variables, only their
+   * names are accepted: `env.get('SESION_DRIVER')` is a compile error listing the declared names.
    *
    * @example
    * ```ts
    * env.get('APP_URL', 'http://localhost:3000')
    * ```
    */
-  get<K extends Declared>(key: K): KilnEnv[K]
-  get<K extends Declared>(key: K, fallback: NonNullable<KilnEnv[K]>): NonNullable<KilnEnv[K]>
-  get(key: string): string | undefined
-  get(key: string, fallback: string): string
+  get<K extends string>(key: CheckedName<K>): EnvValue<K>
+  get<K extends string>(key: CheckedName<K>, fallback: NonNullable<EnvValue<K>>): NonNullable<EnvValue<K>>
   get(key: string, fallback?: unknown): unknown {
-    if (key in this.declared) return this.declared[key] ?? fallback
-    const value = this.values[key]
-    return value === undefined || value === '' ? fallback : value
+    return this.unchecked.get(key, fallback as string)
   }
 
   /** A boolean: `true`, `1`, `yes` and `on` are true. @example `env.boolean('APP_DEBUG', false)` */
-  boolean(key: string, fallback = false): boolean {
-    const value = this.get(key) as unknown
-    if (value === undefined || value === null) return fallback
-    if (typeof value === 'boolean') return value
-    return ['true', '1', 'yes', 'on'].includes(String(value).toLowerCase())
+  boolean(key: EnvName, fallback = false): boolean {
+    return this.unchecked.boolean(key, fallback)
   }
 
   /** A number, or `fallback` when unset or not numeric. @example `env.number('PORT', 3000)` */
-  number(key: string, fallback: number): number
-  number(key: string): number | undefined
+  number(key: EnvName, fallback: number): number
+  number(key: EnvName): number | undefined
   number(key: string, fallback?: number): number | undefined {
-    const value = this.get(key) as unknown
-    const parsed = value === undefined || value === null ? NaN : Number(value)
-    return Number.isFinite(parsed) ? parsed : fallback
+    return fallback === undefined ? this.unchecked.number(key) : this.unchecked.number(key, fallback)
   }
 
   /**
@@ -130,13 +151,12 @@ export class Env {
    * env.isSet('APP_URL') // false when only env.ts's default gives it a value
    * ```
    */
-  isSet(key: string): boolean {
-    const value = this.values[key]
-    return value !== undefined && value !== ''
+  isSet(key: EnvName): boolean {
+    return this.unchecked.isSet(key)
   }
 
   /** True when the variable is set to a non-empty value. @example `env.has('REDIS_URL')` */
-  has(key: string): boolean {
-    return (this.get(key) as unknown) !== undefined
+  has(key: EnvName): boolean {
+    return this.unchecked.has(key)
   }
 }

@@ -104,7 +104,7 @@ export async function createDatabase(app: Application, connection?: string): Pro
     return { name: relative(app.root, path) || filename, dialect: 'sqlite', created: !existed }
   }
   if (config.driver !== 'pgsql') throw new KilnError(`Cannot create a database for the "${config.driver}" driver.`, { code: 'E_DATABASE_DRIVER' })
-  const url = config.url ?? app.env.get('DATABASE_URL')
+  const url = config.url ?? app.env.unchecked.get('DATABASE_URL')
   if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`, { code: 'E_DATABASE_URL' })
   const { database, maintenanceUrl } = postgresTarget(url)
   const pg = await importOptionalPackage<typeof import('pg')>('pg', `The database connection "${name}"`, app.root)

@@ -50,7 +50,7 @@ export const migrateCommand = defineCommand({
 /** The missing PostgreSQL database of a connection, by name, and its server. */
 function missingDatabase(app: Application, connection: string | undefined): { name: string; server: string } {
   const { config } = connectionSettings(app, connection)
-  const { database, server } = postgresTarget(config.url ?? app.env.get('DATABASE_URL', ''))
+  const { database, server } = postgresTarget(config.url ?? app.env.unchecked.get('DATABASE_URL', ''))
   return { name: database, server }
 }
 

@@ -26,10 +26,10 @@ export const databaseProvider = definePlugin({
   prepare(app) {
     const defaults = {
       sqlite: { driver: 'sqlite', filename: 'database/database.sqlite' },
-      pgsql: { driver: 'pgsql', url: app.env.get('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres') },
+      pgsql: { driver: 'pgsql', url: app.env.unchecked.get('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres') },
     }
     app.config.set('database.connections', deepMerge(defaults, app.config.get('database.connections', {})))
-    if (!app.config.get('database.default')) app.config.set('database.default', app.env.get('DB_CONNECTION', 'sqlite'))
+    if (!app.config.get('database.default')) app.config.set('database.default', app.env.unchecked.get('DB_CONNECTION', 'sqlite'))
     const active = app.config.get<string>('database.default')
     requireDriverPackages(`database.${app.config.get<string>(`database.connections.${active}.driver`, '')}`, `The database connection "${active}"`, app.root)
     const connection = app.config.get<{ driver?: string; filename?: string }>(`database.connections.${active}`, {})

@@ -141,7 +141,7 @@ export async function pgsqlConnection(
   name: string,
   config: { url?: string; schema?: string; pool?: number; connect_timeout_ms?: number },
 ): Promise<Connection> {
-  const url = config.url ?? app.env.get('DATABASE_URL')
+  const url = config.url ?? app.env.unchecked.get('DATABASE_URL')
   if (!url) throw new KilnError(`The "${name}" connection in config/database.ts needs a \`url\` (or DATABASE_URL).`)
   const [pg, { Kysely, PostgresDialect }] = await Promise.all([
     importOptionalPackage<typeof import('pg')>('pg', `The database connection "${name}"`, app.root),

@@ -25,7 +25,7 @@ export const queueProvider = definePlugin({
       redis: { driver: 'redis', url: redisUrl(app.env), prefix: appSlug(app.config.get('app.name')) },
     }
     app.config.set('queue.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('queue.connections', {}) })
-    if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.get('QUEUE_CONNECTION', 'memory'))
+    if (!app.config.get('queue.default')) app.config.set('queue.default', app.env.unchecked.get('QUEUE_CONNECTION', 'memory'))
     const active = app.config.get<string>('queue.default')
     requireDriverPackages(`queue.${app.config.get<string>(`queue.connections.${active}.driver`, '')}`, `The queue connection "${active}"`, app.root)
     const connection = app.config.get<{ driver?: string; url?: string }>(`queue.connections.${active}`, {})

@@ -61,7 +61,7 @@ export const sessionProvider = definePlugin({
 /** The session stores, once config/session.ts has its defaults and the active store's driver package is installed. */
 function sessionStores(app: Application): DriverManager<Storage, Application> {
   app.config.set('session.stores', deepMerge(defaultStores(app), app.config.get('session.stores', {})))
-  if (!app.config.get('session.driver')) app.config.set('session.driver', app.env.get('SESSION_DRIVER', 'fs'))
+  if (!app.config.get('session.driver')) app.config.set('session.driver', app.env.unchecked.get('SESSION_DRIVER', 'fs'))
   if (!app.config.get('session.cookie')) app.config.set('session.cookie', sessionCookieName(app))
   const store = app.config.get<string>('session.driver')
   const storeDriver = app.config.get<string>(`session.stores.${store}.driver`, '')

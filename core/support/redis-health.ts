@@ -180,6 +180,6 @@ export function redisTarget(url: string): string {
  * redisUrl(app.env, config.url) // 'redis://10.0.0.6:6379'
  * ```
  */
-export function redisUrl(env: { get(key: string, fallback: string): string }, url?: string): string {
-  return url ?? env.get('REDIS_URL', 'redis://127.0.0.1:6379')
+export function redisUrl(env: { readonly unchecked: { get(key: string, fallback: string): string } }, url?: string): string {
+  return url ?? env.unchecked.get('REDIS_URL', 'redis://127.0.0.1:6379')
 }

@@ -33,7 +33,7 @@ export function broadcasting(): Plugin {
     name: 'broadcasting',
     config: { file: 'broadcasting', schema: broadcastingConfigSchema },
     prepare(app) {
-      if (!app.config.get('broadcasting.default')) app.config.set('broadcasting.default', app.env.get('BROADCAST_CONNECTION', 'log'))
+      if (!app.config.get('broadcasting.default')) app.config.set('broadcasting.default', app.env.unchecked.get('BROADCAST_CONNECTION', 'log'))
       const defaults = { log: { driver: 'log' }, null: { driver: 'null' } }
       app.config.set('broadcasting.connections', { ...defaults, ...app.config.get<Record<string, unknown>>('broadcasting.connections', {}) })
     },

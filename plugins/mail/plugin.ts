@@ -34,7 +34,7 @@ export function mail(): Plugin {
     name: 'mail',
     config: { file: 'mail', schema: mailConfigSchema },
     prepare(app) {
-      if (!app.config.get('mail.default')) app.config.set('mail.default', app.env.get('MAIL_MAILER', 'log'))
+      if (!app.config.get('mail.default')) app.config.set('mail.default', app.env.unchecked.get('MAIL_MAILER', 'log'))
       const defaults = { log: { driver: 'log' }, smtp: { driver: 'smtp' } }
       app.config.set('mail.mailers', { ...defaults, ...app.config.get<Record<string, unknown>>('mail.mailers', {}) })
     },

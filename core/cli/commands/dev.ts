@@ -52,8 +52,8 @@ export const devCommand = defineCommand({
     }
 
     const env = Env.load(root)
-    const host = (flags.host as string | undefined) ?? env.get('HOST', '127.0.0.1')
-    const wanted = (flags.port as number | undefined) ?? env.number('PORT', 3000)
+    const host = (flags.host as string | undefined) ?? env.unchecked.get('HOST', '127.0.0.1')
+    const wanted = (flags.port as number | undefined) ?? env.unchecked.number('PORT', 3000)
     const label = pc.dim('[kiln dev]')
     let closing = false
     const serverEnv: NodeJS.ProcessEnv = { ...process.env, KILN_ROOT: root }

@@ -25,8 +25,8 @@ export const serveCommand = defineCommand({
   examples: ['kiln serve', 'kiln serve --port=8080 --host=0.0.0.0', 'kiln serve -p 0   # any free port', 'kiln serve --workers=auto'],
   async run({ app, flags, info, warn }) {
     const workers = workerCount(flags.workers as string | undefined)
-    const port = flags.port !== undefined ? Number(flags.port) : app.env.number('PORT', 3000)
-    const host = (flags.host as string | undefined) ?? app.env.get('HOST', '127.0.0.1')
+    const port = flags.port !== undefined ? Number(flags.port) : app.env.unchecked.number('PORT', 3000)
+    const host = (flags.host as string | undefined) ?? app.env.unchecked.get('HOST', '127.0.0.1')
     // A worker of our own primary, not of another cluster (pm2's cluster mode runs `kiln serve` as its workers).
     const ownWorker = cluster.isWorker && process.env.KILN_SERVE_WORKER === '1'
     if (workers > 1 && !ownWorker) {

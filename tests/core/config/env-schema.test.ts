@@ -23,7 +23,7 @@ test('declared variables come validated and typed: a number is a number, a boole
   t.teardown(() => app.close())
   t.deepEqual(app.config.get('probe'), { port: 8080, driver: 'fs', x: true })
   t.is(app.env.number('PORT', 1), 8080)
-  t.true(app.env.boolean('FEATURE_X'))
+  t.true(app.env.unchecked.boolean('FEATURE_X'))
 })
 
 test('a mistyped value stops the boot, naming the variable and not its value', async (t) => {
@@ -50,8 +50,8 @@ test('variables the app does not declare are left alone, in .env and in the proc
   const root = tempApp({ 'env.ts': ENV_TS, '.env': 'API_TOKEN=abcdefghij\nOTHER_THING=1\n' })
   const app = await createApp({ root, env: { APP_ENV: 'test', SOMETHING_ELSE: 'x' } })
   t.teardown(() => app.close())
-  t.is(app.env.get('OTHER_THING'), '1')
-  t.is(app.env.get('SOMETHING_ELSE'), 'x')
+  t.is(app.env.unchecked.get('OTHER_THING'), '1')
+  t.is(app.env.unchecked.get('SOMETHING_ELSE'), 'x')
 })
 
 test("an env.ts without defineEnv's export is a clear error", async (t) => {
