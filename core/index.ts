@@ -81,6 +81,7 @@ export { CookieJar, type CookieOptions, type CookieCodec, serializeCookie, parse
 export { HttpException, ValidationException, abort } from './http/errors/http-exception.ts'
 export { renderError, type RenderErrorOptions } from './http/errors/error-renderer.ts'
 export { renderDebugPage } from './http/errors/debug-error-page.ts'
+export { escapeHtml } from './support/escape-html.ts'
 export { defineMiddleware, middlewareNow, type Middleware, type MiddlewareRef, type Next, type NextNow } from './http/pipeline/middleware.ts'
 export { logAfter, logStatus } from './http/pipeline/request-log.ts'
 export { MiddlewareRegistry, type AliasOptions } from './http/pipeline/middleware-registry.ts'

@@ -10,7 +10,8 @@ import type { HttpContext } from '../pipeline/http-context.ts'
 import { json } from '../responses/to-response.ts'
 import { knownBody } from '../compression/known-body.ts'
 
-export { errorPage, escapeHtml } from './error-page.ts'
+export { errorPage } from './error-page.ts'
+export { escapeHtml } from '../../support/escape-html.ts'
 
 /** What an error becomes on the wire. */
 export interface ErrorDescription {
