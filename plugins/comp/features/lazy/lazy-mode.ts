@@ -24,17 +24,10 @@ export function lazyMode(Class: ComponentClass, params: Record<string, unknown>)
   const given: Partial<Record<(typeof LAZY_OPTIONS)[number], boolean>> = {}
   // An option left empty (`lazy=undefinedValue`) leaves it to the class.
   for (const option of LAZY_OPTIONS) if (params[option] !== undefined && params[option] !== null) given[option] = flag(Class, option, params[option])
-  return given.defer === true
-      ? 'defer'
-      : given.lazy === true
-        ? 'lazy'
-        : given.lazy === false || given.defer === false
-          ? undefined
-          : Class.defer
-            ? 'defer'
-            : Class.lazy
-              ? 'lazy'
-              : undefined
+  if (given.defer) return 'defer'
+  if (given.lazy) return 'lazy'
+  if (given.lazy === false || given.defer === false) return undefined
+  return Class.defer ? 'defer' : Class.lazy ? 'lazy' : undefined
 }
 
 /** `true` / `false`, as a template or server code writes it (a string from a route parameter too). */

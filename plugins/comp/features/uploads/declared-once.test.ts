@@ -27,7 +27,8 @@ export default class Avatar extends Component {
 }
 `,
   'resources/views/avatar.hbs': "{{!< layouts/app}}\n@comp('avatar')",
-  'routes/web.ts': "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
+  'routes/web.ts':
+    "import { defineRoutes, view } from 'kiln-framework'\nexport default defineRoutes((Route) => { Route.get('/avatar', () => view('avatar')) })\n",
 }
 
 async function setup(t: Parameters<typeof compApp>[0]) {
@@ -46,7 +47,9 @@ async function json(client: TestClient, endpoint: string, snapshot: PageSnapshot
 
 /** Uploads the PNG into `photo` through $upload and the signed address; its reference. */
 async function uploadPng(client: TestClient, endpoint: string, snapshot: PageSnapshot): Promise<string> {
-  const started = await json(client, endpoint, snapshot, { calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }] })
+  const started = await json(client, endpoint, snapshot, {
+    calls: [{ method: '$upload', params: ['photo', [{ name: 'me.png', type: 'image/png', size: PNG.length }]] }],
+  })
   const form = new FormData()
   form.append('files', new Blob([Uint8Array.from(PNG)], { type: 'image/png' }), 'me.png')
   const sent = await client.post(started.body.effects.upload.url, form, { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '', accept: 'application/json' })
@@ -71,7 +74,9 @@ test('@upload() alone is the rule validate() and validateOnly() check: a file is
 
 test("an @upload() property's mimes: ['image/*'] means the image types the app accepts, not a 403", async (t) => {
   const { app, client, snapshot, endpoint } = await setup(t)
-  const pdf = await json(client, endpoint, snapshot, { calls: [{ method: '$upload', params: ['photo', [{ name: 'a.pdf', type: 'application/pdf', size: 10 }]] }] })
+  const pdf = await json(client, endpoint, snapshot, {
+    calls: [{ method: '$upload', params: ['photo', [{ name: 'a.pdf', type: 'application/pdf', size: 10 }]] }],
+  })
   t.is(pdf.status, 200)
   t.deepEqual(pdf.body.effects.errors, { photo: ['The file "a.pdf" must be one of: image/png, image/jpeg, image/gif, image/webp.'] })
   const reference = await uploadPng(client, endpoint, snapshot)

@@ -30,9 +30,12 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
   const forms = Object.keys(component).filter((key) => !key.startsWith('_') && ruledOf(self[key]))
   const rules = schema ?? Class.rules
   if (!rules && componentRules(Class).size === 0 && forms.length === 0)
-    throw new KilnError(`${Class.name}.validate() needs rules: @validate() or @upload() on properties, static rules (a zod schema), a form object, or a schema argument.`, {
-      code: 'E_COMP_NO_RULES',
-    })
+    throw new KilnError(
+      `${Class.name}.validate() needs rules: @validate() or @upload() on properties, static rules (a zod schema), a form object, or a schema argument.`,
+      {
+        code: 'E_COMP_NO_RULES',
+      },
+    )
   let data: Record<string, unknown> = {}
   let errors: Record<string, string[]> = {}
   if (rules) {
