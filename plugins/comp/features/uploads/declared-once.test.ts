@@ -15,6 +15,7 @@ const files = {
 export default class Avatar extends Component {
   @upload({ maxKb: 1024, mimes: ['image/*'] }) photo: TemporaryUploadedFile | null = null
   @upload({ mimes: ['application/pdf'], multiple: true, required: false }) papers: TemporaryUploadedFile[] = []
+  @upload({ mimes: ['image/png'], multiple: true }) shots: TemporaryUploadedFile[] = []
   @upload({ mimes: ['video/*'], required: false }) clip: TemporaryUploadedFile | null = null
   path = ''
   async save() {
@@ -23,6 +24,7 @@ export default class Avatar extends Component {
     this.reset('photo')
   }
   check() { this.validateOnly('photo') }
+  async keep() { this.validateOnly('photo'); this.path = await this.photo!.store('avatars') }
   render() { return '<div><p>{{path}}</p>{{#if photo}}<p>{{photo.name}}</p>{{/if}}<span class="error">{{error "photo"}}</span></div>' }
 }
 `,
@@ -60,7 +62,7 @@ test('@upload() alone is the rule validate() and validateOnly() check: a file is
   const { client, snapshot, endpoint } = await setup(t)
   const empty = await json(client, endpoint, snapshot, { calls: [{ method: 'save' }] })
   t.is(empty.status, 200)
-  t.deepEqual(empty.body.effects.errors, { photo: ['Choose a file.'] }, 'papers and clip say required: false')
+  t.deepEqual(empty.body.effects.errors, { photo: ['Choose a file.'], shots: ['Choose a file.'] }, 'papers and clip say required: false')
   t.regex(empty.body.effects.html, /<span class="error">Choose a file\.<\/span>/)
   const only = await json(client, endpoint, snapshot, { calls: [{ method: 'check' }] })
   t.deepEqual(only.body.effects.errors, { photo: ['Choose a file.'] })
@@ -70,6 +72,8 @@ test('@upload() alone is the rule validate() and validateOnly() check: a file is
   t.is(set.status, 200)
   const checked = await json(client, set.body.effects.endpoint, next(snapshot, set.body), { calls: [{ method: 'check' }] })
   t.deepEqual(checked.body.effects.errors, {})
+  const saved = await json(client, set.body.effects.endpoint, next(snapshot, set.body), { calls: [{ method: 'save' }] })
+  t.deepEqual(saved.body.effects.errors, { shots: ['Choose a file.'] }, 'the photo passes; a multiple property wants one file at least')
 })
 
 test("an @upload() property's mimes: ['image/*'] means the image types the app accepts, not a 403", async (t) => {
@@ -82,7 +86,7 @@ test("an @upload() property's mimes: ['image/*'] means the image types the app a
   const reference = await uploadPng(client, endpoint, snapshot)
   t.regex(reference, /^comp-upload:/)
   const set = await json(client, endpoint, snapshot, { updates: [['photo', reference]] })
-  const saved = await json(client, set.body.effects.endpoint, next(snapshot, set.body), { calls: [{ method: 'save' }] })
+  const saved = await json(client, set.body.effects.endpoint, next(snapshot, set.body), { calls: [{ method: 'keep' }] })
   t.deepEqual(saved.body.effects.errors, {})
   t.regex(saved.body.serverMemo.data.path, /^avatars\/[\w-]+\.png$/)
   t.deepEqual(readFileSync(join(app.root, 'storage/app', saved.body.serverMemo.data.path)), PNG)

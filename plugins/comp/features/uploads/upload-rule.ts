@@ -37,6 +37,6 @@ export function uploadRule(options: { maxKb?: number; mimes?: string[] } = {}) {
 export function declaredUploadRule(rules: UploadRules): z.ZodType {
   const file = uploadRule({ maxKb: rules.maxKb, mimes: rules.mimes && rules.mimes.length > 0 ? rules.mimes : undefined })
   const required = rules.required !== false
-  if (rules.multiple) return required ? z.array(file).min(1, { message: 'Choose a file.' }) : z.array(file)
+  if (rules.multiple) return required ? z.array(file).min(1, 'Choose a file.') : z.array(file)
   return required ? file : file.nullable()
 }
