@@ -1,10 +1,24 @@
 import { KilnError } from '../../../../core/index.ts'
 import type { ComponentClass } from '../../registry/registry.ts'
 
-/** How a component loads: with the page (`undefined`), when scrolled into view (`lazy`), or right after the page (`defer`). */
+/**
+ * How a component loads: with the page (`undefined`), when scrolled into view (`lazy`), or right after the page (`defer`).
+ *
+ * @example
+ * ```ts
+ * const mode: LazyMode = lazyMode(Chart, params)
+ * ```
+ */
 export type LazyMode = 'lazy' | 'defer' | undefined
 
-/** The mount parameters that say how one use of a component loads: they are the feature's, never the component's. */
+/**
+ * The mount parameters that say how one use of a component loads: they are the feature's, never the component's.
+ *
+ * @example
+ * ```ts
+ * for (const option of LAZY_OPTIONS) delete params[option]
+ * ```
+ */
 export const LAZY_OPTIONS = ['lazy', 'defer'] as const
 
 /**
