@@ -30,8 +30,9 @@ export const sessionState: ComponentHook = {
     const { kinds } = metaOf(c.Class)
     const state = new Set(publicProperties(c.component))
     for (const { property, sessionKey } of sessionProperties(c.Class, c.name)) {
-      if (!state.has(property) || !store.has(sessionKey)) continue
-      const kept = structuredClone(store.get(sessionKey))
+      const key = sessionKey(c.component)
+      if (!state.has(property) || !store.has(key)) continue
+      const kept = structuredClone(store.get(key))
       self[property] = await coerce(self[property], kept, property, { app: c.services.app, ctx: c.run.ctx }, kinds.get(property) ?? 'undeclared').catch(
         () => self[property],
       )
@@ -45,7 +46,7 @@ export const sessionState: ComponentHook = {
     for (const { property, sessionKey } of sessionProperties(c.Class, c.name)) {
       if (!(property in c.data)) continue
       const changed = c.get(MOUNTED) === true || JSON.stringify(before[property]) !== JSON.stringify(c.data[property])
-      if (changed) store.put(sessionKey, structuredClone(c.data[property]))
+      if (changed) store.put(sessionKey(c.component), structuredClone(c.data[property]))
     }
   },
 }

@@ -11,6 +11,9 @@ export default class SearchBox extends Component {
   @session({ key: 'size' }) perPage = 10
   @locked() @session() owner = 'nobody'
   plain = ''
+  filter = ''
+  // A key made from text the browser sets.
+  @session({ key: (box: SearchBox) => box.filter }) picked = ''
   mount() { this.plain = 'mounted' }
   clear() { this.search = '' }
   claim(name: string) { this.owner = name }
@@ -23,13 +26,22 @@ export default class OtherBox extends Component {
   render() { return '<div>other=[{{search}}]</div>' }
 }
 `,
+  'app/components/author-posts.ts': `import { Component, session } from 'kiln-framework/comp'
+export default class AuthorPosts extends Component {
+  authorId = 0
+  @session({ key: (posts: AuthorPosts) => 'sort-' + posts.authorId }) sort = 'new'
+  render() { return '<div>author=[{{authorId}}] sort=[{{sort}}]</div>' }
+}
+`,
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
 export default defineRoutes((Route) => {
   Route.get('/page/{name}', ({ params }) => view('page', { name: params.name, title: 'Page' }))
+  Route.get('/author/{id}', ({ params }) => view('author', { id: params.id, title: 'Author' }))
   Route.get('/both', () => view('both', { title: 'Both' }))
   Route.post('/size/{value}', ({ params, session }) => { session!.put('comp:search-box:size', params.value === 'text' ? 'lots' : Number(params.value)); return { ok: true } })
 })
 `,
   'resources/views/page.hbs': pageFiles['resources/views/page.hbs']!,
+  'resources/views/author.hbs': '{{!< layouts/app}}\n{{{comp "author-posts" authorId=id}}}',
   'resources/views/both.hbs': '{{!< layouts/app}}\n{{{comp "search-box"}}}{{{comp "other-box"}}}',
 }

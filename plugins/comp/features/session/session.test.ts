@@ -52,6 +52,15 @@ test('@session(): keys are per component, so two components with the same proper
   t.true(html.includes('other=[]'), 'the other component keeps its own value')
 })
 
+test('@session({ key: (component) => ... }): one value per key made from the component’s state after mount()', async (t) => {
+  const { client } = await compApp(t, sessionFiles)
+  const one = await page(client, '/author/1')
+  t.true(one.html.includes('author=[1] sort=[new]'), one.html.slice(0, 500))
+  await call(client, one.endpoint, one.snapshot, { updates: [['sort', 'old']] })
+  t.true((await page(client, '/author/1')).html.includes('author=[1] sort=[old]'))
+  t.true((await page(client, '/author/2')).html.includes('author=[2] sort=[new]'), 'another author has its own value')
+})
+
 test('@session(): a kept value is still checked against the property’s type, and a locked property stays locked', async (t) => {
   const { client } = await compApp(t, sessionFiles)
   const first = await page(client, '/page/search-box')
@@ -61,6 +70,14 @@ test('@session(): a kept value is still checked against the property’s type, a
   t.is((await client.json('POST', '/size/40')).status, 200)
   t.is(shown((await page(client, '/page/search-box')).html), 'search=[] per=[40] owner=[nobody] plain=[mounted]')
 
+  // A key function's text comes from the browser: naming another property, it still cannot reach that one's value.
+  await call(client, first.endpoint, first.snapshot, {
+    updates: [
+      ['filter', 'owner'],
+      ['picked', 'mallory'],
+    ],
+  })
+  t.is(shown((await page(client, '/page/search-box')).html), 'search=[] per=[40] owner=[nobody] plain=[mounted]')
   const refused = await update(client, first.endpoint, first.snapshot, { updates: [['owner', 'mallory']] })
   t.is(refused.status, 403)
   t.is(shown((await page(client, '/page/search-box')).html), 'search=[] per=[40] owner=[nobody] plain=[mounted]', 'the refused update kept nothing')
