@@ -4,6 +4,7 @@ import type { ComponentContext, ComponentHook } from '../../lifecycle/component-
 import { dehydrate, hydrate, type TypedPath } from '../../state/state.ts'
 import { computedState, primeComputed } from './computed.ts'
 import { storedComputed, storeKey, type StoredComputed } from './stored-computed.ts'
+import { sweepPersisted } from './sweep-persisted.ts'
 
 /** The store of config/storage.ts that is the app's cache (the scheduler's locks use it too). */
 const CACHE_STORE = 'cache'
@@ -77,6 +78,7 @@ async function save(c: ComponentContext, stored: ReadonlyMap<string, StoredCompu
     const entry: Entry = { data: data.value, types, expires: Date.now() + options.seconds * 1000 }
     // The lifetime goes to the driver too, so Redis drops the entry itself; the others keep it until it is read.
     await store.setItem(key, entry as unknown as Record<string, unknown>, { ttl: Math.ceil(options.seconds) })
+    if (options.mode === 'persist') sweepPersisted(c.services.app, store)
   }
 }
 

@@ -61,20 +61,27 @@ test.serial('cache: one value for every instance and every user, forgotten by a 
 })
 
 test.serial('cache and persist: a value ends after its lifetime (default an hour), on a controlled clock', async (t) => {
-  const { client } = await compApp(t, computedFiles, cacheConfig)
+  const { app, client } = await compApp(t, computedFiles, cacheConfig)
   mock.timers.enable({ apis: ['Date'], now: Date.now() })
   t.teardown(() => mock.timers.reset())
   const first = await page(client, '/page/shared-total')
   t.is(shown(first.html), 'total 1 visitors v2 count 0')
   const persisted = await page(client, '/page/persisted')
   t.is(shown(persisted.html), 'run 1 day 1 count 0')
+  const left = await page(client, '/page/persisted')
+  const cache = app.service('storage').store('cache')
+  const leftKey = `comp:persisted:${left.snapshot.fingerprint.id}:stamp`
+  t.true(await cache.hasItem(leftKey))
 
   mock.timers.tick(61_000)
   t.is(shown((await page(client, '/page/shared-total')).html), 'total 1 visitors v3 count 0', 'seconds: 60 has passed, the hour has not')
   mock.timers.tick(3540_000)
   t.is(shown((await page(client, '/page/shared-total')).html), 'total 4 visitors v5 count 0', 'an hour and a second: both worked out again')
   const later = await call(client, persisted.endpoint, persisted.snapshot, { calls: [{ method: 'bump' }] })
-  t.is(shown(later.effects.html), 'run 2 day 2 count 1', 'a persisted value ends after the hour too')
+  t.is(shown(later.effects.html), 'run 3 day 3 count 1', 'a persisted value ends after the hour too')
+  await app.service('http').deferred.settled()
+  t.false(await cache.hasItem(leftKey), 'the value of a page left long ago is swept from the store (memory keeps what it is given)')
+  t.true(await cache.hasItem(`comp:persisted:${persisted.snapshot.fingerprint.id}:stamp`))
 })
 
 test('options: a mistake is refused when the class is made', async (t) => {

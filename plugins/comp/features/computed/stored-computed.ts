@@ -1,4 +1,5 @@
 import { KilnError } from '../../../../core/index.ts'
+import { PERSISTED_PREFIX } from './sweep-persisted.ts'
 
 /** Options of `@computed()`: kept beyond the request, per component instance (`persist`) or for everyone (`cache`). */
 export interface ComputedOptions {
@@ -96,6 +97,6 @@ export function storedComputed(Class: Function): ReadonlyMap<string, StoredCompu
  * ```
  */
 export function storeKey(stored: StoredComputed, component: string, id: string, name: string): string {
-  if (stored.mode === 'persist') return `comp:persisted:${id}:${name}`
+  if (stored.mode === 'persist') return `${PERSISTED_PREFIX}:${id}:${name}`
   return stored.key ?? `comp:cached:${component}:${name}`
 }
