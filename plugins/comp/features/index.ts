@@ -86,11 +86,15 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./magic-actions/magic-actions-hook.ts').then((m) => m.magicActions),
   () => import('./uploads/uploads-hook.ts').then((m) => m.uploads),
   () => import('./islands/islands-hook.ts').then((m) => m.islands),
+  // Before the query string: a value in the URL wins over the one kept in the session.
+  () => import('./session/session-hook.ts').then((m) => m.sessionState),
   () => import('./query-string/query-string-hook.ts').then((m) => m.queryString),
   () => import('./js/js-hook.ts').then((m) => m.js),
   () => import('./redirects/redirects-hook.ts').then((m) => m.redirects),
   () => import('./bundling/bundling-hook.ts').then((m) => m.bundling),
   () => import('./transition/transition-hook.ts').then((m) => m.transitions),
+  // Last: its dehydrate hook writes back the persisted and cached computed values that anything before it worked out.
+  () => import('./computed/computed-hook.ts').then((m) => m.computedValues),
 ]
 
 let loading: Promise<readonly ComponentHook[]> | undefined
