@@ -27,6 +27,20 @@ export interface ChildTag {
   mounted?(html: string, name: string): string
 }
 
+/** Where the parameters of a block tag (`{{#comp "card"}}…{{/comp}}`) carry its body: a symbol, so no parameter can be named by it. */
+export const CHILD_BLOCK = Symbol.for('kiln.comp.child-block')
+
+/**
+ * The body of a block tag `{{#comp "card"}}…{{/comp}}`, for a feature to
+ * render (slots): with the parent view's context, and `data` as the
+ * Handlebars data frame (the tag's own when none is given).
+ */
+export interface ChildBlock {
+  render(data?: Record<string, unknown>): string
+  /** The tag's data frame (`@root`, `@index`…), to make a frame from. */
+  readonly data: Record<string, unknown> | undefined
+}
+
 /** Reads a nested component's tag in a parent's view for a feature. */
 export type ChildTags = (parent: RenderScope, params: Record<string, unknown>) => ChildTag
 

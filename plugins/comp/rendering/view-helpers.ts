@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars'
 import { currentHttpContext, KilnError, type Application } from '../../../core/index.ts'
-import type { ComponentManager } from '../component-manager.ts'
+import { CHILD_BLOCK, type ChildBlock, type ComponentManager } from '../component-manager.ts'
 import { compDirectives } from './directives.ts'
 import { scopeOf } from './render.ts'
 import { compScripts } from '../assets/scripts.ts'
@@ -8,6 +8,7 @@ import { compScripts } from '../assets/scripts.ts'
 interface HelperOptions {
   hash?: Record<string, unknown>
   data?: { root?: Record<string | symbol, unknown> }
+  fn?: (context: unknown, options?: { data?: unknown }) => string
 }
 
 /**
@@ -32,9 +33,16 @@ interface HelperOptions {
 export function registerViewHelpers(app: Application, manager: ComponentManager): void {
   app.views.preprocess(compDirectives)
   app.views.helper('compScripts', async () => new Handlebars.SafeString(await compScripts(manager, currentHttpContext())))
-  app.views.helper('comp', (name: unknown, options: HelperOptions) => {
+  app.views.helper('comp', function (this: unknown, name: unknown, options: HelperOptions) {
     if (typeof name !== 'string') throw new KilnError('{{comp}} needs a component name: {{comp "counter"}}.')
     const scope = scopeOf(options)
-    return manager.embed(name, { ...(options?.hash ?? {}) }, scope, scope?.ctx ?? currentHttpContext())
+    const params: Record<string | symbol, unknown> = { ...(options?.hash ?? {}) }
+    // A block tag's body is the features' to render (slots), with this view's context; nothing renders it otherwise.
+    const body = options?.fn
+    if (body) {
+      const data = options.data as Record<string, unknown> | undefined
+      params[CHILD_BLOCK] = { data, render: (frame) => body(this, { data: frame ?? data }) } satisfies ChildBlock
+    }
+    return manager.embed(name, params as Record<string, unknown>, scope, scope?.ctx ?? currentHttpContext())
   })
 }
