@@ -27,7 +27,15 @@ export interface ChildTag {
   mounted?(html: string, name: string): string
 }
 
-/** Where the parameters of a block tag (`{{#comp "card"}}…{{/comp}}`) carry its body: a symbol, so no parameter can be named by it. */
+/**
+ * Where the parameters of a block tag (`{{#comp "card"}}…{{/comp}}`) carry
+ * its body: a symbol, so no parameter can be named by it.
+ *
+ * @example
+ * ```ts
+ * const block = params[CHILD_BLOCK] as ChildBlock | undefined
+ * ```
+ */
 export const CHILD_BLOCK = Symbol.for('kiln.comp.child-block')
 
 /**

@@ -66,9 +66,13 @@ function namedSlot(context: unknown, given: unknown, options: HelperOptions): st
   const slots = options.data?.[COLLECTOR] as SlotCollector | undefined
   if (!slots) throw new KilnError('{{#slot}} names a slot of a component: put it inside {{#comp "name"}}…{{/comp}}.', { code: 'E_COMP_SLOT_OUTSIDE' })
   const name = slotName(given)
-  if (name === 'default') throw new KilnError('The default slot is the block\'s content outside {{#slot}}: name the slot otherwise.', { code: 'E_COMP_SLOT_NAME' })
+  if (name === 'default')
+    throw new KilnError("The default slot is the block's content outside {{#slot}}: name the slot otherwise.", { code: 'E_COMP_SLOT_NAME' })
   const body = options.fn!
   // Rendered at once (its nested components take their keys in the order of the parent's view), awaited with the block.
-  slots.set(name, withAsyncHelpers(() => body(context, { data: options.data })))
+  slots.set(
+    name,
+    withAsyncHelpers(() => body(context, { data: options.data })),
+  )
   return ''
 }

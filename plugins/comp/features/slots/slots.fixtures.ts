@@ -45,7 +45,8 @@ export default class Badge extends Component {
 `,
   'resources/views/components/badge.hbs': '<span class="wrap"><b {{attributes class="badge"}}>{{label}}</b></span>',
   'resources/views/home.hbs': "{{!< layouts/app}}\n@comp('shelf')",
-  'resources/views/plain.hbs': '{{!< layouts/app}}\n{{#comp "card" title="Plain" class="wide"}}<p id="plain-slot">From the page {{who}}</p>{{/comp}}',
+  'resources/views/plain.hbs':
+    '{{!< layouts/app}}\n{{#comp "card" title="Plain" class="wide"}}<p id="plain-slot">From the page {{who}}</p>{{/comp}}\n@comp(\'badge\', label=\'Old\', data-x=\'2\', aria-hidden=\'true\')',
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
 export default defineRoutes((Route) => {
   Route.get('/', () => view('home', { title: 'Home' }))

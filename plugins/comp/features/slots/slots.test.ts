@@ -3,7 +3,10 @@ import type { TestClient } from '../../../../core/testing/index.ts'
 import { compApp, endpointOf, next, snapshots, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { slotsFiles } from './slots.fixtures.ts'
 
-type Answer = { effects: { html?: string; data: Record<string, unknown>; slots?: Record<string, Record<string, string>> }; serverMemo: PageSnapshot['serverMemo'] }
+type Answer = {
+  effects: { html?: string; data: Record<string, unknown>; slots?: Record<string, Record<string, string>> }
+  serverMemo: PageSnapshot['serverMemo']
+}
 
 /** The page's HTML, its endpoint, and each component's snapshot with the HTML of its root element. */
 async function load(client: TestClient, path = '/') {
@@ -24,7 +27,10 @@ test('a block tag passes its default and named slots; the child places them betw
   const { html, shelf, card, byTitle } = await load(client)
   const parent = shelf.fingerprint.id
   t.regex(html, new RegExp(`<div class="body"><!--\\[if SLOT:default:${parent}\\]><!\\[endif\\]-->\\s*<p id="slot-count">Count: 0</p>`))
-  t.regex(html, new RegExp(`<footer><!--\\[if SLOT:footer:${parent}\\]><!\\[endif\\]--><em id="footer">Footer 0</em><!--\\[if ENDSLOT:footer\\]><!\\[endif\\]--></footer>`))
+  t.regex(
+    html,
+    new RegExp(`<footer><!--\\[if SLOT:footer:${parent}\\]><!\\[endif\\]--><em id="footer">Footer 0</em><!--\\[if ENDSLOT:footer\\]><!\\[endif\\]--></footer>`),
+  )
   t.deepEqual(card.serverMemo.slots, { names: ['default', 'footer'], parent })
   // A tag with an empty block gives no slot: hasSlot is false, and {{slot}} prints nothing.
   t.is(byTitle('Bare').serverMemo.slots, undefined)
@@ -62,7 +68,10 @@ test("the child's own update keeps its attributes and sends its slots as empty m
   for (const attribute of [' data-test="card"', ' aria-label="A card"', ' id="x&quot;&gt;&lt;script&gt;"']) t.true(tag.includes(attribute), attribute)
   const parent = shelf.fingerprint.id
   t.true(html.includes(`<div class="body"><!--[if SLOT:default:${parent}]><![endif]--><!--[if ENDSLOT:default]><![endif]--></div>`))
-  t.true(html.includes(`<footer><!--[if SLOT:footer:${parent}]><![endif]--><!--[if ENDSLOT:footer]><![endif]--></footer>`), 'hasSlot still answers from the snapshot')
+  t.true(
+    html.includes(`<footer><!--[if SLOT:footer:${parent}]><![endif]--><!--[if ENDSLOT:footer]><![endif]--></footer>`),
+    'hasSlot still answers from the snapshot',
+  )
   t.deepEqual(answer.serverMemo.slots, card.serverMemo.slots)
   t.deepEqual(answer.serverMemo.attributes, card.serverMemo.attributes)
 
@@ -93,9 +102,11 @@ test('a page view (no parent component) passes slots and attributes too', async 
   t.regex(html, /<!--\[if SLOT:default:\]><!\[endif\]--><p id="plain-slot">From the page &lt;Ann&gt;<\/p>/)
   t.deepEqual(card.serverMemo.slots, { names: ['default'] })
   t.regex(rootTag(html, card.fingerprint.id), /class="card wide"/)
+  // The @comp directive takes attribute names with a dash too.
+  t.regex(html, /<b class="badge" (?:data-x="2" aria-hidden="true"|aria-hidden="true" data-x="2")>Old<\/b>/)
 })
 
-test('{{#slot}} outside a {{#comp}} block, and a slot name outside letters, digits, _ and -, fail with their codes', async (t) => {
+test('{{#slot}} outside a {{#comp}} block, and a slot name outside letters, digits, _ and -, fail, saying what is wrong', async (t) => {
   const { client } = await compApp(
     t,
     {
