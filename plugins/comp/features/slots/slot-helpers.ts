@@ -39,6 +39,7 @@ export function registerSlotHelpers(app: Application): void {
     const scope = scopeOf(options)
     const state = scope && stateOf(scope.component)
     if (!state?.names.includes(name)) return ''
+    ;(state.shown ??= new Set()).add(name)
     return new Handlebars.SafeString(slotMarkers(name, state.parent, state.html?.[name] ?? ''))
   })
   app.views.helper('hasSlot', (...args: unknown[]) => {

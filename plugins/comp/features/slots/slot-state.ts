@@ -18,6 +18,8 @@ export interface SlotState {
   attributes: Record<string, string | true>
   /** Set while a render placed the attributes itself with `{{attributes}}`. */
   placed?: boolean
+  /** The slots a render placed with `{{slot}}`, while it renders. */
+  shown?: Set<string>
 }
 
 /** Where a child's mount parameters carry the slots its tag rendered (a symbol: no parameter can be named by it). */
@@ -135,4 +137,27 @@ export function passedSlots(ctx: HttpContext | undefined, parent: string): Promi
   return Promise.all([...children].map(async ([id, slots]) => [id, await slots] as const)).then((entries) =>
     Object.fromEntries(entries.filter(([, slots]) => Object.keys(slots).length > 0)),
   )
+}
+
+/**
+ * The child's first render with the slots its view did not place (inside an
+ * `{{#if}}` that is false then) kept in `<template wire:slot="name">`
+ * elements at the end of its root: the browser takes them from there and
+ * shows them when the child places the slot later.
+ *
+ * @example
+ * ```ts
+ * withUnshownSlots('<div></div>', { names: ['default'], html: { default: '<p>x</p>' }, attributes: {} }, new Set())
+ * // '<div><template wire:slot="default"><p>x</p></template></div>'
+ * ```
+ */
+export function withUnshownSlots(html: string, state: SlotState, shown: ReadonlySet<string>): string {
+  if (!state.html) return html
+  const kept = state.names
+    .filter((name) => !shown.has(name))
+    .map((name) => `<template wire:slot="${name}">${state.html![name] ?? ''}</template>`)
+    .join('')
+  if (kept === '') return html
+  const end = /<\/[A-Za-z][\w:.-]*\s*>(?:\s|<!--[\s\S]*?-->)*$/.exec(html)
+  return end ? html.slice(0, end.index) + kept + html.slice(end.index) : html
 }

@@ -2,7 +2,7 @@ import type { FeatureProvider } from '../../extension/feature-provider.ts'
 import { CHILD_BLOCK, type ChildBlock } from '../../component-manager.ts'
 import { withPassedAttributes } from './root-attributes.ts'
 import { registerSlotHelpers } from './slot-helpers.ts'
-import { passSlots, renderSlots, SLOTS, stateOf } from './slot-state.ts'
+import { passSlots, renderSlots, SLOTS, stateOf, withUnshownSlots } from './slot-state.ts'
 
 /** What a child's tag in a parent component's view passes on to its mount: the slots, and whose they are. */
 export interface PassedSlots {
@@ -43,8 +43,10 @@ export const slotsFeature: FeatureProvider = {
   renderedHtml(scope, html) {
     const state = stateOf(scope.component)
     if (!state) return html
-    const placed = state.placed
+    const { placed, shown } = state
     state.placed = false
-    return placed || Object.keys(state.attributes).length === 0 ? html : withPassedAttributes(html, state.attributes)
+    state.shown = undefined
+    const full = withUnshownSlots(html, state, shown ?? new Set())
+    return placed || Object.keys(state.attributes).length === 0 ? full : withPassedAttributes(full, state.attributes)
   },
 }

@@ -47,6 +47,24 @@ test('default and named slots show in the child; the child’s action keeps them
   t.deepEqual(errors, [])
 })
 
+test('a slot the child shows only later (a closed drawer) shows the parent’s content once the child opens', async (t) => {
+  const { page, open, errors } = await env.newPage(t)
+  await open('/c/shelf')
+  t.is(await page.$('aside .inside'), null)
+  await page.click('aside button.toggle')
+  await textIs(page, 'aside .inside .drawer-count', 'Drawer 0')
+  await page.click('#outer-inc')
+  await textIs(page, 'aside .drawer-count', 'Drawer 1')
+  // Closed while the parent changes: opened again, it shows the parent's latest.
+  await page.click('aside button.toggle')
+  await page.waitForSelector('aside .inside', { state: 'detached' })
+  await page.click('#outer-inc')
+  await textIs(page, '#outer-count', '2')
+  await page.click('aside button.toggle')
+  await textIs(page, 'aside .inside .drawer-count', 'Drawer 2')
+  t.deepEqual(errors, [])
+})
+
 test('attributes pass to the child’s root (class merged, a prop not repeated) and stay there through its updates', async (t) => {
   const { page, open, errors } = await env.newPage(t)
   await open('/c/shelf')

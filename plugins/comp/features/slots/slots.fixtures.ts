@@ -1,7 +1,8 @@
 /**
  * Test components of slots and attributes: a shelf (the parent) passing a
  * default and a named slot and attributes to a card, a badge that places
- * its attributes itself, and a page view passing a slot with no parent
+ * its attributes itself, a drawer showing its slot only once opened, and a
+ * page view passing a slot with no parent
  * component. `/` shows the shelf; `/plain` the page view.
  */
 export const slotsFiles = {
@@ -23,7 +24,16 @@ export default class Shelf extends Component {
   {{/comp}}
   {{#comp "card" title="Bare" key="bare"}}{{/comp}}
   {{comp "badge" label="New" class="red" data-x="1" key="badge"}}
+  {{#comp "drawer" key="drawer"}}<p class="drawer-count">Drawer {{count}}</p>{{/comp}}
 </div>`,
+  'app/components/drawer.ts': `import { Component } from 'kiln-framework/comp'
+export default class Drawer extends Component {
+  open = false
+  toggle() { this.open = !this.open }
+}
+`,
+  'resources/views/components/drawer.hbs':
+    '<aside class="drawer"><button class="toggle" wire:click="toggle">toggle</button>{{#if open}}<div class="inside">{{slot}}</div>{{/if}}</aside>',
   'app/components/card.ts': `import { Component } from 'kiln-framework/comp'
 export default class Card extends Component {
   title = ''

@@ -34,6 +34,11 @@ test('a block tag passes its default and named slots; the child places them betw
   t.deepEqual(card.serverMemo.slots, { names: ['default', 'footer'], parent })
   // A tag with an empty block gives no slot: hasSlot is false, and {{slot}} prints nothing.
   t.is(byTitle('Bare').serverMemo.slots, undefined)
+  // A slot the first render does not show (the drawer is closed) comes kept in a template at the end of the root.
+  t.regex(
+    html,
+    /<button class="toggle" wire:click="toggle">toggle<\/button>(?:<!--\[if BLOCK\]><!\[endif\]--><!--\[if ENDBLOCK\]><!\[endif\]-->)?<template wire:slot="default"><p class="drawer-count">Drawer 0<\/p><\/template><\/aside>/,
+  )
   t.regex(html, /<div class="body"><\/div>\s*(?:<!--\[if BLOCK\]><!\[endif\]-->)?<footer class="no-footer">none<\/footer>/)
   // The slot is the parent's render: its values are escaped as any.
   t.true(html.includes('<i id="note">&lt;img src&#x3D;x onerror&#x3D;&quot;alert(1)&quot;&gt;</i>') || html.includes('<i id="note">&lt;img src=x'))
@@ -82,14 +87,16 @@ test("the child's own update keeps its attributes and sends its slots as empty m
 
 test("the parent's update renders the slots again and sends them for the child it rendered before", async (t) => {
   const { client } = await compApp(t, slotsFiles)
-  const { endpoint, shelf, card, byTitle } = await load(client)
+  const { endpoint, shelf, card, byTitle, all } = await load(client)
   const res = await update(client, endpoint, shelf, { calls: [{ method: 'increment' }] })
   t.is(res.status, 200)
   const answer = (await res.json()) as Answer
   // The child keeps its own HTML: the parent's holds its empty element.
   t.true(answer.effects.html!.includes(`<section wire:id="${card.fingerprint.id}"></section>`))
   const slots = answer.effects.slots!
-  t.deepEqual(Object.keys(slots), [card.fingerprint.id], 'only the child that was given slots')
+  const drawer = all.find((s) => s.fingerprint.name === 'drawer')!
+  t.deepEqual(Object.keys(slots).sort(), [card.fingerprint.id, drawer.fingerprint.id].sort(), 'only the children that were given slots')
+  t.is(slots[drawer.fingerprint.id]!.default, '<p class="drawer-count">Drawer 1</p>', 'a slot the child does not show now is sent too')
   t.regex(slots[card.fingerprint.id]!.default!, /<p id="slot-count">Count: 1<\/p>/)
   t.is(slots[card.fingerprint.id]!.footer, '<em id="footer">Footer 1</em>')
   t.is(byTitle('Bare').serverMemo.slots, undefined)

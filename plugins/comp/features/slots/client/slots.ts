@@ -10,7 +10,9 @@ import { claimElements, components } from '../../../client/registry.ts'
  * `<!--[if ENDSLOT:name]>`: it is the parent's (its `wire:click` calls the
  * parent), the child's own re-render sends the comments alone and keeps
  * the content the page has, and the parent's re-render sends new content
- * (the `slots` effect), morphed in between them.
+ * (the `slots` effect), morphed in between them. A slot the child's first
+ * render did not show comes in a `<template wire:slot>` at the end of its
+ * root, kept here until the child shows it.
  */
 const START = /^\[if SLOT:([\w-]+):(\w*)\]/
 const END = /^\[if ENDSLOT:([\w-]+)\]/
@@ -25,7 +27,13 @@ type MorphBetween = (start: Node, end: Node, html: string, options: Record<strin
 
 onComponent({
   start(component) {
-    if (component.memo.slots) present = true
+    if (!component.memo.slots) return
+    present = true
+    // Slots its first render did not show: kept for when it does.
+    for (const kept of component.el.querySelectorAll(':scope > template[wire\\:slot]')) {
+      last.set(`${component.id}:${kept.getAttribute('wire:slot')}`, kept.innerHTML)
+      kept.remove()
+    }
   },
 })
 
