@@ -39,11 +39,22 @@ test('default and named slots show in the child; the child’s action keeps them
   await textIs(page, `${card} #slot-count`, 'Count: 2')
   t.is(await page.textContent(`${card} .clicks`), '1')
 
+  // A component inside the slot (the parent's child) keeps its own state through both.
+  await page.click(`${card} .tally button.bump`)
+  await textIs(page, `${card} .tally .n`, '1')
+  await page.click('#outer-inc')
+  await textIs(page, `${card} #slot-count`, 'Count: 3')
+  t.is(await page.textContent(`${card} .tally .n`), '1')
+
   // And the child again, after the parent changed the slots.
   await page.click(`${card} button.click`)
   await textIs(page, `${card} .clicks`, '2')
-  t.is(await page.textContent(`${card} #slot-count`), 'Count: 2')
-  t.is(await page.textContent(`${card} #footer`), 'Footer 2')
+  t.is(await page.textContent(`${card} #slot-count`), 'Count: 3')
+  t.is(await page.textContent(`${card} #footer`), 'Footer 3')
+  t.is(await page.textContent(`${card} .tally .n`), '1')
+  await page.click(`${card} .tally button.bump`)
+  await textIs(page, `${card} .tally .n`, '2')
+  t.is(await page.textContent('#outer-count'), '3', 'the nested component’s action went to it, not to the parent')
   t.deepEqual(errors, [])
 })
 

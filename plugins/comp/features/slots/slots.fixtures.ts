@@ -1,7 +1,7 @@
 /**
  * Test components of slots and attributes: a shelf (the parent) passing a
  * default and a named slot and attributes to a card, a badge that places
- * its attributes itself, a drawer showing its slot only once opened, and a
+ * its attributes itself, a tally nested in a slot (the shelf's child), a drawer showing its slot only once opened, and a
  * page view passing a slot with no parent
  * component. `/` shows the shelf; `/plain` the page view.
  */
@@ -20,12 +20,20 @@ export default class Shelf extends Component {
     <p id="slot-count">Count: {{count}}</p>
     <button id="slot-inc" wire:click="increment">slot +</button>
     <i id="note">{{note}}</i>
+    {{comp "tally" key="tally"}}
     {{#slot "footer"}}<em id="footer">Footer {{count}}</em>{{/slot}}
   {{/comp}}
   {{#comp "card" title="Bare" key="bare"}}{{/comp}}
   {{comp "badge" label="New" class="red" data-x="1" key="badge"}}
   {{#comp "drawer" key="drawer"}}<p class="drawer-count">Drawer {{count}}</p>{{/comp}}
 </div>`,
+  'app/components/tally.ts': `import { Component } from 'kiln-framework/comp'
+export default class Tally extends Component {
+  n = 0
+  bump() { this.n++ }
+}
+`,
+  'resources/views/components/tally.hbs': '<span class="tally"><b class="n">{{n}}</b><button class="bump" wire:click="bump">bump</button></span>',
   'app/components/drawer.ts': `import { Component } from 'kiln-framework/comp'
 export default class Drawer extends Component {
   open = false

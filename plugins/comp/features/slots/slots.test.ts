@@ -99,6 +99,10 @@ test("the parent's update renders the slots again and sends them for the child i
   t.is(slots[drawer.fingerprint.id]!.default, '<p class="drawer-count">Drawer 1</p>', 'a slot the child does not show now is sent too')
   t.regex(slots[card.fingerprint.id]!.default!, /<p id="slot-count">Count: 1<\/p>/)
   t.is(slots[card.fingerprint.id]!.footer, '<em id="footer">Footer 1</em>')
+  // A component in a slot is the parent's child: rendered once, then an empty element in the slot's new HTML.
+  const tally = all.find((s) => s.fingerprint.name === 'tally')!
+  t.true(slots[card.fingerprint.id]!.default!.includes(`<span wire:id="${tally.fingerprint.id}"></span>`))
+  t.deepEqual(answer.serverMemo.children?.tally, shelf.serverMemo.children?.tally)
   t.is(byTitle('Bare').serverMemo.slots, undefined)
 })
 
