@@ -16,7 +16,9 @@ interface HelperOptions {
  *
  * - `{{compScripts}}` (`@compScripts`): metas, boot config and scripts;
  * - `{{comp "name" key=value}}` (`@comp('name', key=value)`): a component,
- *   nested when used in another component's view.
+ *   nested when used in another component's view; in block form
+ *   (`{{#comp "card"}}…{{/comp}}`) its body goes to the features as
+ *   `CHILD_BLOCK` (slots render it).
  *
  * Features add their own as the plugin registers (`{{#island}}`,
  * `{{#persist}}`, `{{paginationLinks}}`).

@@ -18,8 +18,6 @@ const START = /^\[if SLOT:([\w-]+):(\w*)\]/
 const END = /^\[if ENDSLOT:([\w-]+)\]/
 const EMPTY = /<!--\[if SLOT:([\w-]+):(\w*)\]><!\[endif\]--><!--\[if ENDSLOT:\1\]><!\[endif\]-->/g
 
-/** Whether the page has had a component with slots: until then no element is looked at. */
-let present = false
 /** The last content of each slot (`id:name`), for a slot the child shows again after hiding it. */
 const last = new Map<string, string>()
 
@@ -28,7 +26,6 @@ type MorphBetween = (start: Node, end: Node, html: string, options: Record<strin
 onComponent({
   start(component) {
     if (!component.memo.slots) return
-    present = true
     // Slots its first render did not show: kept for when it does.
     for (const kept of component.el.querySelectorAll(':scope > template[wire\\:slot]')) {
       last.set(`${component.id}:${kept.getAttribute('wire:slot')}`, kept.innerHTML)
@@ -39,8 +36,9 @@ onComponent({
 
 // Inside a slot's content, an element is the parent's.
 claimElements((el) => {
-  if (!present) return undefined
   const root = el.closest('[wire\\:id]')
+  // Only a component given slots has any: the others' elements are not looked at.
+  if (!root || !components.get(root.getAttribute('wire:id')!)?.memo.slots) return undefined
   for (let node: Node | null = el; node && node !== root; node = node.parentNode) {
     for (let sibling = node.previousSibling; sibling; sibling = sibling.previousSibling) {
       if (sibling.nodeType !== Node.COMMENT_NODE) continue
@@ -87,7 +85,6 @@ wrapApply((component, effects, apply) => {
   const html = effects.html
   const parent = (component.memo.slots as { parent?: string } | undefined)?.parent ?? ''
   if (typeof html === 'string' && html.includes('<!--[if SLOT:')) {
-    present = true
     const current = regions(component)
     for (const [name, [start, end]] of current) last.set(`${component.id}:${name}`, between(start, end))
     effects.html = html.replace(EMPTY, (all, name: string, owner: string) => {
@@ -101,7 +98,6 @@ wrapApply((component, effects, apply) => {
 
 // The parent's re-render: the new content of the slots of the children it rendered before.
 onEffect('slots', (_parent, value: Record<string, Record<string, string>>) => {
-  present = true
   const morphBetween = (alpine() as unknown as { morphBetween?: MorphBetween }).morphBetween
   for (const [id, slots] of Object.entries(value)) {
     const child = components.get(id)
