@@ -28,15 +28,23 @@ export interface ChildTag {
 }
 
 /**
- * Where the parameters of a block tag (`{{#comp "card"}}…{{/comp}}`) carry
- * its body: a symbol, so no parameter can be named by it.
+ * Where the `{{comp}}` view helper marks the parameters of a tag in a view
+ * (not a mount from code or a route): a symbol, so no parameter can be
+ * named by it. Features read it: the attributes of a tag, a block tag's
+ * body (slots).
  *
  * @example
  * ```ts
- * const block = params[CHILD_BLOCK] as ChildBlock | undefined
+ * const tag = params[VIEW_TAG] as ViewTag | undefined
+ * if (tag?.block) renderSlots(tag.block)
  * ```
  */
-export const CHILD_BLOCK = Symbol.for('kiln.comp.child-block')
+export const VIEW_TAG = Symbol.for('kiln.comp.view-tag')
+
+/** What `VIEW_TAG` holds: the body of a block tag `{{#comp "card"}}…{{/comp}}`, when it is one. */
+export interface ViewTag {
+  block?: ChildBlock
+}
 
 /**
  * The body of a block tag `{{#comp "card"}}…{{/comp}}`, for a feature to

@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars'
 import { currentHttpContext, KilnError, type Application } from '../../../core/index.ts'
-import { CHILD_BLOCK, type ChildBlock, type ComponentManager } from '../component-manager.ts'
+import { VIEW_TAG, type ComponentManager, type ViewTag } from '../component-manager.ts'
 import { compDirectives } from './directives.ts'
 import { scopeOf } from './render.ts'
 import { compScripts } from '../assets/scripts.ts'
@@ -16,9 +16,9 @@ interface HelperOptions {
  *
  * - `{{compScripts}}` (`@compScripts`): metas, boot config and scripts;
  * - `{{comp "name" key=value}}` (`@comp('name', key=value)`): a component,
- *   nested when used in another component's view; in block form
- *   (`{{#comp "card"}}…{{/comp}}`) its body goes to the features as
- *   `CHILD_BLOCK` (slots render it).
+ *   nested when used in another component's view; its parameters are
+ *   marked `VIEW_TAG` for the features, with the body of a block tag
+ *   (`{{#comp "card"}}…{{/comp}}`, which slots render).
  *
  * Features add their own as the plugin registers (`{{#island}}`,
  * `{{#persist}}`, `{{paginationLinks}}`).
@@ -39,12 +39,14 @@ export function registerViewHelpers(app: Application, manager: ComponentManager)
     if (typeof name !== 'string') throw new KilnError('{{comp}} needs a component name: {{comp "counter"}}.')
     const scope = scopeOf(options)
     const params: Record<string | symbol, unknown> = { ...(options?.hash ?? {}) }
-    // A block tag's body is the features' to render (slots), with this view's context; nothing renders it otherwise.
+    // A tag in a view, for features (its attributes); a block tag's body is theirs to render (slots), with this view's context.
+    const tag: ViewTag = {}
     const body = options?.fn
     if (body) {
       const data = options.data as Record<string, unknown> | undefined
-      params[CHILD_BLOCK] = { data, render: (frame) => body(this, { data: frame ?? data }) } satisfies ChildBlock
+      tag.block = { data, render: (frame) => body(this, { data: frame ?? data }) }
     }
+    params[VIEW_TAG] = tag
     return manager.embed(name, params as Record<string, unknown>, scope, scope?.ctx ?? currentHttpContext())
   })
 }

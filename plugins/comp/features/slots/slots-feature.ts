@@ -1,5 +1,5 @@
 import type { FeatureProvider } from '../../extension/feature-provider.ts'
-import { CHILD_BLOCK, type ChildBlock } from '../../component-manager.ts'
+import { VIEW_TAG, type ViewTag } from '../../component-manager.ts'
 import { withPassedAttributes } from './root-attributes.ts'
 import { registerSlotHelpers } from './slot-helpers.ts'
 import { passSlots, renderSlots, SLOTS, stateOf, withUnshownSlots } from './slot-state.ts'
@@ -29,14 +29,13 @@ export const slotsFeature: FeatureProvider = {
   register: ({ app }) => registerSlotHelpers(app),
   childTags(parent, given) {
     const tag = given as Record<string | symbol, unknown>
-    const block = tag[CHILD_BLOCK] as ChildBlock | undefined
+    const block = (tag[VIEW_TAG] as ViewTag | undefined)?.block
     if (!block) return { params: given }
     // Rendered now, inside the parent's render: components nested in a slot are the parent's, keyed in its order.
     const slots = renderSlots(block)
     // Awaited by the child's mount, or by the parent's answer (a child rendered before); never left unobserved.
     slots.catch(() => undefined)
-    const params: Record<string | symbol, unknown> = { ...tag }
-    delete params[CHILD_BLOCK]
+    const params: Record<string | symbol, unknown> = { ...tag, [VIEW_TAG]: {} satisfies ViewTag }
     params[SLOTS] = { parent: parent.id, slots } satisfies PassedSlots
     return { params: params as Record<string, unknown>, reused: (ctx, id) => passSlots(ctx, parent.id, id, slots) }
   },

@@ -1,6 +1,5 @@
 import type { ComponentHook, ComponentContext } from '../../lifecycle/component-hook.ts'
-import type { ChildBlock } from '../../component-manager.ts'
-import { CHILD_BLOCK } from '../../component-manager.ts'
+import { VIEW_TAG, type ViewTag } from '../../component-manager.ts'
 import { publicProperties } from '../../state/state.ts'
 import type { PassedSlots } from './slots-feature.ts'
 import { tagAttributes } from './root-attributes.ts'
@@ -26,10 +25,12 @@ interface SlotMemo {
 export const slots: ComponentHook = {
   name: 'slots',
   mount(c, params) {
-    const tag = params as Record<string | symbol, unknown>
-    const block = tag[CHILD_BLOCK] as ChildBlock | undefined
+    const given = params as Record<string | symbol, unknown>
+    const tag = given[VIEW_TAG] as ViewTag | undefined
+    // Only a tag in a view has attributes: a mount from code or a route (its `id` parameter) puts none on the root.
+    if (!tag) return
     // A tag in a component's view passes its rendered slots; one in a page's view (no parent component), its block.
-    const passed = (tag[SLOTS] as PassedSlots | undefined) ?? (block ? { slots: renderSlots(block) } : undefined)
+    const passed = (given[SLOTS] as PassedSlots | undefined) ?? (tag.block ? { slots: renderSlots(tag.block) } : undefined)
     const attributes = tagAttributes(params, new Set(publicProperties(c.component)))
     const keep = (html?: SlotHtml) => keepState(c.component, { names: Object.keys(html ?? {}), parent: passed?.parent, html, attributes })
     if (passed) return passed.slots.then(keep)

@@ -3,7 +3,7 @@
  * default and a named slot and attributes to a card, a badge that places
  * its attributes itself, a tally nested in a slot (the shelf's child), a drawer showing its slot only once opened, and a
  * page view passing a slot with no parent
- * component. `/` shows the shelf; `/plain` the page view.
+ * component. `/` shows the shelf; `/plain` the page view; `/direct` a card mounted from code.
  */
 export const slotsFiles = {
   'app/components/shelf.ts': `import { Component } from 'kiln-framework/comp'
@@ -65,10 +65,13 @@ export default class Badge extends Component {
   'resources/views/home.hbs': "{{!< layouts/app}}\n@comp('shelf')",
   'resources/views/plain.hbs':
     '{{!< layouts/app}}\n{{#comp "card" title="Plain" class="wide"}}<p id="plain-slot">From the page {{who}}</p>{{/comp}}\n@comp(\'badge\', label=\'Old\', data-x=\'2\', aria-hidden=\'true\')',
+  'resources/views/direct.hbs': '{{!< layouts/app}}\n{{card}}',
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
+import { compHelper } from 'kiln-framework/comp'
 export default defineRoutes((Route) => {
   Route.get('/', () => view('home', { title: 'Home' }))
   Route.get('/plain', () => view('plain', { title: 'Plain', who: '<Ann>' }))
+  Route.get('/direct', async () => view('direct', { title: 'Direct', card: await compHelper('card', { title: 'Direct', id: '5', class: 'from-code' }) }))
 })
 `,
 }

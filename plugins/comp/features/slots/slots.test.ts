@@ -117,6 +117,14 @@ test('a page view (no parent component) passes slots and attributes too', async 
   t.regex(html, /<b class="badge" (?:data-x="2" aria-hidden="true"|aria-hidden="true" data-x="2")>Old<\/b>/)
 })
 
+test('a component mounted from code (compHelper, a route) takes its parameters, never attributes', async (t) => {
+  const { client } = await compApp(t, slotsFiles)
+  const { html, byTitle } = await load(client, '/direct')
+  const card = byTitle('Direct')
+  t.is(card.serverMemo.attributes, undefined)
+  t.regex(rootTag(html, card.fingerprint.id), /" class="card" data-title="Direct">$/)
+})
+
 test('{{#slot}} outside a {{#comp}} block, and a slot name outside letters, digits, _ and -, fail, saying what is wrong', async (t) => {
   const { client } = await compApp(
     t,
