@@ -3,7 +3,7 @@ import { addScriptPart } from '../assets/scripts.ts'
 import { addChildTags } from '../component-manager.ts'
 import { addAfterReset, Component } from '../component.ts'
 import { addListenerWake } from '../pipeline/bundled-update.ts'
-import { addViewData, addViewSource } from '../rendering/render.ts'
+import { addRenderedHtml, addViewData, addViewSource } from '../rendering/render.ts'
 import { addKindRule, type PropertyKinds } from '../state/property-kinds.ts'
 import { addStateType } from '../state/state.ts'
 import { addAfterUpdate } from '../state/updates.ts'
@@ -45,6 +45,7 @@ export function installFeatures(features: readonly FeatureProvider[]): void {
     if (feature.scripts) addScriptPart(feature.scripts)
     if (feature.viewSource) addViewSource(feature.viewSource)
     if (feature.viewData) addViewData(feature.viewData)
+    if (feature.renderedHtml) addRenderedHtml(feature.renderedHtml)
     if (feature.childTags) addChildTags(feature.childTags)
     if (feature.wakesListener) addListenerWake(feature.wakesListener)
     feature.install?.()

@@ -12,6 +12,7 @@ import { paginationFeature } from './pagination/pagination-feature.ts'
 import { propsFeature } from './props/props-feature.ts'
 import { redirectsFeature } from './redirects/redirects-feature.ts'
 import { singleFileFeature } from './single-file/single-file-feature.ts'
+import { slotsFeature } from './slots/slots-feature.ts'
 import { transitionFeature } from './transition/transition-feature.ts'
 import { uploadsFeature } from './uploads/uploads-feature.ts'
 import { validationFeature } from './validation/validation-feature.ts'
@@ -30,6 +31,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   formsFeature,
   uploadsFeature,
   propsFeature,
+  slotsFeature,
   computedFeature,
   redirectsFeature,
   eventsFeature,
@@ -82,6 +84,7 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./lazy/lazy-hook.ts').then((m) => m.lazy),
   () => import('./locked/locked-hook.ts').then((m) => m.lockedProperties),
   () => import('./props/props-hook.ts').then((m) => m.props),
+  () => import('./slots/slots-hook.ts').then((m) => m.slots),
   () => import('./events/events-hook.ts').then((m) => m.events),
   () => import('./magic-actions/magic-actions-hook.ts').then((m) => m.magicActions),
   () => import('./uploads/uploads-hook.ts').then((m) => m.uploads),

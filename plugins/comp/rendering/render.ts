@@ -25,8 +25,25 @@ export type ViewSource = (Class: ComponentClass) => string | undefined
 /** Data a component's view sees besides its state (what its `with()` returns), or undefined when there is none for it. */
 export type ViewData = (component: Component) => Promise<Record<string, unknown>> | undefined
 
+/** A component's HTML as its view rendered it (first render and updates), changed by a feature (slots: attributes on the root). */
+export type RenderedHtml = (scope: RenderScope, html: string) => string
+
 const viewSources: ViewSource[] = []
 const viewDataSteps: ViewData[] = []
+const renderedSteps: RenderedHtml[] = []
+
+/**
+ * Adds a step that may change a component's rendered HTML before its root
+ * gets `wire:id` (the attributes a parent passes go on the child's root).
+ *
+ * @example
+ * ```ts
+ * addRenderedHtml((scope, html) => html)
+ * ```
+ */
+export function addRenderedHtml(step: RenderedHtml): void {
+  if (!renderedSteps.includes(step)) renderedSteps.push(step)
+}
 
 /**
  * Adds a way a component names its view source (single-file components' `static template`).
@@ -188,11 +205,12 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
   if (isPromiseLike(rendering)) await rendering
   const pending = componentView(scope, name)
   const view = isPromiseLike(pending) ? await pending : pending
-  const html = outerMarkersRemoved(
+  let html = outerMarkersRemoved(
     view.source === undefined
       ? await views.render(view.name, view.data, scope.ctx, COMPONENT_RENDER)
       : await views.renderInline(view.source, view.data, scope.ctx, COMPONENT_RENDER),
   )
+  for (const step of renderedSteps) html = step(scope, html)
   const rendered = component.rendered?.(html)
   if (isPromiseLike(rendered)) await rendered
   return html
