@@ -27,6 +27,7 @@ export class ViewManager {
   readonly preprocessors: Preprocessor[] = []
   private readonly shared: Record<string, unknown> = {}
   private readonly composers: ViewComposer[] = []
+  private readonly composedNames = new Set<string>()
   private readonly primed = new WeakSet<object>()
 
   constructor(app: Application) {
@@ -52,10 +53,33 @@ export class ViewManager {
     return this
   }
 
-  /** Data computed per request for every view. @example `views.composer((ctx) => ({ path: ctx.request.path }))` */
-  composer(fn: ViewComposer): this {
+  /**
+   * Data computed per request for every view. `names` says which keys it
+   * gives, for the checks that read templates without rendering them
+   * (`kiln check`): a name a template reads must come from somewhere.
+   *
+   * @example
+   * ```ts
+   * views.composer((ctx) => ({ path: ctx.request.path }), ['path'])
+   * ```
+   */
+  composer(fn: ViewComposer, names: readonly string[] = []): this {
     this.composers.push(fn)
+    for (const name of names) this.composedNames.add(name)
     return this
+  }
+
+  /**
+   * The names every view's data has besides what its renderer passes: the
+   * shared keys and those the composers declared.
+   *
+   * @example
+   * ```ts
+   * views.dataNames() // ['appName', 'csrfToken', 'user', 'basePath']
+   * ```
+   */
+  dataNames(): string[] {
+    return [...new Set([...Object.keys(this.shared), ...this.composedNames])]
   }
 
   /** The default engine, with every registered helper. @example `views.engine().exists('home')` */

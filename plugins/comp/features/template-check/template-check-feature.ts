@@ -1,0 +1,31 @@
+import { formatProblem } from '../../../../core/index.ts'
+import type { FeatureProvider } from '../../extension/feature-provider.ts'
+import { checkComponentTemplates } from './check-templates.ts'
+
+/**
+ * Templates checked against their class: `kiln check` (and so `kiln
+ * build`) runs the check over every registered component; in development
+ * each mistake is also a warning once the app has booted, with its file,
+ * line and "did you mean".
+ *
+ * @example
+ * ```ts
+ * installFeatures([templateCheckFeature])
+ * ```
+ */
+export const templateCheckFeature: FeatureProvider = {
+  name: 'template-check',
+  register({ app, registry }) {
+    app.service('checks').add('component templates', () => checkComponentTemplates(app, registry))
+    if (app.environment !== 'development') return
+    // After every plugin booted: the components are discovered and every helper is registered by then.
+    app.booted(() => {
+      try {
+        for (const problem of checkComponentTemplates(app, registry)) app.logger.warn(`comp: ${formatProblem(problem, app.root)}`)
+      } catch (error) {
+        // The check is advice: a failure of its own never stops the app.
+        app.logger.debug({ err: error }, 'comp: the template check failed')
+      }
+    })
+  },
+}
