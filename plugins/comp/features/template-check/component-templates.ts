@@ -48,7 +48,10 @@ export function componentTemplates(app: Application, ts: typeof TypeScript | und
   const template = (Class as { template?: { source: string; location?: string } }).template
   if (template && typeof template.source === 'string') {
     const at = /^(.*):(\d+)$/.exec(template.location ?? '')
-    return [{ source: preprocess(template.source, 'inline'), file: at?.[1] ?? `${Class.name} (static template)`, firstLine: Number(at?.[2] ?? 1), data: undefined }, ...islands]
+    return [
+      { source: preprocess(template.source, 'inline'), file: at?.[1] ?? `${Class.name} (static template)`, firstLine: Number(at?.[2] ?? 1), data: undefined },
+      ...islands,
+    ]
   }
   return [...fromView(`components/${name.replaceAll('.', '/')}`, undefined), ...islands]
 }

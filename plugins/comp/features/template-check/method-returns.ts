@@ -54,8 +54,9 @@ export function methodReturns(ts: typeof TypeScript | undefined, method: unknown
   if (typeof method !== 'function') return NOTHING
   if (!ts) return UNREADABLE
   const text = Function.prototype.toString.call(method)
-  // A method's source is a class member (`async with() {…}`); a function's is a statement either way.
-  const wrapped = /^(?:async\s+)?function\b/.test(text) || text.includes('=>') ? `(${text})` : `class __ { ${text} }`
+  // A method's source is a class member (`async with() {…}`); a function's or an arrow's is an expression.
+  const expression = /^(?:async\s+)?function\b/.test(text) || /^(?:async\s*)?(?:\(|[\w$]+\s*=>)/.test(text)
+  const wrapped = expression ? `(${text})` : `class __ { ${text} }`
   const file = ts.createSourceFile('method.ts', wrapped, ts.ScriptTarget.Latest, false)
   const names = new Set<string>()
   const views: string[] = []

@@ -14,7 +14,12 @@ export default class Scoped extends Component {
   filter = 'all'
   @computed() get left() { return this.todos.length }
   with() {
-    return { heading: 'To-dos', 'quoted-key': 1 }
+    // An arrow inside, and a nested function's own return, do not change what with() gives.
+    const label = this.todos.map((todo) => todo.title).join(', ')
+    const nested = () => {
+      return { notData: 1 }
+    }
+    return { heading: 'To-dos ' + label + String(nested()), 'quoted-key': 1 }
   }
   save() {}
   toggle(index: number) { void index }
@@ -133,7 +138,10 @@ test('in development, each mistake is a warning in the log once the app has boot
     .map((line) => JSON.parse(line) as { level: number; msg: string })
     .filter((line) => line.level === 40 && line.msg.startsWith('comp: '))
     .map((line) => line.msg)
-  t.true(warnings.includes('comp: app/components/typos.ts:8: Typos\'s template reads "titel", which Typos does not have. Did you mean "title"?'), warnings.join('\n'))
+  t.true(
+    warnings.includes('comp: app/components/typos.ts:8: Typos\'s template reads "titel", which Typos does not have. Did you mean "title"?'),
+    warnings.join('\n'),
+  )
   t.true(warnings.some((line) => line.startsWith('comp: app/components/typos.ts:10: wire:click="incremnt"') && line.endsWith('Did you mean "increment"?')))
 })
 

@@ -84,7 +84,8 @@ export function templateNameMistakes(ast: Program, scope: TemplateScope): Templa
       const first = call.params[0]
       if (path.original === 'comp' && first?.type === 'StringLiteral') {
         const name = (first as hbs.AST.StringLiteral).value
-        if (!scope.components.has(name)) report(first, `${scope.owner}'s template nests the component "${name}", which is not registered.`, scope.components, name)
+        if (!scope.components.has(name))
+          report(first, `${scope.owner}'s template nests the component "${name}", which is not registered.`, scope.components, name)
       }
     }
     for (const arg of args) checkExpression(arg)
