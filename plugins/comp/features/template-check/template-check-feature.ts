@@ -4,9 +4,9 @@ import { checkComponentTemplates } from './check-templates.ts'
 
 /**
  * Templates checked against their class: `kiln check` (and so `kiln
- * build`) runs the check over every registered component; in development
- * each mistake is also a warning once the app has booted, with its file,
- * line and "did you mean".
+ * build`) runs the check over every registered component; under `kiln dev`
+ * each mistake is also a warning once the app has booted (again after each
+ * reload), with its file, line and "did you mean".
  *
  * @example
  * ```ts
@@ -17,7 +17,9 @@ export const templateCheckFeature: FeatureProvider = {
   name: 'template-check',
   register({ app, registry }) {
     app.service('checks').add('component templates', () => checkComponentTemplates(app, registry))
-    if (app.environment !== 'development') return
+    // Under `kiln dev` only: other commands of a development app (migrate, make:*) are not slowed by a check
+    // they do not need, and tests stay quiet.
+    if (!app.dev) return
     // After every plugin booted: the components are discovered and every helper is registered by then.
     app.booted(() => {
       try {
