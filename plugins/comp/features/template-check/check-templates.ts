@@ -23,7 +23,7 @@ import { wireAttributeMistakes } from './wire-attributes.ts'
  *
  * @example
  * ```ts
- * const problems = await checkComponentTemplates(app, app.service('comp').registry)
+ * const problems = checkComponentTemplates(app, app.service('comp').registry)
  * ```
  */
 export function checkComponentTemplates(app: Application, registry: ComponentRegistry): CheckProblem[] {

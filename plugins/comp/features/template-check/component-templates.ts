@@ -6,7 +6,7 @@ import type { ComponentClass } from '../../registry/registry.ts'
 import { methodReturns, type Returned } from './method-returns.ts'
 
 /** One template a component renders, and what its data holds besides the component's own names. */
-export interface ComponentTemplate {
+export interface TemplateToCheck {
   /** The template source, preprocessed (`@comp(...)` as `{{{comp ...}}}`) as it compiles. */
   readonly source: string
   /** The file it is written in. */
@@ -30,10 +30,10 @@ export interface ComponentTemplate {
  * componentTemplates(app, ts, 'counter', Counter) // [{ source: '<div>{{count}}</div>', file: '/srv/app/app/components/counter.ts', firstLine: 9, data: undefined }]
  * ```
  */
-export function componentTemplates(app: Application, ts: typeof TypeScript | undefined, name: string, Class: ComponentClass): ComponentTemplate[] {
+export function componentTemplates(app: Application, ts: typeof TypeScript | undefined, name: string, Class: ComponentClass): TemplateToCheck[] {
   const views = resolve(app.root, app.config.get<string>('views.path', 'resources/views'))
   const preprocess = (source: string, view: string) => app.views.preprocessors.reduce((text, step) => step(text, { name: view }), source)
-  const fromView = (view: string, data: Returned | undefined): ComponentTemplate[] => {
+  const fromView = (view: string, data: Returned | undefined): TemplateToCheck[] => {
     const file = join(views, `${view}.hbs`)
     if (!/^[\w-]+(\/[\w.-]+)*$/.test(view) || !existsSync(file)) return []
     return [{ source: preprocess(readFileSync(file, 'utf8'), view), file, firstLine: 1, data }]
