@@ -8,6 +8,7 @@ import { metaOf } from '../../state/class-meta.ts'
 import { publicProperties } from '../../state/state.ts'
 import { componentTemplates } from './component-templates.ts'
 import { loadParser, methodReturns } from './method-returns.ts'
+import { pageViewMistakes } from './page-views.ts'
 import { HANDLEBARS_HELPERS, templateNameMistakes } from './template-names.ts'
 import { wireAttributeMistakes } from './wire-attributes.ts'
 
@@ -16,7 +17,8 @@ import { wireAttributeMistakes } from './wire-attributes.ts'
  * without rendering anything: the names they read (properties, computed
  * properties, `with()` and `render()` data, helpers, names every view has,
  * block parameters), the actions of `wire:click`/`wire:submit`/`$wire.x()`,
- * the properties of `wire:model`, and the components of `@comp(...)`. Each
+ * the properties of `wire:model`, and the components of `@comp(...)`; and
+ * the app's other views as far as they can be without their data. Each
  * mistake names its file and line and the nearest correct name. Names the
  * check cannot see are declared once in `config/comp.ts`
  * (`template_names`), or by a feature (`templateNames`).
@@ -34,6 +36,7 @@ export function checkComponentTemplates(app: Application, registry: ComponentReg
   const parser = () => (ts === null ? (ts = loadParser(app.root)) : ts)
   const problems: CheckProblem[] = []
   const seen = new Set<string>()
+  const checkedFiles = new Set<string>()
   for (const name of registry.all()) {
     const Class = registry.get(name)!
     const own = classNames(Class)
@@ -44,6 +47,7 @@ export function checkComponentTemplates(app: Application, registry: ComponentReg
       const names = new Set([...everywhere, ...own.properties, ...own.computed, ...(withData?.names ?? []), ...(template.data?.names ?? [])])
       const open = Boolean(withData?.open || template.data?.open)
       const at = (line: number) => template.firstLine + line - 1
+      checkedFiles.add(template.file)
       let ast: hbs.AST.Program
       try {
         ast = Handlebars.parse(template.source)
@@ -66,6 +70,7 @@ export function checkComponentTemplates(app: Application, registry: ComponentReg
       }
     }
   }
+  problems.push(...pageViewMistakes(app, checkedFiles, helpers, components))
   return problems.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0))
 }
 

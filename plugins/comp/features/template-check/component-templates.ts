@@ -31,8 +31,8 @@ export interface TemplateToCheck {
  * ```
  */
 export function componentTemplates(app: Application, ts: typeof TypeScript | undefined, name: string, Class: ComponentClass): TemplateToCheck[] {
-  const views = resolve(app.root, app.config.get<string>('views.path', 'resources/views'))
-  const preprocess = (source: string, view: string) => app.views.preprocessors.reduce((text, step) => step(text, { name: view }), source)
+  const views = viewsRoot(app)
+  const preprocess = (source: string, view: string) => preprocessed(app, source, view)
   const fromView = (view: string, data: Returned | undefined): TemplateToCheck[] => {
     const file = join(views, `${view}.hbs`)
     if (!/^[\w-]+(\/[\w.-]+)*$/.test(view) || !existsSync(file)) return []
@@ -54,4 +54,28 @@ export function componentTemplates(app: Application, ts: typeof TypeScript | und
     ]
   }
   return [...fromView(`components/${name.replaceAll('.', '/')}`, undefined), ...islands]
+}
+
+/**
+ * The folder of the app's views.
+ *
+ * @example
+ * ```ts
+ * viewsRoot(app) // '/srv/app/resources/views'
+ * ```
+ */
+export function viewsRoot(app: Application): string {
+  return resolve(app.root, app.config.get<string>('views.path', 'resources/views'))
+}
+
+/**
+ * A template's source as it compiles: after the views' preprocessors (`@comp(...)` as `{{{comp ...}}}`).
+ *
+ * @example
+ * ```ts
+ * preprocessed(app, "@comp('counter')", 'home') // '{{{comp "counter"}}}'
+ * ```
+ */
+export function preprocessed(app: Application, source: string, view: string): string {
+  return app.views.preprocessors.reduce((text, step) => step(text, { name: view }), source)
 }

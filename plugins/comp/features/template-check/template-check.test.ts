@@ -106,7 +106,13 @@ test('a template that reads only what it has in scope passes: properties, comput
 })
 
 test('each mistake is found with its file, line and the nearest correct name', async (t) => {
-  const { found } = await checked(t, { 'app/components/typos.ts': typos, 'app/components/other.ts': other, ...rendered })
+  const { found } = await checked(t, {
+    'app/components/typos.ts': typos,
+    'app/components/other.ts': other,
+    ...rendered,
+    // A page: its data comes from its route, so only helpers and component names are checked.
+    'resources/views/home.hbs': "{{!< layouts/app}}\n<h1>{{anything}}</h1>\n@comp('othr')\n{{mony 1}}\n",
+  })
   t.deepEqual(found, [
     'app/components/typos.ts:8: Typos\'s template reads "titel", which Typos does not have. Did you mean "title"?',
     'app/components/typos.ts:9: wire:model="cont": Typos has no property "cont". Did you mean "count"?',
@@ -119,6 +125,8 @@ test('each mistake is found with its file, line and the nearest correct name', a
     'app/components/typos.ts:14: Typos\'s template nests the component "othr", which is not registered. Did you mean "other"?',
     'app/components/typos.ts:15: wire:click="mount": Typos has no action "mount" (a public method the browser may call).',
     'resources/views/components/profile-card.hbs:4: Profile\'s template reads "versoin", which Profile does not have. Did you mean "version"?',
+    'resources/views/home.hbs:3: The view home nests the component "othr", which is not registered. Did you mean "other"?',
+    'resources/views/home.hbs:4: The view home calls "mony", which is not a helper. Did you mean "money"?',
   ])
 })
 

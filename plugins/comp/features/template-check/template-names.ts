@@ -8,6 +8,8 @@ type Call = hbs.AST.MustacheStatement | hbs.AST.BlockStatement | hbs.AST.SubExpr
 export interface TemplateScope {
   /** The component class's name, for messages. */
   readonly owner: string
+  /** What the messages call the template: `Counter's template` (the default), `The view home`. */
+  readonly subject?: string
   /** Names the component's data has: its properties, computed properties, `with()` data, names every view has. */
   readonly names: ReadonlySet<string>
   /** The data has names the checker cannot list (a `with()` returning a variable): names are not checked. */
@@ -46,6 +48,7 @@ const BLOCK_NAMES: Readonly<Record<string, readonly string[]>> = { error: ['mess
  */
 export function templateNameMistakes(ast: Program, scope: TemplateScope): TemplateMistake[] {
   const mistakes: TemplateMistake[] = []
+  const subject = scope.subject ?? `${scope.owner}'s template`
   // Contexts: the component's data first (closed unless open), then each `each`/`with` block's item (always open).
   const contexts: boolean[] = [scope.open]
   const params: string[][] = []
@@ -62,13 +65,13 @@ export function templateNameMistakes(ast: Program, scope: TemplateScope): Templa
     const explicitContext = /^(?:this|\.)(?:[./]|$)/.test(path.original)
     if (!explicitContext && path.depth === 0 && (inParams(head) || scope.helpers.has(head))) return
     if (called && !explicitContext) {
-      report(path, `${scope.owner}'s template calls "${head}", which is not a helper.`, scope.helpers, head)
+      report(path, `${subject} calls "${head}", which is not a helper.`, scope.helpers, head)
       return
     }
     const open = contexts[Math.max(0, contexts.length - 1 - path.depth)]
     if (open || scope.names.has(head)) return
     const candidates = [...scope.names, ...(explicitContext ? [] : [...scope.helpers, ...params.flat()])]
-    report(path, `${scope.owner}'s template reads "${head}", which ${scope.owner} does not have.`, candidates, head)
+    report(path, `${subject} reads "${head}", which ${scope.owner} does not have.`, candidates, head)
   }
 
   const checkExpression = (expression: hbs.AST.Expression) => {
@@ -84,8 +87,7 @@ export function templateNameMistakes(ast: Program, scope: TemplateScope): Templa
       const first = call.params[0]
       if (path.original === 'comp' && first?.type === 'StringLiteral') {
         const name = (first as hbs.AST.StringLiteral).value
-        if (!scope.components.has(name))
-          report(first, `${scope.owner}'s template nests the component "${name}", which is not registered.`, scope.components, name)
+        if (!scope.components.has(name)) report(first, `${subject} nests the component "${name}", which is not registered.`, scope.components, name)
       }
     }
     for (const arg of args) checkExpression(arg)
