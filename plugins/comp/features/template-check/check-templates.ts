@@ -57,7 +57,7 @@ export function checkComponentTemplates(app: Application, registry: ComponentReg
         continue
       }
       const mistakes = [
-        ...templateNameMistakes(ast, { owner: Class.name, names, open, helpers, components }),
+        ...templateNameMistakes(ast, { owner: Class.name, names, open, helpers, components, properties: new Set(own.properties) }),
         ...wireAttributeMistakes(template.source, { owner: Class.name, actions: own.actions, properties: new Set(own.properties) }),
       ]
       for (const mistake of mistakes) {

@@ -37,7 +37,8 @@ async function fixtureApps(): Promise<Array<{ name: string; files: Record<string
 function viewBlocks(markdown: string): Array<{ path: string; code: string }> {
   const blocks: Array<{ path: string; code: string }> = []
   for (const match of markdown.matchAll(/^```handlebars\n\{\{!-- (resources\/views\/components\/[\w./-]+\.hbs) --\}\}\n([\s\S]*?)^```$/gm))
-    blocks.push({ path: match[1]!, code: match[2]! })
+    // A later `{{!-- … --}}` line starts another file's part (the parent's view beside the child's).
+    blocks.push({ path: match[1]!, code: match[2]!.split(/^(?=\{\{!--)/m)[0]! })
   return blocks
 }
 

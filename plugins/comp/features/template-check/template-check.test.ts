@@ -63,6 +63,7 @@ export default class Typos extends Component {
       {{mony count}}
       @comp('othr')
       <button wire:click="mount">no hooks</button>
+      @comp('other', wire:model.live="titl", start=count)
     </div>
   \`
 }
@@ -124,6 +125,7 @@ test('each mistake is found with its file, line and the nearest correct name', a
     'app/components/typos.ts:13: Typos\'s template calls "mony", which is not a helper. Did you mean "money"?',
     'app/components/typos.ts:14: Typos\'s template nests the component "othr", which is not registered. Did you mean "other"?',
     'app/components/typos.ts:15: wire:click="mount": Typos has no action "mount" (a public method the browser may call).',
+    'app/components/typos.ts:16: Typos\'s template binds wire:model="titl" on a child, and Typos has no property "titl". Did you mean "title"?',
     'resources/views/components/profile-card.hbs:4: Profile\'s template reads "versoin", which Profile does not have. Did you mean "version"?',
     'resources/views/home.hbs:3: The view home nests the component "othr", which is not registered. Did you mean "other"?',
     'resources/views/home.hbs:4: The view home calls "mony", which is not a helper. Did you mean "money"?',
@@ -156,7 +158,7 @@ test('under kiln dev, each mistake is a warning in the log once the app has boot
     warnings.join('\n'),
   )
   t.true(warnings.some((line) => line.startsWith('comp: app/components/typos.ts:10: wire:click="incremnt"') && line.endsWith('Did you mean "increment"?')))
-  t.is(warnings.length, 9)
+  t.is(warnings.length, 10)
 })
 
 test('other commands of a development app log nothing at boot: the check runs when asked (kiln check, kiln build)', async (t) => {

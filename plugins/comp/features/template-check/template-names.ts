@@ -18,6 +18,8 @@ export interface TemplateScope {
   readonly helpers: ReadonlySet<string>
   /** Registered component names, for `{{comp "name"}}` / `@comp('name')`. */
   readonly components: ReadonlySet<string>
+  /** The component's public properties, for a `wire:model="path"` it puts on a child's tag; absent outside a component. */
+  readonly properties?: ReadonlySet<string>
 }
 
 /** One mistake, at a line of the template (1-based). */
@@ -74,6 +76,13 @@ export function templateNameMistakes(ast: Program, scope: TemplateScope): Templa
     report(path, `${subject} reads "${head}", which ${scope.owner} does not have.`, candidates, head)
   }
 
+  // A parent's `wire:model="title"` on a child binds the parent's property `title`.
+  const checkModel = (value: hbs.AST.Expression) => {
+    const property = value.type === 'StringLiteral' ? /^\s*([A-Za-z_]\w*)/.exec((value as hbs.AST.StringLiteral).value)?.[1] : undefined
+    if (!property || !scope.properties || scope.properties.has(property)) return
+    report(value, `${subject} binds wire:model="${property}" on a child, and ${scope.owner} has no property "${property}".`, scope.properties, property)
+  }
+
   const checkExpression = (expression: hbs.AST.Expression) => {
     if (expression.type === 'PathExpression') checkPath(expression as hbs.AST.PathExpression, false)
     else if (expression.type === 'SubExpression') checkCall(expression as hbs.AST.SubExpression)
@@ -88,6 +97,7 @@ export function templateNameMistakes(ast: Program, scope: TemplateScope): Templa
       if (path.original === 'comp' && first?.type === 'StringLiteral') {
         const name = (first as hbs.AST.StringLiteral).value
         if (!scope.components.has(name)) report(first, `${subject} nests the component "${name}", which is not registered.`, scope.components, name)
+        for (const pair of call.hash?.pairs ?? []) if (/^wire:model(\.|$)/.test(pair.key)) checkModel(pair.value)
       }
     }
     for (const arg of args) checkExpression(arg)
