@@ -63,7 +63,7 @@ export function checkComponentTemplates(app: Application, registry: ComponentReg
       for (const mistake of mistakes) {
         const problem = { file: template.file, line: at(mistake.line), message: mistake.message }
         // A subclass renders its parent's template: one report per place.
-        const key = `${problem.file}:${problem.line}:${problem.message.replace(Class.name, '')}`
+        const key = `${problem.file}:${problem.line}:${problem.message.replaceAll(Class.name, '')}`
         if (seen.has(key)) continue
         seen.add(key)
         problems.push(problem)
