@@ -23,8 +23,14 @@ function lineOf(file: string, text: string): number {
   )
 }
 
-test('kiln check (the real bin) passes the starter: exit 0', async (t) => {
-  const result = await kilnBin(['check'], starterCopy())
+test('kiln check (the real bin) passes the starter, with components fresh from make:comp: exit 0', async (t) => {
+  const root = starterCopy()
+  for (const argv of [
+    ['make:comp', 'FreshOne'],
+    ['make:comp', 'FreshTwo', '--view'],
+  ])
+    t.is((await kiln(argv, root)).code, 0)
+  const result = await kilnBin(['check'], root)
   t.is(result.code, 0, result.stderr)
   t.regex(result.stdout, /^No mistakes found \(component templates\)\.$/m)
 })
