@@ -1,6 +1,8 @@
 import { formatProblem } from '../../../../core/index.ts'
 import type { FeatureProvider } from '../../extension/feature-provider.ts'
-import { checkComponentTemplates } from './check-templates.ts'
+
+/** The checker, loaded when a check runs: an app that serves pages never loads it (nor Handlebars' parser, htmlparser2, TypeScript). */
+const checker = () => import('./check-templates.ts')
 
 /**
  * Templates checked against their class: `kiln check` (and so `kiln
@@ -16,13 +18,14 @@ import { checkComponentTemplates } from './check-templates.ts'
 export const templateCheckFeature: FeatureProvider = {
   name: 'template-check',
   register({ app, registry }) {
-    app.service('checks').add('component templates', () => checkComponentTemplates(app, registry))
+    app.service('checks').add('component templates', async () => (await checker()).checkComponentTemplates(app, registry))
     // Under `kiln dev` only: other commands of a development app (migrate, make:*) are not slowed by a check
     // they do not need, and tests stay quiet.
     if (!app.dev) return
     // After every plugin booted: the components are discovered and every helper is registered by then.
-    app.booted(() => {
+    app.booted(async () => {
       try {
+        const { checkComponentTemplates } = await checker()
         for (const problem of checkComponentTemplates(app, registry)) app.logger.warn(`comp: ${formatProblem(problem, app.root)}`)
       } catch (error) {
         // The check is advice: a failure of its own never stops the app.
