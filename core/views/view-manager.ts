@@ -28,6 +28,7 @@ export class ViewManager {
   private readonly shared: Record<string, unknown> = {}
   private readonly composers: ViewComposer[] = []
   private readonly composedNames = new Set<string>()
+  private readonly forgetListeners: Array<(file: string) => void> = []
   private readonly primed = new WeakSet<object>()
 
   constructor(app: Application) {
@@ -148,6 +149,22 @@ export class ViewManager {
    */
   forget(file: string): void {
     for (const engine of this.engines.resolved().values()) engine.forget?.(file)
+    for (const listener of this.forgetListeners) listener(file)
+  }
+
+  /**
+   * Hears of each view file `forget` is told changed (under `kiln dev`, on
+   * every save), after the engines dropped it: the components' template
+   * check runs again for it.
+   *
+   * @example
+   * ```ts
+   * views.onForget((file) => console.log(`${file} changed`))
+   * ```
+   */
+  onForget(listener: (file: string) => void): this {
+    this.forgetListeners.push(listener)
+    return this
   }
 
   private async viewData(data: Record<string, unknown>, ctx?: HttpContext): Promise<Record<string, unknown>> {

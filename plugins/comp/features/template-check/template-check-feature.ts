@@ -22,15 +22,19 @@ export const templateCheckFeature: FeatureProvider = {
     // Under `kiln dev` only: other commands of a development app (migrate, make:*) are not slowed by a check
     // they do not need, and tests stay quiet.
     if (!app.dev) return
-    // After every plugin booted: the components are discovered and every helper is registered by then.
-    app.booted(async () => {
+    const warn = async (only?: string) => {
       try {
         const { checkComponentTemplates } = await checker()
-        for (const problem of checkComponentTemplates(app, registry)) app.logger.warn(`comp: ${formatProblem(problem, app.root)}`)
+        for (const problem of checkComponentTemplates(app, registry))
+          if (only === undefined || problem.file === only) app.logger.warn(`comp: ${formatProblem(problem, app.root)}`)
       } catch (error) {
         // The check is advice: a failure of its own never stops the app.
         app.logger.debug({ err: error }, 'comp: the template check failed')
       }
-    })
+    }
+    // After every plugin booted: the components are discovered and every helper is registered by then. A saved view
+    // does not reload the app, only that file: its mistakes are told again.
+    app.booted(() => warn())
+    app.views.onForget((file) => void warn(file))
   },
 }

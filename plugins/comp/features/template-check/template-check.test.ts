@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import test from 'ava'
@@ -133,7 +133,11 @@ test('each mistake is found with its file, line and the nearest correct name', a
 })
 
 /** The warnings an app logged at boot, from its log file (JSON lines), that start with "comp: ". */
-async function bootWarnings(files: Record<string, string>, dev: DevPages | undefined): Promise<string[]> {
+async function bootWarnings(
+  files: Record<string, string>,
+  dev: DevPages | undefined,
+  after?: (app: Application, log: string) => Promise<void>,
+): Promise<string[]> {
   const log = join(mkdtempSync(join(tmpdir(), 'kiln-log-')), 'app.log')
   const app = await createApp({
     root: tempApp({ 'resources/views/layouts/app.hbs': '{{{body}}}', ...files }),
@@ -142,6 +146,7 @@ async function bootWarnings(files: Record<string, string>, dev: DevPages | undef
     config: { session: { driver: 'memory' }, logging: { level: 'info', channels: ['file'], file: { path: log } } },
     dev,
   })
+  await after?.(app, log)
   await app.close()
   // The file logger writes asynchronously: wait until it has flushed what boot logged.
   for (let i = 0; i < 50 && !existsSync(log); i++) await new Promise((resolve) => setTimeout(resolve, 20))
@@ -159,6 +164,27 @@ test('under kiln dev, each mistake is a warning in the log once the app has boot
   )
   t.true(warnings.some((line) => line.startsWith('comp: app/components/typos.ts:10: wire:click="incremnt"') && line.endsWith('Did you mean "increment"?')))
   t.is(warnings.length, 10)
+})
+
+test('under kiln dev, a saved view is checked again: its mistakes are warnings at once, without a reload of the app', async (t) => {
+  const card = `import { Component } from 'kiln-framework/comp'
+export default class Card extends Component {
+  title = ''
+}
+`
+  const warnings = await bootWarnings(
+    { 'app/components/card.ts': card, 'resources/views/components/card.hbs': '<div>{{title}}</div>\n' },
+    new DevPages(),
+    async (app, log) => {
+      const file = join(app.root, 'resources/views/components/card.hbs')
+      writeFileSync(file, '<div>\n  {{titl}}\n</div>\n')
+      // What kiln dev does on a save.
+      app.views.forget(file)
+      // The check runs after the engines forgot the file: wait for its line (the file logger writes asynchronously).
+      for (let i = 0; i < 100 && !(existsSync(log) && readFileSync(log, 'utf8').includes('titl')); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    },
+  )
+  t.deepEqual(warnings, ['comp: resources/views/components/card.hbs:2: Card\'s template reads "titl", which Card does not have. Did you mean "title"?'])
 })
 
 test('other commands of a development app log nothing at boot: the check runs when asked (kiln check, kiln build)', async (t) => {
