@@ -53,6 +53,8 @@ export { AuthorizationGate, AuthorizationError, type AbilityCallback, type Abili
 export { Gate } from './authorization/authorization-provider.ts'
 export { defineSchedule, Schedule, ScheduledTask, type ScheduleDefinition } from './schedule/schedule.ts'
 export { CommandRegistry } from './cli/command-registry.ts'
+export { AppChecks, formatProblem, type AppCheck, type CheckProblem } from './cli/app-checks.ts'
+export { nearest } from './cli/suggest.ts'
 export { generateAppKey, parseAppKey } from './security/app-key.ts'
 /**
  * tsyringe's decorators, from the copy Kiln's container uses: `@injectable()`

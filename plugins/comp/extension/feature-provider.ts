@@ -58,6 +58,12 @@ export interface FeatureProvider {
   readonly renderedHtml?: RenderedHtml
   /** What a nested component's tag in a parent's view carries for the feature (a parent's `wire:model`). */
   readonly childTags?: ChildTags
+  /**
+   * Names the feature puts in every component's view data that no helper, property or `with()` gives (a slot's
+   * `slot`, `attributes`): `kiln check` accepts them in any component template. Helpers need not be listed: the
+   * check reads the registered ones.
+   */
+  readonly templateNames?: readonly string[]
   /** Whether a listening component sent with a bundled update updates without an event for it. */
   readonly wakesListener?: ListenerWake
   /** Once, when the feature is installed: what it adds to another feature (form objects to validation). */

@@ -12,6 +12,7 @@ import { PendingComponentTest } from '../testing/pending-test.ts'
 import type { FeatureProvider, ProvideContext } from './feature-provider.ts'
 
 const installed = new Set<FeatureProvider>()
+const templateNames = new Set<string>()
 
 /**
  * Installs features, once each, in their order: their methods go on
@@ -48,8 +49,22 @@ export function installFeatures(features: readonly FeatureProvider[]): void {
     if (feature.renderedHtml) addRenderedHtml(feature.renderedHtml)
     if (feature.childTags) addChildTags(feature.childTags)
     if (feature.wakesListener) addListenerWake(feature.wakesListener)
+    for (const name of feature.templateNames ?? []) templateNames.add(name)
     feature.install?.()
   }
+}
+
+/**
+ * The names installed features put in every component's view data besides
+ * helpers (their `templateNames`), for the template check.
+ *
+ * @example
+ * ```ts
+ * featureTemplateNames() // ['slot', 'attributes']
+ * ```
+ */
+export function featureTemplateNames(): readonly string[] {
+  return [...templateNames]
 }
 
 /**

@@ -13,6 +13,7 @@ import { propsFeature } from './props/props-feature.ts'
 import { redirectsFeature } from './redirects/redirects-feature.ts'
 import { singleFileFeature } from './single-file/single-file-feature.ts'
 import { slotsFeature } from './slots/slots-feature.ts'
+import { templateCheckFeature } from './template-check/template-check-feature.ts'
 import { transitionFeature } from './transition/transition-feature.ts'
 import { uploadsFeature } from './uploads/uploads-feature.ts'
 import { validationFeature } from './validation/validation-feature.ts'
@@ -43,6 +44,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   paginationFeature,
   cloakFeature,
   echoFeature,
+  templateCheckFeature,
 ]
 
 installFeatures(PROVIDERS)
