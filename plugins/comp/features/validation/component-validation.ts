@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
 import { checkFields, replaceErrors, ruledValues } from './check-fields.ts'
+import { collectFailedRules, noteFailedRule } from './failed-rules.ts'
 import { fieldRules } from './validate-decorator.ts'
 
 type Rules = { rules?: z.ZodType }
@@ -23,6 +24,10 @@ const bindRuled = (component: ErrorHolder) => ruledValues().forEach((values) => 
  * ```
  */
 export function validateComponent(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
+  return collectFailedRules(component, () => validateAll(component, schema))
+}
+
+function validateAll(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
   const Class = component.constructor as Function & Rules
   const self = component as unknown as Record<string, unknown>
   bindRuled(component)
@@ -37,7 +42,12 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
   if (rules) {
     const result = rules.safeParse(component.state())
     if (result.success) data = { ...(result.data as Record<string, unknown>) }
-    else for (const issue of result.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
+    else
+      for (const issue of result.error.issues) {
+        const path = issue.path.join('.') || '_'
+        ;(errors[path] ??= []).push(issue.message)
+        noteFailedRule(path, issue.message, issue)
+      }
   }
   if (!schema) {
     const fields = checkFields(self, fieldRules(Class))
@@ -66,6 +76,10 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
  * ```
  */
 export function validateOnlyComponent(component: ErrorHolder, path: string): void {
+  collectFailedRules(component, () => validateOne(component, path))
+}
+
+function validateOne(component: ErrorHolder, path: string): void {
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = Object.prototype.hasOwnProperty.call(component, root) ? self[root] : undefined
@@ -80,7 +94,12 @@ export function validateOnlyComponent(component: ErrorHolder, path: string): voi
   let errors: Record<string, string[]> = {}
   if (rule) {
     const result = rule.safeParse(value)
-    if (!result.success) for (const issue of result.error.issues) (errors[[root, ...issue.path].join('.')] ??= []).push(issue.message)
+    if (!result.success)
+      for (const issue of result.error.issues) {
+        const at = [root, ...issue.path].join('.')
+        ;(errors[at] ??= []).push(issue.message)
+        noteFailedRule(at, issue.message, issue)
+      }
   } else if (fieldRules(Class).has(root)) errors = checkFields(self, fieldRules(Class), [root]).errors
   else return
   component.errors = replaceErrors(component.errors, [root], errors)
