@@ -77,7 +77,7 @@ export function renderDebugPage(error: Error, ctx: HttpContext, status: number):
     const page = new Youch().useTransformer(markKilnFrames(appRoot))
     if (routeRows.length) page.metadata.group('Request', { route: routeRows })
     // The documented name of the fault (E_COMP_REACTIVE_MUTATED): youch shows the name and message, not the code.
-    if (code) page.metadata.group('Error', { kiln: { key: 'code', value: code } })
+    if (code) page.metadata.group('Error', { code: { key: 'code', value: code } })
     return page.toHTML(error, { title: `${status} Server Error`, request, ...(cspNonce ? { cspNonce } : {}) })
   }
   return render().catch(() => errorPage(status, error.message, error.stack))

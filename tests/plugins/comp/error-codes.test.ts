@@ -68,6 +68,13 @@ test('each documented code an update can produce comes back as `code` in the JSO
     t.is(res.status, 500, code)
     t.deepEqual(await res.json(), { message: 'Server error.', code }, code)
   }
+  // A refusal the browser answers by its code keeps it: a snapshot from another session is 419 E_COMP_EXPIRED.
+  const { snapshot, endpoint } = await page(client, '/page/faulty')
+  const other = new TestClient(client.app)
+  await other.get('/page/faulty')
+  const expired = await update(other, endpoint, snapshot, { calls: [{ method: 'breakWith' }] })
+  t.is(expired.status, 419)
+  t.like(await expired.json(), { code: 'E_COMP_EXPIRED' })
 })
 
 test('debug mode: the JSON answer has the code beside the message, and the debug page of the error dialog shows it', async (t) => {
@@ -78,7 +85,8 @@ test('debug mode: the JSON answer has the code beside the message, and the debug
   const page = await callOn(client, '/parent', 'bump', { accept: 'application/json, text/html;q=0.9' })
   t.is(page.status, 500)
   t.regex(page.header('content-type') ?? '', /^text\/html/)
-  t.regex(await page.text(), /E_COMP_REACTIVE_MUTATED/)
+  // Beside the message, as a row of the page's "Error" card (the source lines around the throw name it too).
+  t.regex(await page.text(), /<h4 class="card-subtitle">code<\/h4>\s*<span>E_COMP_REACTIVE_MUTATED<\/span>/)
 })
 
 test('a bundled update and a streamed one carry the code in their error entry too', async (t) => {
@@ -89,16 +97,6 @@ test('a bundled update and a streamed one carry the code in their error entry to
   const streamed = await client.json('POST', endpoint, entry(snapshot, 'flood'), { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '', 'x-comp-stream': '1' })
   const last = (await streamed.text()).trim().split('\n').at(-1)!
   t.deepEqual(JSON.parse(last), { error: { status: 500, message: 'Server error.', code: 'E_COMP_STREAM_TOO_LARGE' } })
-})
-
-test('an expired snapshot keeps its 419 with E_COMP_EXPIRED', async (t) => {
-  const { client } = await compApp(t, files)
-  const { snapshot, endpoint } = await page(client, '/page/faulty')
-  const other = new TestClient(client.app)
-  await other.get('/page/faulty')
-  const res = await update(other, endpoint, snapshot, { calls: [{ method: 'breakWith' }] })
-  t.is(res.status, 419)
-  t.like(await res.json(), { code: 'E_COMP_EXPIRED' })
 })
 
 test("core's answers carry a KilnError's code too: a 500 and a 4xx the error's own status gives", async (t) => {
