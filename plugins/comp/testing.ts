@@ -107,7 +107,7 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
    * const search = await ComponentTest.withQueryParams({ q: 'milk' }).test(app, 'search')
    * ```
    */
-  static withQueryParams(params: Record<string, QueryValue>): ComponentTestSetup {
+  static withQueryParams(params: Record<string, QueryValue>): ComponentTestSetup<PendingComponentTest> {
     return new ComponentTestSetup(ComponentTest.#mountWith).withQueryParams(params)
   }
 
@@ -121,7 +121,7 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
    * const theme = await ComponentTest.withCookies({ theme: 'dark' }).test(app, 'theme-switch')
    * ```
    */
-  static withCookies(cookies: Record<string, string>): ComponentTestSetup {
+  static withCookies(cookies: Record<string, string>): ComponentTestSetup<PendingComponentTest> {
     return new ComponentTestSetup(ComponentTest.#mountWith).withCookies(cookies)
   }
 

@@ -88,11 +88,14 @@ export abstract class ComponentAssertions {
       const at = html.indexOf(wanted, from)
       if (at === -1) {
         const where = previous === undefined ? '' : html.includes(wanted) ? `, but it is only before ${show(previous)}` : ', but it is not there at all'
-        this.#fail(`Expected to see ${show(String(piece))}${previous === undefined ? '' : ` after ${show(previous)}`} in the ${this.name} component${where || ', but it is not there'}.\nThe HTML: ${snippet(html, wanted)}`, {
-          actual: html,
-          expected: texts,
-          operator: 'assertSeeInOrder',
-        })
+        this.#fail(
+          `Expected to see ${show(String(piece))}${previous === undefined ? '' : ` after ${show(previous)}`} in the ${this.name} component${where || ', but it is not there'}.\nThe HTML: ${snippet(html, wanted)}`,
+          {
+            actual: html,
+            expected: texts,
+            operator: 'assertSeeInOrder',
+          },
+        )
       }
       from = at + wanted.length
       previous = String(piece)
@@ -145,7 +148,10 @@ export abstract class ComponentAssertions {
     if (data === undefined)
       return this.#fail(`Expected the view to have ${show(key)}, but the ${this.name} component has not rendered in this test.`, { operator: 'assertViewHas' })
     if (!Object.hasOwn(data, key))
-      return this.#fail(`Expected the view to have ${show(key)}, but its data has: ${Object.keys(data).join(', ')}.`, { expected: key, operator: 'assertViewHas' })
+      return this.#fail(`Expected the view to have ${show(key)}, but its data has: ${Object.keys(data).join(', ')}.`, {
+        expected: key,
+        operator: 'assertViewHas',
+      })
     if (expected.length === 0) return this
     const [value] = expected
     const actual = data[key]

@@ -1,7 +1,6 @@
 import type { Application } from '../../../core/index.ts'
 import type { TestClient } from '../../../core/testing/index.ts'
 import type { ComponentClass } from '../registry/registry.ts'
-import type { PendingComponentTest } from './pending-test.ts'
 
 /** A query string value, as `@url()` properties read it. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>
@@ -12,13 +11,13 @@ export interface MountSetup {
   readonly cookies: Readonly<Record<string, string>>
 }
 
-/** Mounts a component with a setup: `ComponentTest`'s own mount, given to the setup so that this file needs no import of it. */
-export type MountWith = (
+/** Mounts a component with a setup: `ComponentTest`'s own mount (its chain, `Chain`), given to the setup so that this file needs no import of it. */
+export type MountWith<Chain> = (
   client: TestClient | Application,
   component: ComponentClass | string,
   params: Record<string, unknown>,
   setup: MountSetup,
-) => PendingComponentTest
+) => Chain
 
 /**
  * How the next component test mounts, as Livewire's
@@ -32,15 +31,15 @@ export type MountWith = (
  * const search = await ComponentTest.withQueryParams({ q: 'milk' }).withCookies({ theme: 'dark' }).test(app, 'search')
  * ```
  */
-export class ComponentTestSetup {
+export class ComponentTestSetup<Chain> {
   /** @example `new ComponentTestSetup(mountWith)` */
   constructor(
-    private readonly mountWith: MountWith,
+    private readonly mountWith: MountWith<Chain>,
     private readonly setup: MountSetup = { query: {}, cookies: {} },
   ) {}
 
   /** Adds to the query string of the mount's request. @example `ComponentTest.withQueryParams({ q: 'milk', page: 2 })` */
-  withQueryParams(params: Record<string, QueryValue>): ComponentTestSetup {
+  withQueryParams(params: Record<string, QueryValue>): ComponentTestSetup<Chain> {
     return new ComponentTestSetup(this.mountWith, { ...this.setup, query: { ...this.setup.query, ...params } })
   }
 
@@ -50,12 +49,12 @@ export class ComponentTestSetup {
    *
    * @example `ComponentTest.withCookies({ theme: 'dark' })`
    */
-  withCookies(cookies: Record<string, string>): ComponentTestSetup {
+  withCookies(cookies: Record<string, string>): ComponentTestSetup<Chain> {
     return new ComponentTestSetup(this.mountWith, { ...this.setup, cookies: { ...this.setup.cookies, ...cookies } })
   }
 
   /** Mounts the component with this setup: a chain to `await`, as `testComponent`'s. @example `await setup.test(app, 'search')` */
-  test(client: TestClient | Application, component: ComponentClass | string, params: Record<string, unknown> = {}): PendingComponentTest {
+  test(client: TestClient | Application, component: ComponentClass | string, params: Record<string, unknown> = {}): Chain {
     return this.mountWith(client, component, params, this.setup)
   }
 }

@@ -93,7 +93,9 @@ test('a bundled update and a streamed one carry the code in their error entry to
   const { client } = await compApp(t, files, { comp: { stream: { max_kb: 1 } } })
   const { snapshot, endpoint } = await page(client, '/page/faulty')
   const bundled = await client.json('POST', endpoint, { components: [entry(snapshot, 'resetTypo')] }, { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '' })
-  t.deepEqual(((await bundled.json()) as { components: unknown[] }).components[0], { error: { status: 500, message: 'Server error.', code: 'E_COMP_FORM_FIELD' } })
+  t.deepEqual(((await bundled.json()) as { components: unknown[] }).components[0], {
+    error: { status: 500, message: 'Server error.', code: 'E_COMP_FORM_FIELD' },
+  })
   const streamed = await client.json('POST', endpoint, entry(snapshot, 'flood'), { 'x-csrf-token': client.cookie('XSRF-TOKEN') ?? '', 'x-comp-stream': '1' })
   const last = (await streamed.text()).trim().split('\n').at(-1)!
   t.deepEqual(JSON.parse(last), { error: { status: 500, message: 'Server error.', code: 'E_COMP_STREAM_TOO_LARGE' } })

@@ -19,7 +19,7 @@ export default class Board extends Component {
 }
 `,
   'resources/views/components/board.hbs':
-    '<div><h2>{{heading}}</h2><ol>{{#each cards}}<li>{{this}}</li>{{/each}}</ol><p>{{count}} cards</p>{{#if open}}@comp(\'badge\', key=\'b\'){{/if}}</div>',
+    "<div><h2>{{heading}}</h2><ol>{{#each cards}}<li>{{this}}</li>{{/each}}</ol><p>{{count}} cards</p>{{#if open}}@comp('badge', key='b'){{/if}}</div>",
   'app/components/badge.ts': `import { Component } from 'kiln-framework/comp'
 export default class Badge extends Component { label = 'new' }
 `,
@@ -40,8 +40,14 @@ const failsWith = (message: RegExp) => ({ instanceOf: AssertionError, message })
 test('assertSeeInOrder: the texts in that order, each escaped as the view escapes it', async (t) => {
   const { app } = await compApp(t, files)
   const board = await testComponent(app, 'board').assertSeeInOrder(['Plan', 'Build', 'Ship']).assertSeeInOrder(['Roadmap & more', 'Ship', '3 cards'])
-  t.throws(() => board.assertSeeInOrder(['Ship', 'Plan']), failsWith(/^board: Expected to see 'Plan' after 'Ship' in the board component, but it is only before 'Ship'\.\nThe HTML: /))
-  t.throws(() => board.assertSeeInOrder(['Plan', 'Launch']), failsWith(/Expected to see 'Launch' after 'Plan' in the board component, but it is not there at all\./))
+  t.throws(
+    () => board.assertSeeInOrder(['Ship', 'Plan']),
+    failsWith(/^board: Expected to see 'Plan' after 'Ship' in the board component, but it is only before 'Ship'\.\nThe HTML: /),
+  )
+  t.throws(
+    () => board.assertSeeInOrder(['Plan', 'Launch']),
+    failsWith(/Expected to see 'Launch' after 'Plan' in the board component, but it is not there at all\./),
+  )
   t.throws(() => board.assertSeeInOrder(['Launch']), failsWith(/Expected to see 'Launch' in the board component, but it is not there\./))
   await board.call('reverse').assertSeeInOrder(['Ship', 'Build', 'Plan'])
   t.throws(() => board.assertSeeInOrder(['Plan', 'Ship']), failsWith(/but it is only before 'Plan'/))
@@ -50,8 +56,14 @@ test('assertSeeInOrder: the texts in that order, each escaped as the view escape
 test('assertSeeComponent: a child by name, rendered now or kept from an earlier render; assertDontSeeComponent once it is gone', async (t) => {
   const { app } = await compApp(t, files)
   const board = await testComponent(app, 'board').assertSeeComponent('badge').assertDontSeeComponent('search')
-  t.throws(() => board.assertSeeComponent('search'), failsWith(/^board: Expected the board component to render a "search" component, but it renders \[ 'badge' \]\./))
-  t.throws(() => board.assertDontSeeComponent('badge'), failsWith(/Expected the board component not to render a "badge" component, but it does: \[ 'badge' \]\./))
+  t.throws(
+    () => board.assertSeeComponent('search'),
+    failsWith(/^board: Expected the board component to render a "search" component, but it renders \[ 'badge' \]\./),
+  )
+  t.throws(
+    () => board.assertDontSeeComponent('badge'),
+    failsWith(/Expected the board component not to render a "badge" component, but it does: \[ 'badge' \]\./),
+  )
   // The next render keeps the child as it is: only a placeholder in the HTML, the child in the snapshot.
   await board.call('rename').assertSeeComponent('badge')
   t.notRegex(board.html, /wire:name="badge"/)
@@ -88,7 +100,10 @@ test('withQueryParams and withCookies set up the mount, as Livewire::withQueryPa
   // Without them, the defaults.
   const plain = await ComponentTest.withCookies({}).test(app, 'search').assertSet('query', '').assertSet('theme', 'light')
   t.deepEqual(plain.get('tags'), [])
-  await t.throwsAsync(ComponentTest.withQueryParams({ q: 'x' }).test(app, 'search').assertSet('query', 'y'), failsWith(/Expected query to be 'y', but it is 'x'/))
+  await t.throwsAsync(
+    ComponentTest.withQueryParams({ q: 'x' }).test(app, 'search').assertSet('query', 'y'),
+    failsWith(/Expected query to be 'y', but it is 'x'/),
+  )
 })
 
 test('a forgotten await fails app.close() with the E_COMP_TEST error itself, not an AggregateError around it', async (t) => {

@@ -1,7 +1,6 @@
 import { FORBIDDEN_KEYS, KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
-import { addRuledValues, checkFields, replaceErrors } from '../validation/check-fields.ts'
-import { collectFailedRules } from '../validation/failed-rules.ts'
+import { addRuledValues, checkFields, collectFailedRules, replaceErrors } from '../validation/check-fields.ts'
 import { fieldRules } from '../validation/validate-decorator.ts'
 
 /** The fields of a form object as plain values (its methods left out of the type's use). */

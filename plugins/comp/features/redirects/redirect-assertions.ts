@@ -66,7 +66,10 @@ export const redirectAssertions: FeatureProvider['assertions'] = {
     try {
       expected = urls.route(name, params)
     } catch (error) {
-      return failAssertion(this, `Expected a redirect to the route ${show(name)}, but ${(error as Error).message}`, { expected: name, operator: 'assertRedirectToRoute' })
+      return failAssertion(this, `Expected a redirect to the route ${show(name)}, but ${(error as Error).message}`, {
+        expected: name,
+        operator: 'assertRedirectToRoute',
+      })
     }
     const actual = this.redirect
     // The same address written as a path or in full: the site's host name (a test's requests go to localhost, whatever

@@ -25,7 +25,11 @@ const failsWith = (message: RegExp) => ({ instanceOf: AssertionError, message })
 
 test('assertRedirectToRoute: the named route with its parameters, as a path or an address of the app', async (t) => {
   const { app } = await compApp(t, files)
-  const editor = await testComponent(app, 'editor').call('toList').assertRedirectToRoute('posts.index').call('toPost', 7).assertRedirectToRoute('posts.show', { post: 7 })
+  const editor = await testComponent(app, 'editor')
+    .call('toList')
+    .assertRedirectToRoute('posts.index')
+    .call('toPost', 7)
+    .assertRedirectToRoute('posts.show', { post: 7 })
   t.throws(
     () => editor.assertRedirectToRoute('posts.show', { post: 8 }),
     failsWith(/^editor: Expected a redirect to the route 'posts\.show' \('\/posts\/8'\), but it went to 'http:\/\/localhost\/posts\/7'\./),

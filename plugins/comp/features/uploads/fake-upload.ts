@@ -92,7 +92,8 @@ export class FakeFileFactory {
    * @example `UploadedFile.fake().create('invoice.pdf', 120)`
    */
   create(name: string, kilobytes = 0, type?: string): FakeFile {
-    if (!Number.isFinite(kilobytes) || kilobytes < 0) throw new KilnError(`A fake file's size is a number of kilobytes, not ${kilobytes}.`, { code: 'E_COMP_TEST' })
+    if (!Number.isFinite(kilobytes) || kilobytes < 0)
+      throw new KilnError(`A fake file's size is a number of kilobytes, not ${kilobytes}.`, { code: 'E_COMP_TEST' })
     const kind = KINDS[extname(name).toLowerCase()]
     const start = kind?.start() ?? new Uint8Array()
     const text = kind !== undefined && kind.type.startsWith('text/')

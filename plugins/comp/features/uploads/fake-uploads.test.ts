@@ -63,7 +63,10 @@ test("the property's rules refuse a fake file as a real one: by what is describe
     .assertSet('photo', null)
   // Named .png, a PDF inside: refused on its content by the upload endpoint (422), shown in the errors as the browser shows it.
   const disguised = new FakeFile('fake.png', 'image/png', UploadedFile.fake().create('fake.pdf', 5).bytes)
-  await profile.set('photo', disguised).assertStatus(422).assertHasErrors({ photo: /The content of "fake\.png" is not one of: image\/png/ })
+  await profile
+    .set('photo', disguised)
+    .assertStatus(422)
+    .assertHasErrors({ photo: /The content of "fake\.png" is not one of: image\/png/ })
   t.is(profile.get('photo'), null)
   // The next update starts from the server's errors again, as the browser's does.
   await profile.call('save').assertStatus(200).assertHasNoErrors()

@@ -3,6 +3,9 @@ import { attributeMessage, issueErrors } from './rule-messages.ts'
 import type { FieldRule } from './validate-decorator.ts'
 import type { ErrorHolder } from '../../component-run.ts'
 
+// Form objects reach validation through this file: what they run of it, the failed rules' report too.
+export { collectFailedRules } from './failed-rules.ts'
+
 /** What a check found: the parsed values of the fields checked, and the messages by field path. */
 export interface FieldCheck {
   data: Record<string, unknown>

@@ -40,7 +40,9 @@ test('assertHasErrors by rule, as Livewire: required, min, max, email, regex, in
     .assertHasErrors({ email: /valid email/ })
   t.throws(
     () => signup.assertHasErrors({ name: 'required' }),
-    failsWith(/^signup: Expected an error for name from the rule 'required' or containing it, but its messages are \[ '[^']+' \], and the rules that failed are \[ 'min', 'min:3', 'too_small' \]\./),
+    failsWith(
+      /^signup: Expected an error for name from the rule 'required' or containing it, but its messages are \[ '[^']+' \], and the rules that failed are \[ 'min', 'min:3', 'too_small' \]\./,
+    ),
   )
   t.throws(() => signup.assertHasErrors({ age: 'min' }), failsWith(/the rules that failed are \[ 'max', 'max:120', 'too_big' \]/))
   t.throws(() => signup.assertHasErrors({ name: 'min:4' }), failsWith(/Expected an error for name from the rule 'min:4'/))
@@ -50,7 +52,10 @@ test('assertHasErrors by rule, as Livewire: required, min, max, email, regex, in
 test("validateOnly and a form object's own validate() report their failed rules too", async (t) => {
   const { app } = await compApp(t, files)
   await testComponent(app, 'signup').set('name', 'ab').call('checkName').assertHasErrors({ name: 'min:3' }).assertHasNoErrors('email')
-  const signup = await testComponent(app, 'signup').set('address.zip', 'abc').call('saveAddress').assertHasErrors({ 'address.zip': 'regex', 'address.city': 'required' })
+  const signup = await testComponent(app, 'signup')
+    .set('address.zip', 'abc')
+    .call('saveAddress')
+    .assertHasErrors({ 'address.zip': 'regex', 'address.city': 'required' })
   t.throws(() => signup.assertHasErrors({ 'address.zip': 'min' }), failsWith(/the rules that failed are \[ 'regex', 'invalid_format' \]/))
 })
 
@@ -63,5 +68,8 @@ export default class Manual extends Component { taken() { this.addError('name', 
     'resources/views/components/manual.hbs': '<div></div>',
   })
   const manual = await testComponent(app, 'manual').call('taken').assertHasErrors({ name: 'taken' })
-  t.throws(() => manual.assertHasErrors({ name: 'unique' }), failsWith(/Expected an error for name from the rule 'unique' or containing it, but its messages are \[ 'This name is taken\.' \]\.$/))
+  t.throws(
+    () => manual.assertHasErrors({ name: 'unique' }),
+    failsWith(/Expected an error for name from the rule 'unique' or containing it, but its messages are \[ 'This name is taken\.' \]\.$/),
+  )
 })
