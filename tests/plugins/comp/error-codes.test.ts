@@ -35,6 +35,19 @@ export default class Bare extends Component {
 }
 `,
   'resources/views/components/bare.hbs': '<div></div>',
+  'app/components/binder.ts': `import { Component } from 'kiln-framework/comp'
+export default class Binder extends Component {
+  show = false
+  reveal() { this.show = true }
+}
+`,
+  'resources/views/components/binder.hbs': "<div>{{#if show}}@comp('field', wire:model=\"titel\", key='f'){{/if}}</div>",
+  'app/components/field.ts': `import { Component, modelable } from 'kiln-framework/comp'
+export default class Field extends Component {
+  @modelable() value = ''
+}
+`,
+  'resources/views/components/field.hbs': '<div><input wire:model="value"></div>',
   'resources/views/components/faulty.hbs': '<div><p wire:stream="log"></p>{{form.body}}</div>',
   'resources/views/parent.hbs': "{{!< layouts/app}}\n@comp('follower', total=3)",
   'routes/web.ts': `import { defineRoutes, view } from 'kiln-framework'
@@ -59,6 +72,7 @@ const cases: Array<{ code: string; path: string; method: string }> = [
   { code: 'E_COMP_NO_RULES', path: '/page/bare', method: 'check' },
   { code: 'E_COMP_FORM_FIELD', path: '/page/faulty', method: 'resetTypo' },
   { code: 'E_COMP_WITH', path: '/page/faulty', method: 'breakWith' },
+  { code: 'E_COMP_MODEL_UNKNOWN', path: '/page/binder', method: 'reveal' },
 ]
 
 test('each documented code an update can produce comes back as `code` in the JSON answer, a 500 without the message', async (t) => {
