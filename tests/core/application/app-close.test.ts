@@ -4,7 +4,7 @@ import { tempApp } from '../../fixtures/temp-app.ts'
 
 const app = () => createApp({ root: tempApp({}), env: { APP_ENV: 'test' } })
 
-test('app.close() runs every terminating hook, and a single failure is thrown as it is, its code intact', async (t) => {
+test('app.close() runs every terminating hook; a single failure is thrown as it is, its code intact, several as an AggregateError', async (t) => {
   const closing = await app()
   const ran: string[] = []
   closing.terminating(() => void ran.push('first'))
@@ -15,19 +15,17 @@ test('app.close() runs every terminating hook, and a single failure is thrown as
   t.is((error as KilnError).code, 'E_DEMO_QUEUE')
   t.deepEqual(ran, ['first'], 'the hook after the failing one (registered before it) still ran')
   await t.notThrowsAsync(() => closing.close(), 'closing again does nothing')
-})
-
-test('app.close() throws several failures together as an AggregateError', async (t) => {
-  const closing = await app()
-  closing.terminating(() => {
+  // Several failures go together.
+  const failing = await app()
+  failing.terminating(() => {
     throw new Error('one')
   })
-  closing.terminating(() => {
+  failing.terminating(() => {
     throw new Error('two')
   })
-  const error = await t.throwsAsync(() => closing.close(), { instanceOf: AggregateError })
+  const several = await t.throwsAsync(() => failing.close(), { instanceOf: AggregateError })
   t.deepEqual(
-    (error as AggregateError).errors.map((each: Error) => each.message),
+    (several as AggregateError).errors.map((each: Error) => each.message),
     ['two', 'one'],
   )
 })
