@@ -27,7 +27,8 @@ export function checkFields(values: Record<string, unknown>, rules: ReadonlyMap<
   if (names.length === 0) return { data: {}, errors: {} }
   const shape = Object.fromEntries(names.map((name) => [name, rules.get(name)!.schema]))
   const input = Object.fromEntries(names.map((name) => [name, values[name]]))
-  const result = z.object(shape).safeParse(input, { error: attributeMessage })
+  // reportInput: a failed rule is told apart from a missing value by the input (failed-rules.ts: `required`).
+  const result = z.object(shape).safeParse(input, { error: attributeMessage, reportInput: true })
   if (result.success) return { data: result.data, errors: {} }
   return { data: {}, errors: issueErrors(result.error.issues, rules, prefix) }
 }

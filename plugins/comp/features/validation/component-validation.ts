@@ -40,7 +40,7 @@ function validateAll(component: ErrorHolder, schema?: z.ZodType): Record<string,
   let data: Record<string, unknown> = {}
   let errors: Record<string, string[]> = {}
   if (rules) {
-    const result = rules.safeParse(component.state())
+    const result = rules.safeParse(component.state(), { reportInput: true })
     if (result.success) data = { ...(result.data as Record<string, unknown>) }
     else
       for (const issue of result.error.issues) {
@@ -93,7 +93,7 @@ function validateOne(component: ErrorHolder, path: string): void {
   const rule = fieldRules(Class).has(root) ? undefined : (Class.rules as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[root]
   let errors: Record<string, string[]> = {}
   if (rule) {
-    const result = rule.safeParse(value)
+    const result = rule.safeParse(value, { reportInput: true })
     if (!result.success)
       for (const issue of result.error.issues) {
         const at = [root, ...issue.path].join('.')

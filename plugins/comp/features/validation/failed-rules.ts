@@ -25,7 +25,8 @@ export function ruleNames(issue: z.core.$ZodIssue): string[] {
 function livewireNames(issue: z.core.$ZodIssue): string[] {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined || issue.input === null) return ['required']
+      // The input is there when the parse reported it (validation asks for it: reportInput).
+      if ('input' in issue && (issue.input === undefined || issue.input === null)) return ['required']
       return [TYPE_RULES[issue.expected] ?? issue.expected]
     case 'too_small': {
       const size = String(issue.minimum)

@@ -17,6 +17,7 @@ export default class Signup extends Component {
   @validate(z.number().int().max(120, 'Nobody is that old.')) age = 0
   @validate(z.array(z.string()).max(2)) tags: string[] = []
   @validate(z.enum(['free', 'pro'])) plan = 'free'
+  @validate(z.number()) seats: number | null = null
   address = new AddressForm()
   save() { this.validate() }
   saveAddress() { this.address.validate() }
@@ -72,4 +73,11 @@ export default class Manual extends Component { taken() { this.addError('name', 
     () => manual.assertHasErrors({ name: 'unique' }),
     failsWith(/Expected an error for name from the rule 'unique' or containing it, but its messages are \[ 'This name is taken\.' \]\.$/),
   )
+})
+
+test('a missing value fails `required`; a value of the wrong type names the type (`integer`, `numeric`)', async (t) => {
+  const { app } = await compApp(t, files)
+  const signup = await testComponent(app, 'signup').set('age', 1.5).call('save').assertHasErrors({ age: 'integer', seats: 'required' })
+  t.throws(() => signup.assertHasErrors({ seats: 'numeric' }), failsWith(/the rules that failed are \[ 'required', 'invalid_type' \]/))
+  t.throws(() => signup.assertHasErrors({ age: 'max' }), failsWith(/the rules that failed are \[ 'integer', 'invalid_type' \]/))
 })
