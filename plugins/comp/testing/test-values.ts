@@ -7,6 +7,11 @@ import type { UpdateResponse } from '../protocol/update-response.ts'
  * upload is sent to the upload endpoint and becomes its reference. A
  * feature's test value (uploads' `UploadedFile.fake()`) implements it; the
  * kernel knows only this protocol, not the feature.
+ *
+ * @example
+ * ```ts
+ * class FakeFile { async [PREPARE_TEST_VALUE](context: TestValueContext) { return { value: await upload(context, this) } } }
+ * ```
  */
 export const PREPARE_TEST_VALUE: unique symbol = Symbol.for('kiln.comp.prepare-test-value')
 
