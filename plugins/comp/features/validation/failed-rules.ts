@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { runOf } from '../../component-run.ts'
-import { reportToTests } from '../../testing/observed.ts'
+import { runOf, type ComponentRun } from '../../component-run.ts'
+import { isObserved, reportToTests } from '../../testing/observed.ts'
 
 /** The rules that failed in one validation: field → message → the rule's names (`min`, `min:3`, `too_small`). */
 export type FailedRules = Record<string, Record<string, string[]>>
@@ -83,6 +83,7 @@ export function noteFailedRule(path: string, message: string, issue: z.core.$Zod
  * Runs a validation of `component`, and tells the tests that observe its app
  * which rules failed (for `assertHasErrors({ title: 'min' })`). A validation
  * inside another (a form's, inside the component's) reports with the outer one.
+ * When no test observes the app it only runs the validation.
  *
  * @example
  * ```ts
@@ -90,23 +91,26 @@ export function noteFailedRule(path: string, message: string, issue: z.core.$Zod
  * ```
  */
 export function collectFailedRules<T>(component: object, validation: () => T): T {
-  if (collecting) return validation()
+  // Outside a test that observes the app, nothing is collected: validation costs what it did.
+  const run = collecting ? undefined : observedRun(component)
+  if (!run) return validation()
   const failed: FailedRules = {}
   collecting = failed
   try {
     return validation()
   } finally {
     collecting = undefined
-    if (Object.keys(failed).length > 0) report(component, failed)
+    if (Object.keys(failed).length > 0) reportToTests(run.ctx?.app, run.id, 'rules', failed)
   }
 }
 
-function report(component: object, failed: FailedRules): void {
-  let run: ReturnType<typeof runOf>
+/** The component's run, when a test observes its app. */
+function observedRun(component: object): ComponentRun | undefined {
+  let run: ComponentRun
   try {
     run = runOf(component)
   } catch {
-    return // validated outside a request (a form on its own): no test can be watching it
+    return undefined // validated outside a request (a form on its own): no test can be watching it
   }
-  reportToTests(run.ctx?.app, run.id, 'rules', failed)
+  return isObserved(run.ctx?.app) ? run : undefined
 }
