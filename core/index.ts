@@ -81,7 +81,7 @@ export { TrustedProxies, plainAddress, trustedProxyProblem } from './http/proxy/
 export { resolveForwarded, forwardedUrl, type ForwardedRequest, type HeaderReader } from './http/proxy/resolve-forwarded.ts'
 export { CookieJar, type CookieOptions, type CookieCodec, serializeCookie, parseCookieHeader } from './http/body/cookie-jar.ts'
 export { HttpException, ValidationException, abort } from './http/errors/http-exception.ts'
-export { renderError, type RenderErrorOptions } from './http/errors/error-renderer.ts'
+export { errorCode, renderError, type RenderErrorOptions } from './http/errors/error-renderer.ts'
 export { renderDebugPage } from './http/errors/debug-error-page.ts'
 export { escapeHtml } from './support/escape-html.ts'
 export { defineMiddleware, middlewareNow, type Middleware, type MiddlewareRef, type Next, type NextNow } from './http/pipeline/middleware.ts'

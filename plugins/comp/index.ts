@@ -20,11 +20,21 @@ export { ComponentRegistry, type ComponentClass } from './registry/registry.ts'
 export { compConfigSchema, defineCompConfig, type CompConfig } from './comp-config.ts'
 export { compDirectives } from './rendering/directives.ts'
 export { uploadRule } from './features/uploads/upload-rule.ts'
+export { FakeFile, FakeFileFactory, UploadedFile } from './features/uploads/fake-upload.ts'
 export { comp as compHelper } from './comp-helper.ts'
 export type { Snapshot, ServerMemo } from './protocol/snapshot.ts'
 export type { UpdateResponse } from './protocol/update-response.ts'
 export type { FullPageOptions } from './rendering/full-page.ts'
-export { ComponentTest, PendingComponentTest, testComponent, type ErrorExpectation, type SeeText, type TestDispatch } from './testing.ts'
+export {
+  ComponentTest,
+  ComponentTestSetup,
+  PendingComponentTest,
+  testComponent,
+  type ErrorExpectation,
+  type QueryValue,
+  type SeeText,
+  type TestDispatch,
+} from './testing.ts'
 export { html, ComponentTemplate } from './features/single-file/html-template.ts'
 
 // What features declare on `Component` by declaration merging (methods, `static template`): imported here too, so the

@@ -3,6 +3,7 @@ import { metaOf } from '../state/class-meta.ts'
 import type { Component } from '../component.ts'
 import type { ComponentClass } from '../registry/registry.ts'
 import type { ChildRecord } from '../protocol/snapshot.ts'
+import { isObserved, reportToTests } from '../testing/observed.ts'
 
 /** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
 export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
@@ -213,7 +214,22 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
   for (const step of renderedSteps) html = step(scope, html)
   const rendered = component.rendered?.(html)
   if (isPromiseLike(rendered)) await rendered
+  // For a component test's assertViewHas: the data as the view saw it (computed values as they were worked out).
+  if (isObserved(scope.ctx?.app)) reportToTests(scope.ctx?.app, scope.id, 'view', readableData(view.data))
   return html
+}
+
+/** The view's data by name, each value read once; one whose getter throws is left out. */
+function readableData(data: Record<string | symbol, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(data)) {
+    try {
+      out[key] = data[key]
+    } catch {
+      // A computed property that fails when read: the view did not use it, or the render would have failed.
+    }
+  }
+  return out
 }
 
 /**

@@ -3,6 +3,7 @@ import { KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
 import { checkFields, replaceErrors, ruledValues } from './check-fields.ts'
 import { componentRules } from './kind-rules.ts'
+import { collectFailedRules, noteFailedRule } from './failed-rules.ts'
 
 type Rules = { rules?: z.ZodType }
 
@@ -24,6 +25,10 @@ const bindRuled = (component: ErrorHolder) => ruledValues().forEach((values) => 
  * ```
  */
 export function validateComponent(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
+  return collectFailedRules(component, () => validateAll(component, schema))
+}
+
+function validateAll(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
   const Class = component.constructor as Function & Rules
   const self = component as unknown as Record<string, unknown>
   bindRuled(component)
@@ -39,9 +44,14 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
   let data: Record<string, unknown> = {}
   let errors: Record<string, string[]> = {}
   if (rules) {
-    const result = rules.safeParse(component.state())
+    const result = rules.safeParse(component.state(), { reportInput: true })
     if (result.success) data = { ...(result.data as Record<string, unknown>) }
-    else for (const issue of result.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
+    else
+      for (const issue of result.error.issues) {
+        const path = issue.path.join('.') || '_'
+        ;(errors[path] ??= []).push(issue.message)
+        noteFailedRule(path, issue.message, issue)
+      }
   }
   if (!schema) {
     const fields = checkFields(self, componentRules(Class))
@@ -70,6 +80,10 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
  * ```
  */
 export function validateOnlyComponent(component: ErrorHolder, path: string): void {
+  collectFailedRules(component, () => validateOne(component, path))
+}
+
+function validateOne(component: ErrorHolder, path: string): void {
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = Object.prototype.hasOwnProperty.call(component, root) ? self[root] : undefined
@@ -83,8 +97,13 @@ export function validateOnlyComponent(component: ErrorHolder, path: string): voi
   const rule = componentRules(Class).has(root) ? undefined : (Class.rules as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[root]
   let errors: Record<string, string[]> = {}
   if (rule) {
-    const result = rule.safeParse(value)
-    if (!result.success) for (const issue of result.error.issues) (errors[[root, ...issue.path].join('.')] ??= []).push(issue.message)
+    const result = rule.safeParse(value, { reportInput: true })
+    if (!result.success)
+      for (const issue of result.error.issues) {
+        const at = [root, ...issue.path].join('.')
+        ;(errors[at] ??= []).push(issue.message)
+        noteFailedRule(at, issue.message, issue)
+      }
   } else if (componentRules(Class).has(root)) errors = checkFields(self, componentRules(Class), [root]).errors
   else return
   component.errors = replaceErrors(component.errors, [root], errors)
