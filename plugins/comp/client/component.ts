@@ -6,7 +6,7 @@ import { interceptAction, type Phases } from './interceptors.ts'
 import { interceptOutgoingMessage } from './message-interceptors.ts'
 import { showError } from './overlay.ts'
 import { schedule, sendAlone, type Flight, type Message, type Outcome, type Queued } from './request-queue.ts'
-import { RequestFailed, type UpdateRequest, type UpdateResponse } from './transport.ts'
+import { RequestFailed, type UpdateRequest } from './transport.ts'
 import { makeWire } from './wire.ts'
 import type { CallOptions, Memo } from './page-component.ts'
 
