@@ -12,8 +12,9 @@ export { attachRun, runOf, ValidationStop, type ComponentRun, type Dispatch } fr
  * page, checksummed, sent back with each action), its public methods are
  * actions the browser may call, and its view renders it.
  *
- * Hooks, in order: `mount(params)` (first render only), `hydrate()` (every
- * later request, after the state is restored), `booted()`, then updates and
+ * Hooks, in order: `boot()` (every request), `mount(params)` (first render
+ * only), `hydrate()` (every later request, after the state is restored),
+ * `booted()`, then updates and
  * calls, `rendering()`, the render, `rendered(html)`, and `dehydrate()`
  * before the state is written back.
  *
@@ -161,6 +162,73 @@ export abstract class Component {
     return Object.fromEntries(publicProperties(this).map((key) => [key, self[key]]))
   }
 
+  /**
+   * Returns public properties' values and sets them back to their initial
+   * values: one name gives its value, a list gives an object of them, none
+   * gives the whole public state.
+   *
+   * @example
+   * ```ts
+   * const title = this.pull('title')
+   * const { title, body } = this.pull(['title', 'body'])
+   * ```
+   */
+  pull<K extends keyof this & string>(name: K): this[K]
+  pull<K extends keyof this & string>(names: readonly K[]): { [P in K]: this[P] }
+  pull(): Record<string, unknown>
+  pull(names?: string | readonly string[]): unknown {
+    const taken =
+      names === undefined
+        ? this.state()
+        : typeof names === 'string'
+          ? (this.only(names as keyof this & string) as Record<string, unknown>)[names]
+          : this.only(names as never)
+    this.reset(...((names === undefined ? [] : typeof names === 'string' ? [names] : names) as Array<keyof this & string>))
+    return taken
+  }
+
+  /**
+   * The named public properties, as an object. A name that is not a public
+   * property is an error (it would read as `undefined`).
+   *
+   * @example
+   * ```ts
+   * await Post.create(this.only(['title', 'body']))
+   * this.only('title', 'body')
+   * ```
+   */
+  only<K extends keyof this & string>(...names: Array<K | readonly K[]>): { [P in K]: this[P] } {
+    const known = new Set(publicProperties(this))
+    const self = this as unknown as Record<string, unknown>
+    const entries = (names.flat() as string[]).map((name) => {
+      if (!known.has(name))
+        throw new KilnError(`${this.constructor.name} has no public property "${String(name).slice(0, 100)}".`, { code: 'E_COMP_NOT_PUBLIC' })
+      return [name, self[name]] as const
+    })
+    return Object.fromEntries(entries) as { [P in K]: this[P] }
+  }
+
+  /**
+   * The public state without the named properties, as an object.
+   *
+   * @example
+   * ```ts
+   * this.except(['password'])
+   * this.except('password', 'token')
+   * ```
+   */
+  except(...names: Array<(keyof this & string) | ReadonlyArray<keyof this & string>>): Record<string, unknown> {
+    const left = new Set<string>(names.flat() as string[])
+    return Object.fromEntries(Object.entries(this.state()).filter(([key]) => !left.has(key)))
+  }
+
+  /** Every request, first of the hooks: before `mount()` on the first render, before `hydrate()` on later ones. */
+  boot?(): void | Promise<void>
+  /**
+   * An error thrown by `boot`, `mount`, `hydrate`, `booted` or an action; calling `stopPropagation()` swallows it and
+   * the request goes on (the action counts as done). Refusals before an action runs (a 403, a 422) never reach it.
+   */
+  exception?(error: unknown, stopPropagation: () => void): void | Promise<void>
   /** First create, with the parameters the page passed (those named like public properties are already assigned). */
   mount?(params: Record<string, unknown>): void | Promise<void>
   /** Every later request, after the state is restored. */

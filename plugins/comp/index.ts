@@ -10,6 +10,7 @@ export { session, type SessionOptions } from './features/session/session-decorat
 export { url, type UrlOptions } from './features/query-string/url.ts'
 export { js } from './features/js/js-decorator.ts'
 export { isolate, async } from './features/bundling/bundling-decorators.ts'
+export { json } from './features/json/json-decorator.ts'
 export { transition, type TransitionOptions } from './features/transition/transition.ts'
 export { typed, type PropertyKind, type KindTarget } from './state/property-kinds.ts'
 export { upload, type UploadRules } from './features/uploads/upload-decorator.ts'

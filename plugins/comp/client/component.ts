@@ -1,10 +1,12 @@
 import { alpine, type BootConfig } from './alpine.ts'
 import { applyResponse } from './apply.ts'
+import { callResult } from './call-results.ts'
 import { getPath, setPath } from './literal.ts'
 import { interceptAction, type Phases } from './interceptors.ts'
+import { interceptOutgoingMessage } from './message-interceptors.ts'
 import { showError } from './overlay.ts'
 import { schedule, sendAlone, type Flight, type Message, type Outcome, type Queued } from './request-queue.ts'
-import { RequestFailed, type UpdateRequest, type UpdateResponse } from './transport.ts'
+import { RequestFailed, type UpdateRequest } from './transport.ts'
 import { makeWire } from './wire.ts'
 import type { CallOptions, Memo } from './page-component.ts'
 
@@ -14,7 +16,8 @@ interface PendingCall {
   method: string
   params: unknown[]
   options: CallOptions
-  resolve(response: UpdateResponse | undefined): void
+  /** With the answer, or what a feature makes of it (a `@json()` action's value). */
+  resolve(value: unknown): void
   reject(error: unknown): void
   /** Its `$wire.$intercept` callbacks. */
   hooks: Phases
@@ -71,7 +74,7 @@ export class CompComponent implements Queued {
    * with whatever else happens within `coalesce_ms`), else it goes with the
    * next request.
    */
-  set(path: string, value: unknown, live = false): Promise<UpdateResponse | undefined> {
+  set(path: string, value: unknown, live = false): Promise<unknown> {
     setPath(this.data, path, value)
     this.updates.set(path, value)
     this.status.dirty[path] = true
@@ -79,8 +82,11 @@ export class CompComponent implements Queued {
     return this.call('$refresh', [], {})
   }
 
-  /** Queues a call; resolves with the answer that carried it (undefined for a dropped poll or a cancelled call). */
-  call(method: string, params: unknown[] = [], options: CallOptions = {}): Promise<UpdateResponse | undefined> {
+  /**
+   * Queues a call; resolves with the answer that carried it, or what a feature makes of it (a `@json()` action's
+   * value); undefined for a dropped poll or a cancelled call.
+   */
+  call(method: string, params: unknown[] = [], options: CallOptions = {}): Promise<unknown> {
     if (options.poll && (this.inFlight || this.calls.length > 0)) return Promise.resolve(undefined)
     const alone = !!options.async || !!this.memo.async?.includes(method)
     if (!alone && !options.poll && this.inFlight?.poll) this.inFlight.controller.abort()
@@ -100,7 +106,7 @@ export class CompComponent implements Queued {
   }
 
   /** Sends what is queued now, without waiting for `coalesce_ms`. */
-  commit(): Promise<UpdateResponse | undefined> {
+  commit(): Promise<unknown> {
     return this.call('$refresh', [], {})
   }
 
@@ -153,8 +159,11 @@ export class CompComponent implements Queued {
       ...(calls.length > 0 && calls.every((call) => call.options.renderless) ? { renderless: true } : {}),
     }
     if (request.calls.length === 1 && request.calls[0]!.method === '$refresh' && updates.length > 0 && !calls[0]!.options.poll) request.calls = []
+    // Each call's place among the calls sent, which the server's answer keys its per-call results by.
+    const sent = request.calls.length === 0 ? [] : calls.filter((call) => call.method !== '$refresh' || calls.length === 1)
     const poll = calls.length > 0 && calls.every((call) => call.options.poll)
     const triggers = calls.map((call) => call.options.trigger).filter((el): el is Element => !!el)
+    let heard: Phases | undefined
     return {
       component: this,
       body: request,
@@ -167,12 +176,20 @@ export class CompComponent implements Queued {
         this.status.loading = true
         this.status.targets = [...calls.map((call) => call.method), ...updates.map(([path]) => path)]
         for (const el of triggers) el.setAttribute('data-loading', '')
+        heard = interceptOutgoingMessage(
+          this,
+          request.calls.map(({ method, params }) => ({ name: method, params })),
+          updates,
+        )
+        heard.fire('send', { payload: request })
         for (const call of calls) call.hooks.fire('send', { call: { method: call.method, params: call.params } })
       },
       settle: (outcome) => {
         try {
-          this.settle(calls, outcome)
+          if (heard) messagePhase(heard, outcome)
+          this.settle(calls, outcome, sent)
         } finally {
+          heard?.fire('finish')
           for (const el of triggers) el.removeAttribute('data-loading')
           this.status.loading = !alone ? false : this.busy
           this.status.targets = []
@@ -186,14 +203,16 @@ export class CompComponent implements Queued {
   }
 
   /** Applies an answer and resolves the calls it carried; a failure resolves them with nothing (it was shown) or rejects them. */
-  private settle(calls: PendingCall[], outcome: Outcome): void {
+  private settle(calls: PendingCall[], outcome: Outcome, sent: PendingCall[]): void {
+    const resultOf = (call: PendingCall) => callResult(this, { method: call.method, index: sent.indexOf(call) }, outcome)
     if (outcome && 'response' in outcome) {
       const applied = applyResponse(this, outcome.response, new Set(this.updates.keys()))
       for (const call of calls) {
         call.hooks.fire('success', outcome.response)
+        const result = resultOf(call)
         // The promise of `$wire.save()` resolves once the page shows the answer (a frame later in a view transition).
         applied.then(
-          () => call.resolve(outcome.response),
+          () => (result && 'error' in result ? call.reject(result.error) : call.resolve(result ? result.value : outcome.response)),
           (error: unknown) => call.reject(error),
         )
       }
@@ -216,6 +235,19 @@ export class CompComponent implements Queued {
       }
       return
     } else for (const call of calls) call.hooks.fire('failure', { error })
-    for (const call of calls) call.resolve(undefined)
+    // Shown already, so the waiters get nothing; a feature may reject its calls instead (a `@json()` action's promise).
+    for (const call of calls) {
+      const result = resultOf(call)
+      if (result && 'error' in result) call.reject(result.error)
+      else call.resolve(undefined)
+    }
   }
+}
+
+/** Tells a message's interceptors how its request went. */
+function messagePhase(heard: Phases, outcome: Outcome): void {
+  if (!outcome) return
+  if ('response' in outcome) return heard.fire('success', outcome.response)
+  if ('error' in outcome) return heard.fire('error', outcome.error)
+  heard.fire((outcome.failed as Error | undefined)?.name === 'AbortError' ? 'cancel' : 'failure', { error: outcome.failed })
 }

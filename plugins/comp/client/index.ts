@@ -6,7 +6,8 @@ import type { PageComponent } from './page-component.ts'
 import { readConfig } from './config.ts'
 import { initDirectives } from './directives/index.ts'
 import { globalApi } from './global-api.ts'
-import { hook, interceptRequest } from './interceptors.ts'
+import { hook, interceptEveryAction, interceptRequest } from './interceptors.ts'
+import { interceptMessage } from './message-interceptors.ts'
 import { watchCurrentLinks } from './directives/current.ts'
 import { showReloadNotice } from './overlay.ts'
 import { watchNetwork } from './network.ts'
@@ -83,7 +84,14 @@ function adopt(Alpine: AlpineApi, component: PageComponent, el: HTMLElement): vo
 document.addEventListener('alpine:init', () => install(alpine(), config))
 
 // The JavaScript API on the global object; `comp:init` tells scripts that ran earlier it is there.
-window.comp = { ...window.comp, hook, interceptRequest, ...globalApi }
+window.comp = {
+  ...window.comp,
+  hook: (name: string, callback: Parameters<typeof hook>[1]) => hook(name, callback),
+  interceptRequest,
+  interceptAction: interceptEveryAction,
+  interceptMessage: (callback: Parameters<typeof interceptMessage>[0]) => interceptMessage(callback),
+  ...globalApi,
+}
 document.dispatchEvent(new CustomEvent('comp:init'))
 
 // wire:current links anywhere in the page, marked now and after each wire:navigate visit.

@@ -1,42 +1,13 @@
 import type { PageComponent } from './page-component.ts'
+import { phases, subscribe, type Listener, type PhaseApi, type Phases } from './phases.ts'
+import { interceptMessage } from './message-interceptors.ts'
+
+export type { PhaseApi, Phases } from './phases.ts'
 
 declare global {
   interface Window {
     /** Kiln's JavaScript API: `comp.hook(...)`, `comp.interceptRequest(...)`. */
     comp?: { hook?: typeof hook; interceptRequest?: typeof interceptRequest; [name: string]: unknown }
-  }
-}
-
-/** The moments of a request (or of one action in it) that interceptors hear. */
-const PHASES = ['send', 'cancel', 'response', 'success', 'error', 'failure', 'finish'] as const
-type Phase = (typeof PHASES)[number]
-type Listener = (value: any) => void
-
-/** `onSend(cb)`, `onCancel(cb)`, `onResponse(cb)`, `onSuccess(cb)`, `onError(cb)`, `onFailure(cb)`, `onFinish(cb)`. */
-export type PhaseApi = Record<`on${Capitalize<Phase>}`, (callback: Listener) => void>
-
-/** What the code that runs a request tells its interceptors. */
-export interface Phases {
-  fire(phase: Phase, value?: unknown): void
-}
-
-/** A fresh set of phase callbacks: the `on…` functions interceptors get, and how the caller fires them. */
-function phases(): Phases & { api: PhaseApi } {
-  const registered = new Map<Phase, Listener[]>()
-  const api = {} as Record<string, (callback: Listener) => void>
-  for (const phase of PHASES)
-    api[`on${phase[0]!.toUpperCase()}${phase.slice(1)}`] = (callback) => registered.set(phase, [...(registered.get(phase) ?? []), callback])
-  return {
-    api: api as PhaseApi,
-    fire(phase, value) {
-      // One interceptor's mistake must not stop the request or the others.
-      for (const callback of registered.get(phase) ?? [])
-        try {
-          callback(value)
-        } catch (error) {
-          console.error(error)
-        }
-    },
   }
 }
 
@@ -53,12 +24,6 @@ export interface OutgoingRequest {
 
 type RequestInterceptor = (context: { request: OutgoingRequest } & PhaseApi) => void
 const requestInterceptors: RequestInterceptor[] = []
-
-/** Adds to a list, and gives back the function that takes it out again. */
-function subscribe<T>(list: T[], item: T): () => void {
-  list.push(item)
-  return () => void (list.includes(item) && list.splice(list.indexOf(item), 1))
-}
 
 /**
  * `comp.interceptRequest(callback)`: hears every update request of the page
@@ -105,7 +70,11 @@ type LegacyCallback = (hook: {
 /**
  * `comp.hook('request', callback)`: the request hook of Livewire's
  * JavaScript API, on top of `interceptRequest`: `{ url, options, payload,
- * respond, succeed, fail }`. `request` is the one hook name.
+ * respond, succeed, fail }`. `comp.hook('commit', callback)`: each
+ * component's part of a request, on top of the message interceptors:
+ * `{ component, commit: { calls, updates }, respond, succeed, fail }`.
+ * With `component` (`$wire.$hook`), only that component's requests or
+ * parts are heard.
  *
  * @example
  * ```ts
@@ -115,14 +84,16 @@ type LegacyCallback = (hook: {
  * })
  * ```
  */
-export function hook(name: string, callback: LegacyCallback): () => void {
-  if (name !== 'request') throw new Error(`comp.hook: there is no "${name}" hook (hooks: request).`)
+export function hook(name: string, callback: LegacyCallback | CommitCallback, component?: PageComponent): () => void {
+  if (name === 'commit') return commitHook(callback as CommitCallback, component)
+  if (name !== 'request') throw new Error(`comp.hook: there is no "${name}" hook (hooks: request, commit).`)
   return interceptRequest(({ request, onResponse, onSuccess, onError, onFailure }) => {
+    if (component && !request.components.includes(component)) return
     const respond: Listener[] = []
     const succeed: Listener[] = []
     const fail: Listener[] = []
     const { url, options, payload } = request
-    callback({ url, options, payload, respond: (cb) => respond.push(cb), succeed: (cb) => succeed.push(cb), fail: (cb) => fail.push(cb) })
+    ;(callback as LegacyCallback)({ url, options, payload, respond: (cb) => respond.push(cb), succeed: (cb) => succeed.push(cb), fail: (cb) => fail.push(cb) })
     onResponse(({ response }: { response: Response }) => respond.forEach((cb) => cb({ status: response.status, response })))
     onSuccess(({ response, json }: { response: Response; json: unknown }) => succeed.forEach((cb) => cb({ status: response.status, json })))
     onError(({ response, body, preventDefault }: { response: Response; body: string; preventDefault(): void }) =>
@@ -130,6 +101,42 @@ export function hook(name: string, callback: LegacyCallback): () => void {
     )
     onFailure(() => fail.forEach((cb) => cb({ status: 503, content: null, preventDefault() {} })))
   })
+}
+
+type CommitCallback = (hook: {
+  component: Record<string, unknown>
+  commit: { calls: Array<{ method: string; params: unknown[] }>; updates: Record<string, unknown> }
+  respond(callback: Listener): void
+  succeed(callback: (value: { snapshot: unknown; effects: unknown }) => void): void
+  fail(callback: Listener): void
+}) => void
+
+/** `comp.hook('commit', ...)`: Livewire's per-component hook, on top of the message interceptors. */
+function commitHook(callback: CommitCallback, component?: PageComponent): () => void {
+  return interceptMessage((context) => {
+    const respond: Listener[] = []
+    const succeed: Listener[] = []
+    const fail: Listener[] = []
+    const { message } = context
+    const calls = message.actions.map(({ name, params }) => ({ method: name, params }))
+    callback({
+      component: message.component,
+      commit: { calls, updates: message.updates },
+      respond: (cb) => respond.push(cb),
+      succeed: (cb) => succeed.push(cb),
+      fail: (cb) => fail.push(cb),
+    })
+    context.onSuccess((response: { effects: unknown; serverMemo: unknown }) => {
+      respond.forEach((cb) => cb(undefined))
+      succeed.forEach((cb) => cb({ snapshot: response.serverMemo, effects: response.effects }))
+    })
+    const failed = () => {
+      respond.forEach((cb) => cb(undefined))
+      fail.forEach((cb) => cb(undefined))
+    }
+    context.onError(failed)
+    context.onFailure(failed)
+  }, component)
 }
 
 /** What an action interceptor learns about the action: it may `cancel()` it before it is sent. */
@@ -142,6 +149,22 @@ export interface InterceptedAction {
 
 type ActionInterceptor = (context: { action: InterceptedAction } & PhaseApi) => void
 const actionInterceptors = new WeakMap<PageComponent, Array<{ action?: string; callback: ActionInterceptor }>>()
+const everyAction: Array<{ action?: string; callback: ActionInterceptor }> = []
+
+/**
+ * `comp.interceptAction(callback)` or `comp.interceptAction('save', callback)`: `$wire.$intercept` for every
+ * component of the page (`action.component` tells which). Returns a function that removes it.
+ *
+ * @example
+ * ```ts
+ * comp.interceptAction('delete', ({ action }) => confirm('Sure?') || action.cancel())
+ * ```
+ */
+export function interceptEveryAction(action: string | ActionInterceptor, callback?: ActionInterceptor): () => void {
+  const entry = typeof action === 'string' ? { action, callback: callback! } : { callback: action }
+  if (typeof entry.callback !== 'function') throw new TypeError('interceptAction needs a callback.')
+  return subscribe(everyAction, entry)
+}
 
 /**
  * `$wire.$intercept(callback)` or `$wire.$intercept('save', callback)`:
@@ -176,6 +199,7 @@ export function interceptAction(component: PageComponent, name: string, params: 
   const set = phases()
   const result = { fire: set.fire, cancelled: false }
   const action: InterceptedAction = { name, params, component: component.$wire, cancel: () => void (result.cancelled = true) }
-  for (const entry of [...(actionInterceptors.get(component) ?? [])]) if (!entry.action || entry.action === name) entry.callback({ action, ...set.api })
+  for (const entry of [...everyAction, ...(actionInterceptors.get(component) ?? [])])
+    if (!entry.action || entry.action === name) entry.callback({ action, ...set.api })
   return result
 }

@@ -1,5 +1,4 @@
 import type { BootConfig } from './alpine.ts'
-import type { UpdateResponse } from '../lifecycle/update.ts'
 
 /** A snapshot's memo as the browser keeps it. */
 export interface Memo {
@@ -49,9 +48,9 @@ export interface PageComponent {
   /** A property's current value (dotted paths work). */
   get(path: string): unknown
   /** Changes a property at once; `live` also sends it. */
-  set(path: string, value: unknown, live?: boolean): Promise<UpdateResponse | undefined>
-  /** Queues a call; resolves with the answer that carried it. */
-  call(method: string, params?: unknown[], options?: CallOptions): Promise<UpdateResponse | undefined>
+  set(path: string, value: unknown, live?: boolean): Promise<unknown>
+  /** Queues a call; resolves with the answer that carried it, or what a feature makes of it (a `@json()` action's value). */
+  call(method: string, params?: unknown[], options?: CallOptions): Promise<unknown>
   /** Sends what is queued now. */
-  commit(): Promise<UpdateResponse | undefined>
+  commit(): Promise<unknown>
 }

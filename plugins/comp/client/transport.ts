@@ -157,11 +157,11 @@ async function exchange(config: BootConfig, request: OutgoingRequest, hooks: Pha
     let prevented = false
     hooks.fire('error', { response, body: text, preventDefault: () => (prevented = true) })
     // The snapshot or the address is from another session (a login or logout since) or too old: only a reload helps.
-    if (prevented) throw new RequestFailed(`HTTP ${response.status}`)
+    if (prevented) throw new RequestFailed(`HTTP ${response.status}`, response.status, text)
     if (response.status === 419 && outOfDate(text)) reloadOutOfDate()
     else if (response.status === 419) showExpired()
     else showError(config, response.status, text)
-    throw new RequestFailed(`HTTP ${response.status}`)
+    throw new RequestFailed(`HTTP ${response.status}`, response.status, text)
   }
 }
 

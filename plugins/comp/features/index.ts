@@ -97,6 +97,8 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./js/js-hook.ts').then((m) => m.js),
   () => import('./redirects/redirects-hook.ts').then((m) => m.redirects),
   () => import('./bundling/bundling-hook.ts').then((m) => m.bundling),
+  // After bundling: its dehydrate adds the @json() actions to @async()'s.
+  () => import('./json/json-hook.ts').then((m) => m.jsonActions),
   () => import('./transition/transition-hook.ts').then((m) => m.transitions),
   // Last: its dehydrate hook writes back the persisted and cached computed values that anything before it worked out.
   () => import('./computed/computed-hook.ts').then((m) => m.computedValues),

@@ -2,11 +2,14 @@ import { metaOf } from '../state/class-meta.ts'
 import { publicProperties } from '../state/state.ts'
 import { coerce } from '../state/updates.ts'
 import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
+import { guarded } from './exception-hook.ts'
 
 /**
- * Mount-time steps: parameters named like public properties are assigned
- * (in the property's type), the component's `mount(params)` runs, then the
- * features' `mounted` hooks (the query string), then `booted()`.
+ * Mount-time steps: the component's `boot()`, then parameters named like
+ * public properties are assigned (in the property's type), the component's
+ * `mount(params)` runs, then the features' `mounted` hooks (the query
+ * string), then `booted()`. The component's hooks run under its
+ * `exception()` hook.
  *
  * @example
  * ```ts
@@ -15,6 +18,7 @@ import { runFeatureHooks, type ComponentContext } from './component-hook.ts'
  */
 export async function bootComponent(c: ComponentContext, params: Record<string, unknown>): Promise<void> {
   const { component, Class, services } = c
+  await guarded(component, () => component.boot?.())
   const self = component as unknown as Record<string, unknown>
   const properties = new Set(publicProperties(component))
   const { kinds } = metaOf(Class)
@@ -24,10 +28,10 @@ export async function bootComponent(c: ComponentContext, params: Record<string, 
     if (serverObject(value)) self[key] = value
     else self[key] = await coerce(self[key], value, key, { app: services.app, ctx: c.run.ctx }, kinds.get(key)).catch(() => self[key])
   }
-  await component.mount?.(params)
+  await guarded(component, () => component.mount?.(params))
   const mounted = runFeatureHooks(services.features, 'mounted', c)
   if (mounted) await mounted
-  await component.booted?.()
+  await guarded(component, () => component.booted?.())
 }
 
 /** A class instance (a model, a date, a file) or a list of them: only server code can pass one. */

@@ -94,6 +94,14 @@ export interface ContextActions {
   update?: (path: string, value: unknown) => Promise<void>
 }
 
+/** One action the browser called, with its place among the update's calls. */
+export interface ActionCall {
+  readonly method: string
+  readonly params: unknown[]
+  /** Its index in the update's `calls`. */
+  readonly index: number
+}
+
 /**
  * What a feature adds to the component lifecycle (Livewire's
  * `ComponentHook`). Every hook is optional; features are listed once, in
@@ -122,6 +130,12 @@ export interface ComponentHook {
   update?(c: ComponentContext, path: string, value: unknown): void | Promise<void>
   /** Calls this feature answers (`$upload`, `$event`), by name, with the browser's parameters. */
   readonly calls?: Readonly<Record<string, (c: ComponentContext, params: unknown[]) => void | Promise<void>>>
+  /**
+   * Around each of the component's own actions (not the calls a feature answers): `invoke()` runs the action and gives
+   * what it returned (a promise for an async one). The hook returns what the update waits for; it may keep the value
+   * for the answer, or catch the action's errors (`@json()`).
+   */
+  action?(c: ComponentContext, call: ActionCall, invoke: () => unknown): unknown
   /** An update's render; return true when the hook rendered on its own (an island) and the whole component must not. */
   render?(c: ComponentContext): boolean | void | Promise<boolean | void>
   /** Before the snapshot is signed: add to `c.effects` and `c.memo`. */
@@ -191,7 +205,7 @@ export function runFeatureHooks<K extends keyof StepHooks>(
   return runFrom(withHook(features, step), 0, step, c, args)
 }
 
-type Step = keyof StepHooks | 'render'
+type Step = keyof StepHooks | 'render' | 'action'
 
 // Per feature list (one per process), the features that have each hook: an update walks the few that do, not all of them.
 const WITH_HOOK = new WeakMap<readonly ComponentHook[], Partial<Record<Step, readonly ComponentHook[]>>>()

@@ -1,5 +1,5 @@
 import { HttpException, isPromiseLike, type HttpContext } from '../../../core/index.ts'
-import { callMethod } from '../protocol/calls.ts'
+import { assertCallable, callMethod } from '../protocol/calls.ts'
 import { ValidationStop } from '../component.ts'
 import { withRootAttributes } from '../rendering/html-root.ts'
 import { signedEndpoint } from '../protocol/keys.ts'
@@ -10,8 +10,9 @@ import type { UpdatePayload } from '../protocol/update-payload.ts'
 import type { UpdateResponse } from '../protocol/update-response.ts'
 import { applyUpdate } from '../state/updates.ts'
 import { bootComponent } from './boot.ts'
-import { ComponentContext, runFeatureHooks, withHook, type ComponentHook, type CompServices } from './component-hook.ts'
+import { ComponentContext, runFeatureHooks, withHook, type ActionCall, type ComponentHook, type CompServices } from './component-hook.ts'
 import { dehydrateComponent } from './dehydrate.ts'
+import { guarded } from './exception-hook.ts'
 
 export type { UpdateResponse } from '../protocol/update-response.ts'
 
@@ -62,20 +63,22 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
   const hydrating = runFeatureHooks(services.features, 'hydrate', c, memo)
   if (hydrating) await hydrating
   if (!c.skipHydrate) {
-    const hydrated = component.hydrate?.()
-    if (isPromiseLike(hydrated)) await hydrated
-    const booted = component.booted?.()
-    if (isPromiseLike(booted)) await booted
+    // boot() comes first on every request; on a lazy component's load, the mount-time steps run it instead.
+    for (const step of [component.boot, component.hydrate, component.booted]) {
+      if (typeof step !== 'function') continue
+      const done = guarded(component, () => step.call(component))
+      if (isPromiseLike(done)) await done
+    }
   }
 
   const calls = callsOf(services.features)
   try {
     for (const [path, value] of payload.updates) await c.update(path, value)
-    for (const { method, params } of payload.calls) {
+    for (const [index, { method, params }] of payload.calls.entries()) {
       const feature = calls.get(method)
       if (feature) await feature(c, params)
       else {
-        const called = callMethod(component, Class, method, params)
+        const called = callAction(c, { method, params, index })
         if (isPromiseLike(called)) await called
       }
     }
@@ -115,6 +118,21 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
     },
     serverMemo: snapshot.serverMemo,
   }
+}
+
+/**
+ * One of the component's own actions: refused first unless the browser may
+ * call it, then run under the component's `exception()` hook, inside the
+ * features' `action` hooks (the first listed outermost). A promise only
+ * when something returned one.
+ */
+function callAction(c: ComponentContext, call: ActionCall): unknown {
+  const { component, Class } = c
+  assertCallable(Class, call.method)
+  const invoke = () => guarded(component, () => callMethod(component, Class, call.method, call.params))
+  const around = withHook(c.services.features, 'action')
+  if (around.length === 0) return invoke()
+  return around.reduceRight<() => unknown>((next, feature) => () => feature.action!(c, call, next), invoke)()
 }
 
 const CALLS = new WeakMap<readonly ComponentHook[], Map<string, NonNullable<ComponentHook['calls']>[string]>>()

@@ -6,6 +6,8 @@ import type { ComponentClass } from '../registry/registry.ts'
 /** Methods the framework calls itself: never from the browser. */
 const HOOKS = new Set([
   'constructor',
+  'boot',
+  'exception',
   'mount',
   'hydrate',
   'booted',
@@ -53,6 +55,18 @@ export function callable(Class: ComponentClass, method: string): boolean {
 }
 
 /**
+ * Refuses with 403, naming the method, unless the browser may call it (`callable`).
+ *
+ * @example
+ * ```ts
+ * assertCallable(Counter, 'increment')
+ * ```
+ */
+export function assertCallable(Class: ComponentClass, method: string): void {
+  if (!callable(Class, method)) throw new HttpException(403, `The method "${method.slice(0, 100)}" cannot be called on ${Class.name}.`)
+}
+
+/**
  * Calls a public method with the browser's parameters, or refuses with 403
  * naming the method. Returns what the method returned: a promise from an
  * async method, to be awaited (a synchronous action makes no promise).
@@ -64,6 +78,6 @@ export function callable(Class: ComponentClass, method: string): boolean {
  * ```
  */
 export function callMethod(component: Component, Class: ComponentClass, method: string, params: unknown[]): unknown {
-  if (!callable(Class, method)) throw new HttpException(403, `The method "${method.slice(0, 100)}" cannot be called on ${Class.name}.`)
+  assertCallable(Class, method)
   return (component as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!(...params)
 }

@@ -130,13 +130,13 @@ export default class Poller extends Component {
   inits = 0
   seen = 0
   tick() { this.ticks++ }
-  boot() { this.inits++ }
+  start() { this.inits++ }
   saw() { this.seen++ }
 }
 `,
     `<div>
   <div wire:poll.300ms="tick"><span id="ticks">{{ticks}}</span></div>
-  <div wire:init="boot"><span id="inits">{{inits}}</span></div>
+  <div wire:init="start"><span id="inits">{{inits}}</span></div>
   <div style="height: 3000px"></div>
   <div id="watched" wire:intersect.once="saw"><span id="seen">{{seen}}</span></div>
 </div>`,

@@ -80,12 +80,16 @@ export function runAction(component: PageComponent, el: Element, expression: str
  * `.stop`, `.self`, `.once`, `.debounce.300ms`, `.throttle.300ms`, key
  * names for keyboard events (`wire:keydown.enter`), `.window` and
  * `.document` (listen there), `.outside` (a click outside the element),
- * `.renderless` and `.preserve-scroll`.
+ * `.renderless` and `.preserve-scroll`; and Alpine's `.passive` and
+ * `.capture` (listener options), `.camel` (`wire:custom-event.camel` hears
+ * `customEvent`: attribute names are lower case) and `.dot`
+ * (`wire:custom-event.dot` hears `custom.event`).
  * `wire:submit` always prevents the form's own submission, and disables its
  * buttons while the request runs.
  */
 export function eventAction(component: PageComponent, el: Element, directive: Directive): void {
-  const { name: eventName, modifiers } = directive
+  const { modifiers } = directive
+  const eventName = eventNameOf(directive)
   const keys = modifiers.map((modifier) => KEYS[modifier]).filter(Boolean)
   let timer: ReturnType<typeof setTimeout> | undefined
   const wait = modifiers.includes('debounce') ? duration(modifiers, 250) : 0
@@ -112,9 +116,17 @@ export function eventAction(component: PageComponent, el: Element, directive: Di
     clearTimeout(timer)
     timer = setTimeout(fire, wait)
   }
-  target.addEventListener(eventName, handler, { once: modifiers.includes('once') })
+  const capture = modifiers.includes('capture')
+  target.addEventListener(eventName, handler, { once: modifiers.includes('once'), passive: modifiers.includes('passive'), capture })
   // A listener on the window or the document outlives the element unless it is taken off with it.
-  if (target !== el) alpine().onElRemoved(el, () => target.removeEventListener(eventName, handler))
+  if (target !== el) alpine().onElRemoved(el, () => target.removeEventListener(eventName, handler, { capture }))
+}
+
+/** The event a `wire:<event>` hears: `.camel` and `.dot` rename a kebab-case name, as Alpine's `x-on` does. */
+function eventNameOf({ name, modifiers }: Directive): string {
+  if (modifiers.includes('camel')) return name.toLowerCase().replace(/-(\w)/g, (_, char: string) => char.toUpperCase())
+  if (modifiers.includes('dot')) return name.replaceAll('-', '.')
+  return name
 }
 
 function disableWhile(form: HTMLFormElement, pending: Promise<unknown>): void {

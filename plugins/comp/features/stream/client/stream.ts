@@ -44,7 +44,7 @@ async function readStream(body: NonNullable<Response['body']>, config: BootConfi
 
 function fail(config: BootConfig, status: number, body: string): never {
   showError(config, status, body)
-  throw new RequestFailed(`HTTP ${status}`)
+  throw new RequestFailed(`HTTP ${status}`, status, body)
 }
 
 /** Text only: a chunk becomes a text node (or the whole text with replace), never HTML. */

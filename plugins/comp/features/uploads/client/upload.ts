@@ -9,8 +9,8 @@ export interface UploadTarget {
   readonly el: Element
   readonly config: BootConfig
   readonly errors: { bag: Record<string, string[]> }
-  call(method: string, params: unknown[], options: { renderless?: boolean }): Promise<UpdateResponse | undefined>
-  set(path: string, value: unknown, live?: boolean): Promise<UpdateResponse | undefined>
+  call(method: string, params: unknown[], options: { renderless?: boolean }): Promise<unknown>
+  set(path: string, value: unknown, live?: boolean): Promise<unknown>
 }
 
 type Progress = (progress: number) => void
@@ -70,11 +70,12 @@ export async function upload(
   inProgress.set(path, controller)
   emit('comp-upload-start')
   try {
-    const started = await component.call(
+    // `$upload` is not a `@json()` action: its promise resolves with the answer.
+    const started = (await component.call(
       '$upload',
       [path, files.map((file) => ({ name: file.name, size: file.size, type: file.type || 'application/octet-stream' }))],
       { renderless: true },
-    )
+    )) as UpdateResponse | undefined
     const target = started?.effects.upload
     // Refused by the property's rules: the message is already in $errors.
     if (!target) throw new Error(component.errors.bag[path]?.[0] ?? 'The server did not accept the files.')
