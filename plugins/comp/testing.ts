@@ -6,6 +6,7 @@ import type { ComponentClass } from './registry/registry.ts'
 import type { Snapshot } from './protocol/snapshot.ts'
 import type { UpdateResponse } from './protocol/update-response.ts'
 import { ComponentAssertions, type TestDispatch } from './testing/assertions.ts'
+import { readTestAnswer } from './testing/answer-readers.ts'
 import { componentRoots, unescapeAttribute } from './testing/page-html.ts'
 import { BUSY, IN_CHAIN, PendingComponentTest, SEND, type ChainTarget } from './testing/pending-test.ts'
 
@@ -198,6 +199,7 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
     this.snapshot = { fingerprint: this.snapshot.fingerprint, serverMemo: answer.serverMemo }
     this.endpoint = answer.effects.endpoint
     if (answer.effects.html !== undefined) this.html = answer.effects.html
+    await readTestAnswer(this, answer.effects, this.client)
   }
 
   /** Runs an assertion of a chain, whose own steps count as running. @example `test[IN_CHAIN](() => test.assertSee('1'))` */
