@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import test from 'ava'
 import { TestClient } from '../../../../core/testing/index.ts'
 import { testComponent } from '../../index.ts'
-import { compApp, next, page, pageFiles, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
+import { compApp, page, pageFiles, update, type PageSnapshot } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { downloadFiles, REPORT } from './downloads.fixtures.ts'
 
 type Answer = {
@@ -45,6 +45,11 @@ test('an action that downloads answers with a download effect, the component re-
   t.is(file.header('cache-control'), 'private, no-store')
   // A file on disk stays where it is: its address works again until it expires.
   t.is((await client.get(body.effects!.download!.url)).status, 200)
+
+  // The next update downloads nothing: no effect, and the snapshot keeps nothing of the last one.
+  const after = await run('nothing')
+  t.is(after.body.effects!.download, undefined)
+  t.false(JSON.stringify(after.body.serverMemo).includes('download'))
 })
 
 test('made content and streams are sent once; a stored file keeps its name in UTF-8', async (t) => {
@@ -115,13 +120,6 @@ test('a path outside downloads.roots is refused with 403 (../, absolute, a link 
   t.is(missing.status, 404)
   t.is(missing.body.code, 'E_COMP_DOWNLOAD_MISSING')
   t.is((await run('pick', [['file', 'storage/app/reports/q3.csv']])).body.effects!.download!.name, 'q3.csv')
-})
-
-test('an update without a download has no download effect, and the next snapshot carries none', async (t) => {
-  const { run, snapshot } = await exporter(t)
-  const { body } = await run('nothing')
-  t.is(body.effects!.download, undefined)
-  t.false(JSON.stringify(next(snapshot, { serverMemo: body.serverMemo! })).includes('download'))
 })
 
 test('assertFileDownloaded checks the name, the contents and the type; assertNoFileDownloaded the absence', async (t) => {
