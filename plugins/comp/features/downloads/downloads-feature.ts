@@ -96,10 +96,13 @@ export const downloadsFeature: FeatureProvider = {
   register({ app, services }) {
     const config = services.config.downloads
     keepDownloadStore(app, new DownloadStore(app.service('storage'), config))
+    // Made content waits there for the browser's fetch, which another process may answer.
+    const driver = app.config.get<string | undefined>(`storage.stores.${config.store}.driver`)
     app.service('processState').declare({
-      what: `component downloads' store (config/storage.ts \`stores.${config.store}\`)`,
-      scope: storeScope(app.config.get(`storage.stores.${config.store}.driver`)),
-      setting: 'set its driver to redis or fs, or config/comp.ts `downloads.store` to another store',
+      what: `component downloads' store (config/storage.ts \`stores.${config.store}\`, ${driver ?? 'missing'})`,
+      scope: storeScope(driver),
+      setting:
+        'set its driver to redis or fs (UPLOADS_STORE=redis in the starter, whose `tmp` store both use), or config/comp.ts `downloads.store` to another store',
     })
   },
   boot({ app, services }) {
