@@ -17,6 +17,7 @@ export default class Exporter extends Component {
   made() { this.clicks++; return this.streamDownload('made,' + this.clicks + '\\n', 'made.csv') }
   streamed() { return this.streamDownload(Readable.from(['chunk one ', Buffer.from('chunk two')]), 'stream.txt', { contentType: 'text/plain' }) }
   stored() { return this.download({ store: 'local', key: 'invoices/7.pdf' }, 'invoice 7 é.pdf') }
+  big() { return this.streamDownload('x'.repeat(2048), 'big.txt') }
   nothing() { this.clicks++ }
 }
 `,
@@ -27,6 +28,7 @@ export default class Exporter extends Component {
 <button id="stored" wire:click="stored">stored</button>
 </div>`,
   'storage/app/reports/q3.csv': REPORT,
+  'storage/app/reports/large.csv': 'x'.repeat(4096),
   'storage/app/invoices/7.pdf': '%PDF-1.4 invoice 7',
   'secret.txt': 'top secret',
 }

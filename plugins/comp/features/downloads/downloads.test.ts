@@ -14,8 +14,8 @@ type Answer = {
   code?: string
 }
 
-async function exporter(t: Parameters<typeof compApp>[0]) {
-  const { app, client } = await compApp(t, { ...pageFiles, ...downloadFiles })
+async function exporter(t: Parameters<typeof compApp>[0], config: Record<string, unknown> = {}) {
+  const { app, client } = await compApp(t, { ...pageFiles, ...downloadFiles }, config)
   const { snapshot, endpoint } = await page(client, '/page/exporter')
   const run = async (method: string, updates: Array<[string, unknown]> = []) => {
     const res = await update(client, endpoint, snapshot, { updates, calls: [{ method }] })
@@ -71,6 +71,17 @@ test('made content and streams are sent once; a stored file keeps its name in UT
   t.is(await invoice.text(), '%PDF-1.4 invoice 7')
   t.is(invoice.header('content-type'), 'application/pdf')
   t.is(invoice.header('content-disposition'), `attachment; filename="invoice 7 _.pdf"; filename*=UTF-8''invoice%207%20%C3%A9.pdf`)
+})
+
+test('made content past downloads.max_kb fails the action, saying which limit, and a file on disk is not bound by it', async (t) => {
+  const { client, run } = await exporter(t, { app: { debug: true }, comp: { downloads: { max_kb: 1 } } })
+  t.is((await run('made')).status, 200)
+  const { status, body } = await run('big')
+  t.is(status, 500)
+  t.regex(body.message!, /larger than config\/comp\.ts `downloads\.max_kb` \(1 KB\)/)
+  const large = await run('pick', [['file', 'storage/app/reports/large.csv']])
+  t.is(large.status, 200, 'a file on disk is streamed, whatever its size')
+  t.is((await client.get(large.body.effects!.download!.url).then((res) => res.text())).length, 4096)
 })
 
 test('a bad, expired or another session’s download address is a 403 in JSON; an unknown one a 404', async (t) => {
