@@ -27,6 +27,13 @@ export default class Exporter extends Component {
 <button id="made" wire:click="made">made</button>
 <button id="stored" wire:click="stored">stored</button>
 </div>`,
+  // An action named as Livewire's examples name it: it reaches the method it shadows through super.
+  'app/components/invoice.ts': `import { Component } from 'kiln-framework/comp'
+export default class Invoice extends Component {
+  download() { return super.download('storage/app/invoices/7.pdf') }
+}
+`,
+  'resources/views/components/invoice.hbs': '<div><button wire:click="download">Download</button></div>',
   'storage/app/reports/q3.csv': REPORT,
   'storage/app/reports/large.csv': 'x'.repeat(4096),
   'storage/app/invoices/7.pdf': '%PDF-1.4 invoice 7',

@@ -84,6 +84,12 @@ test('made content past downloads.max_kb fails the action, saying which limit, a
   t.is((await client.get(large.body.effects!.download!.url).then((res) => res.text())).length, 4096)
 })
 
+test('an action named download reaches this.download() through super', async (t) => {
+  const { client } = await compApp(t, { ...pageFiles, ...downloadFiles })
+  const invoice = await testComponent(client, 'invoice').call('download').assertFileDownloaded('7.pdf', '%PDF-1.4 invoice 7', 'application/pdf')
+  t.is(invoice.status, 200)
+})
+
 test('a bad, expired or another session’s download address is a 403 in JSON; an unknown one a 404', async (t) => {
   const { app, client, run } = await exporter(t)
   const url = (await run('report')).body.effects!.download!.url
@@ -127,6 +133,8 @@ test('a path outside downloads.roots is refused with 403 (../, absolute, a link 
     t.is(body.code, 'E_COMP_DOWNLOAD_PATH', file)
     t.false(JSON.stringify(body).includes('top secret'))
   }
+  // The browser cannot call the methods themselves: they are Component's, not the class's own.
+  for (const method of ['download', 'streamDownload']) t.is((await run(method)).status, 403, method)
   const missing = await run('pick', [['file', 'storage/app/reports/none.csv']])
   t.is(missing.status, 404)
   t.is(missing.body.code, 'E_COMP_DOWNLOAD_MISSING')
