@@ -82,6 +82,19 @@ export const compConfigSchema = z.strictObject({
       max_state_depth: 32,
       checksum_failures_per_minute: 10,
     }),
+  /** Files an action sends to the browser (`this.download()`, `this.streamDownload()`). */
+  downloads: z
+    .strictObject({
+      /** Folders (relative to the app root) whose files `this.download(path)` may send; any other path is refused. */
+      roots: z.array(z.string().min(1)).default(['storage/app']),
+      /** The storage store (config/storage.ts) that keeps made content (`streamDownload`) until the browser fetches it. */
+      store: z.string().default('tmp'),
+      /** How long the address a download answers with works (for the session that ran the action only). */
+      url_ttl_minutes: z.number().positive().default(5),
+      /** Largest content `this.streamDownload()` may make, in kilobytes (a file on disk has no limit: it is streamed). */
+      max_kb: z.number().int().positive().default(20_480),
+    })
+    .default({ roots: ['storage/app'], store: 'tmp', url_ttl_minutes: 5, max_kb: 20_480 }),
   /** File uploads (only into properties declared with `@upload()`). */
   uploads: z
     .strictObject({

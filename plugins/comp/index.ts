@@ -37,15 +37,18 @@ export {
   type TestDispatch,
 } from './testing.ts'
 export { html, ComponentTemplate } from './features/single-file/html-template.ts'
+export type { DownloadContent, DownloadOptions, FileDownload, StoredFile } from './features/downloads/download-source.ts'
 
 // What features declare on `Component` by declaration merging (methods, `static template`): imported here too, so the
 // package's types reach them (a declaration file keeps no import of the registry's feature list, only these).
 import './features/computed/computed-feature.ts'
+import './features/downloads/downloads-feature.ts'
 import './features/redirects/redirects-feature.ts'
 import './features/single-file/single-file-feature.ts'
 import './features/transition/transition-feature.ts'
 import './features/validation/validation-feature.ts'
 // The assertions features add to a component under test, declared on ComponentAssertions and PendingComponentTest.
+import './features/downloads/download-assertions.ts'
 import './features/events/event-assertions.ts'
 import './features/redirects/redirect-assertions.ts'
 import './features/validation/validation-assertions.ts'

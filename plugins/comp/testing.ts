@@ -7,6 +7,7 @@ import { ComponentAssertions, type TestDispatch } from './testing/assertions.ts'
 import { appOf, clientOf, componentOfPage, mountThroughRoute } from './testing/mount-route.ts'
 import { componentRoots } from './testing/page-html.ts'
 import { observationsOf, observeComponents } from './testing/observed.ts'
+import { readTestAnswer } from './testing/answer-readers.ts'
 import { BUSY, IN_CHAIN, PendingComponentTest, SEND, type ChainTarget } from './testing/pending-test.ts'
 import { prepareTestValue, type TestValueContext } from './testing/test-values.ts'
 import { addCookies, ComponentTestSetup, queryString, type MountSetup, type QueryValue } from './testing/test-setup.ts'
@@ -255,6 +256,7 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
     this.snapshot = { fingerprint: this.snapshot.fingerprint, serverMemo: answer.serverMemo }
     this.endpoint = answer.effects.endpoint
     if (answer.effects.html !== undefined) this.html = answer.effects.html
+    await readTestAnswer(this, answer.effects, this.client)
   }
 
   /** What a test value may do to get ready: the browser client's steps, through this test's client. */

@@ -9,6 +9,7 @@ import type { RenderedHtml, ViewData, ViewSource } from '../rendering/render.ts'
 import type { KindRule, PropertyKinds } from '../state/property-kinds.ts'
 import type { StateType } from '../state/state.ts'
 import type { ComponentAssertions } from '../testing/assertions.ts'
+import type { TestAnswerReader } from '../testing/answer-readers.ts'
 
 /** What a feature's `register` and `boot` steps get: the app, the plugin's services and its component registry. */
 export interface ProvideContext {
@@ -40,6 +41,8 @@ export interface FeatureProvider {
    * and `PendingComponentTest` too (declaration merging).
    */
   readonly assertions?: Readonly<Record<string, (this: ComponentAssertions, ...args: any[]) => void>>
+  /** In a component test, after each answered update: fetches what the answer points at (a download), for the feature's assertions. */
+  readonly readTestAnswer?: TestAnswerReader
   /** Values of the feature's classes that a component's state may hold. */
   readonly stateTypes?: readonly StateType[]
   /** Property kinds the feature declares (`upload`): how a value from the browser becomes one. */

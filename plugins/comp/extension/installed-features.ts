@@ -8,6 +8,7 @@ import { addKindRule, type PropertyKinds } from '../state/property-kinds.ts'
 import { addStateType } from '../state/state.ts'
 import { addAfterUpdate } from '../state/updates.ts'
 import { ComponentAssertions } from '../testing/assertions.ts'
+import { addTestAnswerReader } from '../testing/answer-readers.ts'
 import { PendingComponentTest } from '../testing/pending-test.ts'
 import type { FeatureProvider, ProvideContext } from './feature-provider.ts'
 
@@ -39,6 +40,7 @@ export function installFeatures(features: readonly FeatureProvider[]): void {
       ComponentAssertions.addAssertion(name, check)
       PendingComponentTest.addAssertion(name)
     }
+    if (feature.readTestAnswer) addTestAnswerReader(feature.readTestAnswer)
     for (const type of feature.stateTypes ?? []) addStateType(type)
     for (const [kind, rule] of Object.entries(feature.propertyKinds ?? {})) if (rule) addKindRule(kind as keyof PropertyKinds, rule)
     if (feature.afterReset) addAfterReset(feature.afterReset)

@@ -3,6 +3,7 @@ import { bootFeatures, installFeatures, registerFeatures } from '../extension/in
 import type { ComponentHook } from '../lifecycle/component-hook.ts'
 import { cloakFeature } from './cloak/cloak-feature.ts'
 import { computedFeature } from './computed/computed-feature.ts'
+import { downloadsFeature } from './downloads/downloads-feature.ts'
 import { echoFeature } from './echo/echo-feature.ts'
 import { eventsFeature } from './events/events-feature.ts'
 import { formsFeature } from './forms/forms-feature.ts'
@@ -35,6 +36,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   slotsFeature,
   computedFeature,
   redirectsFeature,
+  downloadsFeature,
   eventsFeature,
   transitionFeature,
   singleFileFeature,
@@ -96,6 +98,7 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./query-string/query-string-hook.ts').then((m) => m.queryString),
   () => import('./js/js-hook.ts').then((m) => m.js),
   () => import('./redirects/redirects-hook.ts').then((m) => m.redirects),
+  () => import('./downloads/downloads-hook.ts').then((m) => m.downloads),
   () => import('./bundling/bundling-hook.ts').then((m) => m.bundling),
   // After bundling: its dehydrate adds the @json() actions to @async()'s.
   () => import('./json/json-hook.ts').then((m) => m.jsonActions),

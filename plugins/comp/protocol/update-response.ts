@@ -15,6 +15,8 @@ export interface UpdateResponse {
     endpoint: string
     js?: string[]
     redirect?: string
+    /** A file an action sent (`this.download()`): a short-lived address for this session, and the name to save it under. */
+    download?: { url: string; name: string }
     /** Where to send the files of a `$upload` call. */
     upload?: { property: string; url: string }
   }

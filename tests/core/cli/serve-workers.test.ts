@@ -158,6 +158,7 @@ test('--workers=2 over stores kept in one process: exit 1, naming each store and
     [/the cache store \(config\/storage\.ts `stores\.cache`, memory\)/, /CACHE_STORE=redis/],
     [/rate limits .*counted in memory/, /`throttle_store`.*THROTTLE_STORE=redis/],
     [/component uploads' temporary store \(config\/storage\.ts `stores\.tmp`, memory\)/, /UPLOADS_STORE=redis/],
+    [/component downloads' store \(config\/storage\.ts `stores\.tmp`, memory\)/, /UPLOADS_STORE=redis/],
     [/the verified-token cache/, /TOK_CACHE_REDIS/],
     [/broadcasting on the in-process websocket server \(connection "rt"\)/, /scaling\.enabled.*RT_SCALING=true/],
   ]

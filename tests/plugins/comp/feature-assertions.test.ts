@@ -36,3 +36,34 @@ test.serial('the kernel’s features bring theirs the same way, and a name defin
   t.regex(error.message, /assertRedirect\(\) is defined twice/)
   t.is((error as Error & { code?: string }).code, 'E_COMP_FEATURE_METHOD')
 })
+
+/** A feature that reads each answer in a test: what it saw, for its assertion (as downloads fetch their file). */
+const seen = new WeakMap<ComponentAssertions, string[]>()
+const readingFeature: FeatureProvider = {
+  name: 'reading',
+  async readTestAnswer(test, effects, client) {
+    // With the test's own client: its session cookie is there.
+    const session = client.cookie('XSRF-TOKEN') === undefined ? 'no session' : 'session'
+    seen.set(test, [...(seen.get(test) ?? []), `${JSON.stringify(effects.data)} ${session}`])
+  },
+  assertions: {
+    assertReadAnswers(this: ComponentAssertions, expected: string[]) {
+      const actual = seen.get(this) ?? []
+      if (JSON.stringify(actual) !== JSON.stringify(expected))
+        failAssertion(this, `Expected to have read ${JSON.stringify(expected)}, but read ${JSON.stringify(actual)}.`, { actual, operator: 'assertReadAnswers' })
+    },
+  },
+}
+type WithRead<T> = T & { assertReadAnswers(expected: string[]): WithRead<T> }
+
+test.serial('a feature reads each answered update of a test, with the test’s client, before the assertions after it run', async (t) => {
+  installFeatures([readingFeature])
+  const { client } = await compApp(t, counterFiles)
+  const counter = (await (testComponent(client, 'counter').call('increment') as WithRead<ReturnType<typeof testComponent>>).assertReadAnswers([
+    '{"count":1} session',
+  ])) as WithRead<ComponentTest>
+  // A refused update (403: mount is not callable) is not read.
+  await counter.call('mount')
+  await counter.call('increment')
+  t.is(counter.assertReadAnswers(['{"count":1} session', '{"count":2} session']), counter)
+})
