@@ -11,6 +11,7 @@ import { navigateFeature } from './navigate/navigate-feature.ts'
 import { paginationFeature } from './pagination/pagination-feature.ts'
 import { propsFeature } from './props/props-feature.ts'
 import { redirectsFeature } from './redirects/redirects-feature.ts'
+import { scriptsFeature } from './scripts/scripts-feature.ts'
 import { singleFileFeature } from './single-file/single-file-feature.ts'
 import { transitionFeature } from './transition/transition-feature.ts'
 import { uploadsFeature } from './uploads/uploads-feature.ts'
@@ -41,6 +42,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   paginationFeature,
   cloakFeature,
   echoFeature,
+  scriptsFeature,
 ]
 
 installFeatures(PROVIDERS)
@@ -88,6 +90,7 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./islands/islands-hook.ts').then((m) => m.islands),
   () => import('./query-string/query-string-hook.ts').then((m) => m.queryString),
   () => import('./js/js-hook.ts').then((m) => m.js),
+  () => import('./scripts/scripts-hook.ts').then((m) => m.scripts),
   () => import('./redirects/redirects-hook.ts').then((m) => m.redirects),
   () => import('./bundling/bundling-hook.ts').then((m) => m.bundling),
   () => import('./transition/transition-hook.ts').then((m) => m.transitions),
