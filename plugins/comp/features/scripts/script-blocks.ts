@@ -8,7 +8,7 @@ const SCRIPT_BLOCK = /(?<![\w@.])@script\b([\s\S]*?)(?<![\w@.])@endscript\b/g
 const ASSETS_BLOCK = /(?<![\w@.])@assets\b([\s\S]*?)(?<![\w@.])@endassets\b/g
 const SCRIPT_TAG = /^<script\b[^>]*>([\s\S]*)<\/script\s*>$/i
 // `import x from '…'`, `import { a, b } from "…"`, `import * as m from '…'`, `import '…'`: only at the start of the block.
-const LEADING_IMPORT = /^\s*import\s*(?:[\w$*{},\s]+?\s*from\s*)?(['"])[^'"\n]+\1\s*;?/
+const LEADING_IMPORT = /^\s*import\s*(?:[\w$*{},\s]+?\s*from\s*)?(['"])[^'"\n]+\1[ \t]*;?/
 
 /**
  * The hash that names a block (in the script's address, or the assets' key):

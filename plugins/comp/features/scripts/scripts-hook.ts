@@ -39,17 +39,20 @@ export const scripts: ComponentHook = {
     }
     const before = Array.isArray(c.request?.memo.assets) ? c.request.memo.assets : []
     const known = new Set([...before, ...(blocks?.assets.keys() ?? [])])
-    if (known.size > 0) c.memo.assets = [...known]
-    if (c.mounting) return
-    const ctx = c.scope.ctx
-    let sent = ctx?.locals.get(SENT) as Set<string> | undefined
-    if (!sent) ctx?.locals.set(SENT, (sent = new Set()))
-    const fresh: Record<string, string> = {}
-    for (const [key, html] of assetsRenderedInUpdate(ctx)) {
-      if (before.includes(key) || sent.has(key)) continue
-      fresh[key] = html
-      sent.add(key)
+    if (!c.mounting) {
+      const ctx = c.scope.ctx
+      let sent = ctx?.locals.get(SENT) as Set<string> | undefined
+      if (!sent) ctx?.locals.set(SENT, (sent = new Set()))
+      const fresh: Record<string, string> = {}
+      for (const [key, html] of assetsRenderedInUpdate(ctx)) {
+        if (before.includes(key) || sent.has(key)) continue
+        fresh[key] = html
+        sent.add(key)
+        // Sent with this component's answer (its own, or a child's it mounted): not again with its next ones.
+        known.add(key)
+      }
+      if (Object.keys(fresh).length > 0) c.effects.assets = fresh
     }
-    if (Object.keys(fresh).length > 0) c.effects.assets = fresh
+    if (known.size > 0) c.memo.assets = [...known]
   },
 }

@@ -51,10 +51,25 @@ function claim(root: ParentNode, renumber: boolean): void {
       el.remove()
       continue
     }
-    if (renumber && pageNonce) el.setAttribute('nonce', pageNonce)
     loaded.add(key)
+    if (!renumber) {
+      document.head.append(el)
+      continue
+    }
+    // A visited page's tag has not run yet: it runs as it enters <head>, in order, and scripts wait for it.
+    if (pageNonce) el.setAttribute('nonce', pageNonce)
+    if (el instanceof HTMLScriptElement) el.async = false
+    const done = whenLoaded(el)
     document.head.append(el)
+    if (done) loading = loading.then(() => done)
   }
+}
+
+/** Settles when a script with `src` or a stylesheet has loaded or failed; undefined for a tag with nothing to load. */
+function whenLoaded(el: Element): Promise<void> | undefined {
+  const waits = (el.tagName === 'SCRIPT' && el.hasAttribute('src')) || (el.tagName === 'LINK' && /\bstylesheet\b/i.test(el.getAttribute('rel') ?? ''))
+  if (!waits) return undefined
+  return new Promise<void>((resolve) => ((el as HTMLElement).onload = (el as HTMLElement).onerror = () => resolve()))
 }
 
 /** Adds one block of assets from an update's answer to `<head>`, each tag after the one before has loaded. */
@@ -71,8 +86,7 @@ async function add(key: string, html: string): Promise<void> {
     } else el = document.importNode(source, true)
     el.setAttribute(ATTRIBUTE, key)
     if (pageNonce) el.setAttribute('nonce', pageNonce)
-    const waits = (el.tagName === 'SCRIPT' && el.hasAttribute('src')) || (el.tagName === 'LINK' && /\bstylesheet\b/i.test(el.getAttribute('rel') ?? ''))
-    const done = waits ? new Promise<void>((resolve) => ((el as HTMLElement).onload = (el as HTMLElement).onerror = () => resolve())) : undefined
+    const done = whenLoaded(el)
     document.head.append(el)
     if (done) await done
   }
