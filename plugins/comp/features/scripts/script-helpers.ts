@@ -70,7 +70,8 @@ export function assetsRenderedInUpdate(ctx: HttpContext | undefined): Map<string
  * ```
  */
 export function compScriptHelper(hash: unknown, options: BlockOptions): string {
-  if (typeof hash !== 'string' || !HASH.test(hash)) throw new KilnError('{{compScript}} is written by @script … @endscript; write that instead.', { code: 'E_COMP_SCRIPT' })
+  if (typeof hash !== 'string' || !HASH.test(hash))
+    throw new KilnError('{{compScript}} is written by @script … @endscript; write that instead.', { code: 'E_COMP_SCRIPT' })
   const scope = scopeOf(options)
   if (!scope)
     throw new KilnError('@script … @endscript belongs in a component view: a page or layout script is a <script nonce="…"> tag of its own.', {

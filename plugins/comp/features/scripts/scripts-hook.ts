@@ -41,8 +41,8 @@ export const scripts: ComponentHook = {
     const known = new Set([...before, ...(blocks?.assets.keys() ?? [])])
     if (!c.mounting) {
       const ctx = c.scope.ctx
-      let sent = ctx?.locals.get(SENT) as Set<string> | undefined
-      if (!sent) ctx?.locals.set(SENT, (sent = new Set()))
+      const sent = (ctx?.locals.get(SENT) as Set<string> | undefined) ?? new Set<string>()
+      ctx?.locals.set(SENT, sent)
       const fresh: Record<string, string> = {}
       for (const [key, html] of assetsRenderedInUpdate(ctx)) {
         if (before.includes(key) || sent.has(key)) continue

@@ -57,7 +57,9 @@ const global = (page: Page, name: string) => page.evaluate((key) => (window as u
 
 /** Every `$wire` of the page refreshed, one round trip each, answered and applied. */
 const refreshAll = (page: Page) =>
-  page.evaluate(() => Promise.all((window as unknown as { comp: { all(): Array<{ $refresh(): Promise<unknown> }> } }).comp.all().map((wire) => wire.$refresh())))
+  page.evaluate(() =>
+    Promise.all((window as unknown as { comp: { all(): Array<{ $refresh(): Promise<unknown> }> } }).comp.all().map((wire) => wire.$refresh())),
+  )
 
 test('a script runs once for each component in the page, with $wire (also `this`) setting a property and calling an action', async (t) => {
   const { page, open, errors } = await watched(t)
@@ -83,10 +85,7 @@ test('assets load once for two components, before their scripts run, and stay af
   t.is(await page.locator('script[src="/chart-lib.js"]').count(), 1)
   t.is(await page.locator('head link[href="/chart-lib.css"]').count(), 1)
   // The stylesheet still applies once its components have been morphed by updates.
-  t.deepEqual(
-    await page.$$eval('.charted', (els) => els.map((el) => getComputedStyle(el).outlineColor)),
-    ['rgb(255, 0, 0)', 'rgb(255, 0, 0)'],
-  )
+  t.deepEqual(await page.$$eval('.charted', (els) => els.map((el) => getComputedStyle(el).outlineColor)), ['rgb(255, 0, 0)', 'rgb(255, 0, 0)'])
   t.deepEqual(errors, [], 'no CSP violation, no error')
 })
 

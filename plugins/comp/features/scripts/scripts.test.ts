@@ -65,8 +65,18 @@ test('an update that adds components answers with their assets once, and their s
   t.true(children.every((child) => /^[a-f0-9]{20}$/.test(child.serverMemo.scripts[0])))
   t.deepEqual(shown.serverMemo.assets, [assets[0]![0]])
   // Hidden and shown again: the host sent those assets before, so the answer does not carry them again.
-  const hidden = await call(client, endpoint, { fingerprint: snapshot.fingerprint, serverMemo: shown.serverMemo }, { calls: [{ method: '$toggle', params: ['show'] }] })
-  const again = await call(client, endpoint, { fingerprint: snapshot.fingerprint, serverMemo: hidden.serverMemo }, { calls: [{ method: '$toggle', params: ['show'] }] })
+  const hidden = await call(
+    client,
+    endpoint,
+    { fingerprint: snapshot.fingerprint, serverMemo: shown.serverMemo },
+    { calls: [{ method: '$toggle', params: ['show'] }] },
+  )
+  const again = await call(
+    client,
+    endpoint,
+    { fingerprint: snapshot.fingerprint, serverMemo: hidden.serverMemo },
+    { calls: [{ method: '$toggle', params: ['show'] }] },
+  )
   t.is(again.effects.assets, undefined)
   t.is(snapshots(again.effects.html as string).length, 2)
 })

@@ -30,7 +30,7 @@ export function assetsLoaded(): Promise<unknown> {
 
 function present(key: string): boolean {
   if (loaded.has(key)) return true
-  if (document.head.querySelector(`[${ATTRIBUTE}="${CSS.escape(key)}"]`)) return loaded.add(key), true
+  if (document.head.querySelector(`[${ATTRIBUTE}="${CSS.escape(key)}"]`)) return (loaded.add(key), true)
   return false
 }
 
