@@ -11,6 +11,7 @@ export default defineRoutes((Route) => {
   Route.get('/two', () => view('two', { title: 'two' }))
   Route.get('/host', () => view('host', { title: 'host' }))
   Route.get('/start', () => view('start', { title: 'start' }))
+  Route.get('/lazy', () => view('one', { name: 'lazy-scripted', title: 'lazy' }))
 })
 `,
   'resources/views/start.hbs': `{{!< layouts/app}}
@@ -129,4 +130,11 @@ test('after a wire:navigate visit, the new page runs its components scripts and 
     [],
     'no script blocked, no error',
   )
+})
+
+test('a lazy component runs its script once it has loaded', async (t) => {
+  const { page, open, errors } = await watched(t)
+  await open('/lazy')
+  await textIs(page, '.lazy-scripted .greeting', 'loaded')
+  t.deepEqual(errors, [], 'no CSP violation, no error')
 })

@@ -3,7 +3,8 @@
  * whose script sets a property and calls an action through `$wire`;
  * `charted`, a class with a view file whose assets (a script and a
  * stylesheet from `public/`) define what its script reads; `host`, which
- * shows both only after an update. `/two` shows two of each, `/host` the host.
+ * shows both only after an update; `lazy-scripted`, whose script comes with its
+ * first render, after the page. `/two` shows two of each, `/host` the host.
  */
 export const scriptsFiles: Record<string, string> = {
   'app/components/scripted.ts': `import { Component, html } from 'kiln-framework/comp'
@@ -53,6 +54,21 @@ export default class Host extends Component {
       <button id="show" wire:click="$toggle('show')">show</button>
       {{#if show}}@comp('scripted') @comp('charted'){{/if}}
     </section>
+  \`
+}
+`,
+  'app/components/lazy-scripted.ts': `import { Component, html } from 'kiln-framework/comp'
+export default class LazyScripted extends Component {
+  static lazy = true
+  greeting = ''
+  static template = html\`
+    <div class="lazy-scripted"><span class="greeting">{{greeting}}</span></div>
+    @script
+    <script>
+      $wire.greeting = 'loaded'
+      $wire.$commit()
+    </script>
+    @endscript
   \`
 }
 `,

@@ -7,7 +7,7 @@ import { onEffect } from '../../../client/effects.ts'
  * after the page loaded must carry the nonce of the page, not the one of
  * the answer or the page they came in.
  */
-export const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce || undefined
+const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce || undefined
 
 const ATTRIBUTE = 'data-comp-asset'
 
