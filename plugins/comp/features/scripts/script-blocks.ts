@@ -20,13 +20,14 @@ function hashOf(text: string): string {
 
 /**
  * The ES module a `@script` block is served as: its `import` lines first,
- * then the rest inside `run($wire)`, which the browser calls with the
- * component's `$wire` (also `this`) once per component in the page.
+ * then the rest inside `run($wire, $js)`, which the browser calls with the
+ * component's `$wire` (also `this`) and its `$wire.$js` once per component
+ * in the page.
  *
  * @example
  * ```ts
  * scriptModule("import confetti from '/confetti.js'\n$wire.count = 1")
- * // "import confetti from '/confetti.js'\nexport async function run($wire) {\n$wire.count = 1\n}\n"
+ * // "import confetti from '/confetti.js'\nexport async function run($wire, $js) {\n$wire.count = 1\n}\n"
  * ```
  */
 export function scriptModule(block: string): string {
@@ -38,7 +39,7 @@ export function scriptModule(block: string): string {
     imports.push(match[0].trim())
     body = body.slice(match[0].length)
   }
-  return `${imports.map((line) => `${line}\n`).join('')}export async function run($wire) {\n${body.replace(/^\s*\n/, '').trimEnd()}\n}\n`
+  return `${imports.map((line) => `${line}\n`).join('')}export async function run($wire, $js) {\n${body.replace(/^\s*\n/, '').trimEnd()}\n}\n`
 }
 
 /**
@@ -73,7 +74,7 @@ export function scriptDirectives(source: string): string {
  *
  * @example
  * ```ts
- * scriptModuleByHash('3f0c…') // 'export async function run($wire) {…}'
+ * scriptModuleByHash('3f0c…') // 'export async function run($wire, $js) {…}'
  * ```
  */
 export function scriptModuleByHash(hash: string): string | undefined {

@@ -62,7 +62,7 @@ const refreshAll = (page: Page) =>
     Promise.all((window as unknown as { comp: { all(): Array<{ $refresh(): Promise<unknown> }> } }).comp.all().map((wire) => wire.$refresh())),
   )
 
-test('a script runs once for each component in the page, with $wire (also `this`) setting a property and calling an action', async (t) => {
+test('a script runs once for each component in the page, with $wire (also `this`) setting a property, calling an action and defining a $js action', async (t) => {
   const { page, open, errors } = await watched(t)
   await open('/two')
   await page.waitForFunction(() => [...document.querySelectorAll('.scripted .count')].every((el) => el.textContent === '1'))
@@ -72,6 +72,9 @@ test('a script runs once for each component in the page, with $wire (also `this`
   await refreshAll(page)
   t.deepEqual(await texts(page, '.scripted .count'), ['1', '1'])
   t.is(await global(page, 'scriptRuns'), 2)
+  // The JavaScript action each script defined, called by wire:click="$js.shout": a function, not code in a string.
+  await page.locator('.scripted .shout').nth(1).click()
+  await page.waitForFunction(() => [...document.querySelectorAll('.scripted .greeting')].map((el) => el.textContent).join() === 'hello true,shouted')
   t.deepEqual(errors, [], 'no CSP violation, no error')
 })
 

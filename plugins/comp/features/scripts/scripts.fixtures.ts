@@ -1,6 +1,7 @@
 /**
  * Components with scripts and assets: `scripted`, a single-file component
- * whose script sets a property and calls an action through `$wire`;
+ * whose script sets a property and calls an action through `$wire`, and
+ * defines a JavaScript action (`$js.shout`) a button calls;
  * `charted`, a class with a view file whose assets (a script and a
  * stylesheet from `public/`) define what its script reads; `host`, which
  * shows both only after an update; `lazy-scripted`, whose script comes with its
@@ -15,12 +16,17 @@ export default class Scripted extends Component {
   static template = html\`
     <div class="scripted">
       <span class="greeting">{{greeting}}</span> <span class="count">{{count}}</span>
+      <button class="shout" wire:click="$js.shout">shout</button>
     </div>
     @script
     <script>
       window.scriptRuns = (window.scriptRuns || 0) + 1
       $wire.greeting = 'hello ' + (this === $wire)
       await $wire.increment()
+      $js.shout = () => {
+        $wire.greeting = 'shouted'
+        $wire.$commit()
+      }
     </script>
     @endscript
   \`

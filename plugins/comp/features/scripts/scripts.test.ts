@@ -42,7 +42,7 @@ test('GET /comp/scripts/<hash>.js serves a script block as a module, cached for 
   t.is(res.headers.get('content-type'), 'text/javascript; charset=utf-8')
   t.is(res.headers.get('cache-control'), 'public, max-age=31536000, immutable')
   const body = await res.text()
-  t.true(body.startsWith('export async function run($wire) {\n'))
+  t.true(body.startsWith('export async function run($wire, $js) {\n'))
   t.true(body.includes("$wire.greeting = 'hello ' + (this === $wire)"))
   t.false(body.includes('<script>'))
   for (const path of ['/comp/scripts/0123456789abcdef0123.js', '/comp/scripts/..%2F..%2Fpackage.json', '/comp/scripts/x.js']) {
@@ -81,7 +81,7 @@ test('an update that adds components answers with their assets once, and their s
   t.is(snapshots(again.effects.html as string).length, 2)
 })
 
-test('a script block becomes a module: its imports first, the rest in run($wire)', (t) => {
+test('a script block becomes a module: its imports first, the rest in run($wire, $js)', (t) => {
   const module = scriptModule(`
     <script>
       import confetti from '/confetti.js'
@@ -91,6 +91,6 @@ test('a script block becomes a module: its imports first, the rest in run($wire)
     </script>`)
   t.is(
     module,
-    `import confetti from '/confetti.js'\nimport { a, b } from "/ab.js";\nimport '/side-effect.js'\nexport async function run($wire) {\n      confetti(a, b)\n}\n`,
+    `import confetti from '/confetti.js'\nimport { a, b } from "/ab.js";\nimport '/side-effect.js'\nexport async function run($wire, $js) {\n      confetti(a, b)\n}\n`,
   )
 })

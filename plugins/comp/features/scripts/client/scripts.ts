@@ -5,7 +5,7 @@ import { assetsLoaded } from './assets.ts'
 
 /** What a component's script module exports (`GET /comp/scripts/<hash>.js`). */
 interface ScriptModule {
-  run?: (this: unknown, $wire: unknown) => unknown
+  run?: (this: unknown, $wire: unknown, $js: unknown) => unknown
 }
 
 const HASH = /^[a-f0-9]{20}$/
@@ -36,7 +36,7 @@ async function run(component: PageComponent, url: string): Promise<void> {
     const module = (await import(url)) as ScriptModule
     // The assets an answer brought with the component are in the page before its script runs.
     await assetsLoaded()
-    await module.run?.call(component.$wire, component.$wire)
+    await module.run?.call(component.$wire, component.$wire, component.$wire.$js)
   } catch (error) {
     console.error(error)
   }
