@@ -11,7 +11,8 @@ const FILE = /^([a-f0-9]{20})\.js$/
  * block. The hash is the module's, so the answer never changes and is
  * cached for a year; a process that has not compiled the template yet
  * (another process behind a balancer, a restart) reads every component's
- * template and view first. An unknown hash is a 404.
+ * `static template` and `components/<name>` view first, once. An unknown
+ * hash is a 404.
  *
  * @example
  * ```ts
@@ -19,11 +20,14 @@ const FILE = /^([a-f0-9]{20})\.js$/
  * ```
  */
 export function scriptRoute(services: CompServices, registry: ComponentRegistry): HandlerFunction {
+  // Once per process: requests for made-up hashes must not make it read every view again and again.
+  let read = false
   return (ctx) => {
     const hash = FILE.exec(ctx.params.file ?? '')?.[1]
     if (!hash) throw new HttpException(404, 'There is no such component script.')
     let module = scriptModuleByHash(hash)
-    if (module === undefined) {
+    if (module === undefined && !read) {
+      read = true
       readComponentTemplates(services, registry)
       module = scriptModuleByHash(hash)
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import test from 'ava'
 import { page, snapshots } from '../../../../tests/plugins/comp/comp-fixtures.ts'
 import { call, featureApp } from '../../../../tests/plugins/comp/feature-app.ts'
@@ -93,4 +94,17 @@ test('a script block becomes a module: its imports first, the rest in run($wire,
     module,
     `import confetti from '/confetti.js'\nimport { a, b } from "/ab.js";\nimport '/side-effect.js'\nexport async function run($wire, $js) {\n      confetti(a, b)\n}\n`,
   )
+})
+
+test('a process that never rendered a component still serves its script: it reads the components views first', async (t) => {
+  const block = "\n<script>\n  $wire.unseen = 'seen'\n</script>\n"
+  const { client } = await featureApp(t, {
+    ...files,
+    'app/components/unseen.ts': "import { Component } from 'kiln-framework/comp'\nexport default class Unseen extends Component {}\n",
+    'resources/views/components/unseen.hbs': `<div></div>\n@script${block}@endscript`,
+  })
+  const hash = createHash('sha256').update(scriptModule(block)).digest('hex').slice(0, 20)
+  const res = await client.get(`/comp/scripts/${hash}.js`)
+  t.is(res.status, 200)
+  t.true((await res.text()).includes("$wire.unseen = 'seen'"))
 })
