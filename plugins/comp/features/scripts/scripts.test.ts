@@ -14,8 +14,13 @@ export default defineRoutes((Route) => {
     return view('two', { title: 'two' })
   })
   Route.get('/page/{name}', ({ params }) => view('page', { name: params.name, title: 'Page' }))
+  Route.get('/plain', () => view('plain', { title: 'plain' }))
 })
 `,
+  'resources/views/plain.hbs': `{{!< layouts/app}}
+@assets <script src="/x.js"></script> @endassets
+<p>page</p>
+@assets <script src="/x.js"></script> @endassets`,
 }
 
 const count = (text: string, part: string) => text.split(part).length - 1
@@ -107,4 +112,13 @@ test('a process that never rendered a component still serves its script: it read
   const res = await client.get(`/comp/scripts/${hash}.js`)
   t.is(res.status, 200)
   t.true((await res.text()).includes("$wire.unseen = 'seen'"))
+})
+
+test('@assets in a page outside components prints once for the same tags', async (t) => {
+  const { client } = await featureApp(t, files)
+  const res = await client.get('/plain', { accept: 'text/html' })
+  const html = await res.text()
+  t.is(res.status, 200)
+  t.is(count(html, 'src="/x.js"'), 1)
+  t.regex(html, /<script data-comp-asset="[a-f0-9]{20}" src="\/x\.js"><\/script>/)
 })
