@@ -15,12 +15,16 @@ export default defineRoutes((Route) => {
   })
   Route.get('/page/{name}', ({ params }) => view('page', { name: params.name, title: 'Page' }))
   Route.get('/plain', () => view('plain', { title: 'plain' }))
+  Route.get('/page-script', () => view('page-script', { title: 'page script' }))
 })
 `,
   'resources/views/plain.hbs': `{{!< layouts/app}}
 @assets <script src="/x.js"></script> @endassets
 <p>page</p>
 @assets <script src="/x.js"></script> @endassets`,
+  'resources/views/page-script.hbs': `{{!< layouts/app}}
+<p>page</p>
+@script <script>console.log('page')</script> @endscript`,
 }
 
 const count = (text: string, part: string) => text.split(part).length - 1
@@ -121,4 +125,11 @@ test('@assets in a page outside components prints once for the same tags', async
   t.is(res.status, 200)
   t.is(count(html, 'src="/x.js"'), 1)
   t.regex(html, /<script data-comp-asset="[a-f0-9]{20}" src="\/x\.js"><\/script>/)
+})
+
+test('@script outside a component view is an error that says where a page script goes', async (t) => {
+  const { client } = await featureApp(t, files, { APP_DEBUG: 'true' })
+  const res = await client.get('/page-script', { accept: 'application/json' })
+  t.is(res.status, 500)
+  t.regex((await res.json()).stack.join('\n'), /@script … @endscript belongs in a component view: a page or layout script is a <script nonce="…"> tag/)
 })
