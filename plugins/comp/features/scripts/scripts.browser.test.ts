@@ -12,10 +12,19 @@ export default defineRoutes((Route) => {
   Route.get('/host', () => view('host', { title: 'host' }))
   Route.get('/start', () => view('start', { title: 'start' }))
   Route.get('/lazy', () => view('one', { name: 'lazy-scripted', title: 'lazy' }))
+  Route.get('/forged', () => view('forged', { title: 'forged' }))
 })
 `,
   'resources/views/start.hbs': `{{!< layouts/app}}
-<a id="to-two" href="/two" wire:navigate>two</a>`,
+<a id="to-two" href="/two" wire:navigate>two</a> <a id="to-forged" href="/forged" wire:navigate>forged</a>`,
+  // A note written into the page unescaped: HTML someone else wrote, dressed as a block of assets, without the nonce.
+  'app/components/guestbook.ts': `import { Component } from 'kiln-framework/comp'
+export default class Guestbook extends Component {
+  note = '<script data-comp-asset="0123456789abcdef0123">window.forged = 1</script>'
+}
+`,
+  'resources/views/components/guestbook.hbs': '<div class="guestbook">{{{note}}}</div>',
+  'resources/views/forged.hbs': "{{!< layouts/app}}\n@comp('guestbook')",
 }
 
 /**
@@ -140,4 +149,15 @@ test('a lazy component runs its script once it has loaded', async (t) => {
   await open('/lazy')
   await textIs(page, '.lazy-scripted .greeting', 'loaded')
   t.deepEqual(errors, [], 'no CSP violation, no error')
+})
+
+test('a wire:navigate visit does not give the page nonce to an assets tag the server did not write', async (t) => {
+  const { page, open } = await watched(t)
+  await open('/start')
+  await page.click('#to-forged')
+  await page.waitForSelector('.guestbook', { state: 'attached' })
+  await page.waitForFunction(() => document.querySelector('.guestbook')?.hasAttribute('wire:id'))
+  await refreshAll(page)
+  t.is(await global(page, 'forged'), undefined)
+  t.is(await page.locator('head [data-comp-asset="0123456789abcdef0123"]').count(), 0)
 })

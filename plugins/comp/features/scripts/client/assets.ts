@@ -38,10 +38,14 @@ function present(key: string): boolean {
  * Takes a block of assets tags that arrived in HTML (a page, or the body
  * of a `wire:navigate` visit) into `<head>`, where an update of their
  * component cannot remove them; a block the page already has is dropped.
- * `renumber` gives each tag the page's nonce (tags of a visited page
- * carry that page's, which this page's policy refuses).
+ * A visited page's tags carry that page's nonce, which this page's policy
+ * refuses: `visited` is that nonce (or null when the page had none), and a
+ * tag that carries it gets this page's. One that does not was not the
+ * server's (HTML written into the page by someone else) and is dropped, as
+ * the browser would have refused it on a normal load.
  */
-function claim(root: ParentNode, renumber: boolean): void {
+function claim(root: ParentNode, visited?: string | null): void {
+  const renumber = visited !== undefined
   const tags = [...root.querySelectorAll(`[${ATTRIBUTE}]`)].filter((el) => el.parentElement !== document.head)
   // Decided per block before any moves: a block has several tags under one key.
   const had = new Set(tags.map((el) => el.getAttribute(ATTRIBUTE)!).filter(present))
@@ -51,12 +55,17 @@ function claim(root: ParentNode, renumber: boolean): void {
       el.remove()
       continue
     }
-    loaded.add(key)
     if (!renumber) {
+      loaded.add(key)
       document.head.append(el)
       continue
     }
+    if (visited && el.getAttribute('nonce') !== visited) {
+      el.remove()
+      continue
+    }
     // A visited page's tag has not run yet: it runs as it enters <head>, in order, and scripts wait for it.
+    loaded.add(key)
     if (pageNonce) el.setAttribute('nonce', pageNonce)
     if (el instanceof HTMLScriptElement) el.async = false
     const done = whenLoaded(el)
@@ -93,10 +102,13 @@ async function add(key: string, html: string): Promise<void> {
 }
 
 // Tags printed in the page, inside a component: into <head> as the component starts.
-onComponent({ start: (component) => claim(component.el, false) })
+onComponent({ start: (component) => claim(component.el) })
 
 // Tags of a component in a visited page: claimed before the new body is in the page (its scripts have not run yet).
-document.addEventListener('comp:swap', (event) => claim((event as CustomEvent<{ body: Element }>).detail.body, true))
+document.addEventListener('comp:swap', (event) => {
+  const { body, nonce } = (event as CustomEvent<{ body: Element; nonce?: string }>).detail
+  claim(body, nonce ?? null)
+})
 
 // An update's answer: assets of the components it rendered or mounted that the page does not have yet.
 onEffect<Record<string, unknown>>('assets', (_component, assets) => {
