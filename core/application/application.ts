@@ -265,7 +265,9 @@ export class Application {
 
   /**
    * Closes the application: runs `terminating` hooks (servers, connections,
-   * queues) in reverse order. Safe to call twice.
+   * queues) in reverse order. Safe to call twice. Every hook runs even when
+   * one fails; then a single failure is thrown as it is (its `code` intact, so
+   * a test's teardown shows it), several together as an `AggregateError`.
    *
    * @example
    * ```ts
@@ -284,6 +286,7 @@ export class Application {
       }
     }
     this.container.clearInstances()
-    if (errors.length > 0) throw new AggregateError(errors, 'Some terminating hooks failed while closing the application.')
+    if (errors.length === 1) throw errors[0]
+    if (errors.length > 1) throw new AggregateError(errors, 'Some terminating hooks failed while closing the application.')
   }
 }

@@ -1,4 +1,5 @@
 import { definePlugin } from '../application/define-plugin.ts'
+import { AppChecks } from './app-checks.ts'
 import { CommandRegistry } from './command-registry.ts'
 import { coreCommands } from './commands/index.ts'
 import { discoverCommands } from './discover-commands.ts'
@@ -10,12 +11,14 @@ declare module 'kiln-framework' {
     publisher: Publisher
     /** The CLI commands that the kernel and plugins register (`app.commands`). */
     commands: CommandRegistry
+    /** The checks `kiln check` runs and `kiln build` requires to pass (plugins add theirs). */
+    checks: AppChecks
   }
 }
 
 /**
  * The kernel's CLI provider: core commands, the app's own from `app/commands/`,
- * and the `vendor:publish` registry (`app.service('publisher')`), which offers
+ * the checks of `kiln check` (`app.service('checks')`), and the `vendor:publish` registry (`app.service('publisher')`), which offers
  * the `make:*` stubs under the `stubs` tag.
  */
 export const cliProvider = definePlugin({
@@ -23,6 +26,7 @@ export const cliProvider = definePlugin({
   services: {
     commands: { make: () => new CommandRegistry(), token: CommandRegistry },
     publisher: { make: publisherWithStubs, token: Publisher },
+    checks: { make: () => new AppChecks(), token: AppChecks },
   },
   register(app) {
     for (const command of coreCommands) app.commands.registerLazy(command.name, command.load)

@@ -15,6 +15,11 @@ export interface CommandContext {
   app: Application
   /** The application root (`--root`, `KILN_ROOT`, else the working directory). */
   root: string
+  /**
+   * Boots the app at `root` with the CLI's environment, for a `needsApp: false` command that wants one when it
+   * can (`kiln build` runs the app's checks); the command closes it. Rejects when the app does not boot.
+   */
+  bootApp?: () => Promise<Application>
   /** The working directory the command was started in. */
   cwd: string
   /** Positional arguments, in order. */

@@ -165,6 +165,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       const ctx: CommandContext = {
         app: app ?? noApp(root),
         root,
+        bootApp: () => createApp({ root, env: appEnv }),
         cwd,
         args: input.args,
         flags: input.flags,

@@ -27,6 +27,8 @@ export class ViewManager {
   readonly preprocessors: Preprocessor[] = []
   private readonly shared: Record<string, unknown> = {}
   private readonly composers: ViewComposer[] = []
+  private readonly composedNames = new Set<string>()
+  private readonly forgetListeners: Array<(file: string) => void> = []
   private readonly primed = new WeakSet<object>()
 
   constructor(app: Application) {
@@ -52,10 +54,33 @@ export class ViewManager {
     return this
   }
 
-  /** Data computed per request for every view. @example `views.composer((ctx) => ({ path: ctx.request.path }))` */
-  composer(fn: ViewComposer): this {
+  /**
+   * Data computed per request for every view. `names` says which keys it
+   * gives, for the checks that read templates without rendering them
+   * (`kiln check`): a name a template reads must come from somewhere.
+   *
+   * @example
+   * ```ts
+   * views.composer((ctx) => ({ path: ctx.request.path }), ['path'])
+   * ```
+   */
+  composer(fn: ViewComposer, names: readonly string[] = []): this {
     this.composers.push(fn)
+    for (const name of names) this.composedNames.add(name)
     return this
+  }
+
+  /**
+   * The names every view's data has besides what its renderer passes: the
+   * shared keys and those the composers declared.
+   *
+   * @example
+   * ```ts
+   * views.dataNames() // ['appName', 'csrfToken', 'user', 'basePath']
+   * ```
+   */
+  dataNames(): string[] {
+    return [...new Set([...Object.keys(this.shared), ...this.composedNames])]
   }
 
   /** The default engine, with every registered helper. @example `views.engine().exists('home')` */
@@ -124,6 +149,22 @@ export class ViewManager {
    */
   forget(file: string): void {
     for (const engine of this.engines.resolved().values()) engine.forget?.(file)
+    for (const listener of this.forgetListeners) listener(file)
+  }
+
+  /**
+   * Hears of each view file `forget` is told changed (under `kiln dev`, on
+   * every save), after the engines dropped it: the components' template
+   * check runs again for it.
+   *
+   * @example
+   * ```ts
+   * views.onForget((file) => console.log(`${file} changed`))
+   * ```
+   */
+  onForget(listener: (file: string) => void): this {
+    this.forgetListeners.push(listener)
+    return this
   }
 
   private async viewData(data: Record<string, unknown>, ctx?: HttpContext): Promise<Record<string, unknown>> {

@@ -48,11 +48,14 @@ export const viewsProvider = definePlugin({
     views.helper('old', oldHelper)
   },
   boot(app) {
-    app.service('views').composer((ctx) => ({
-      // Masked afresh for each render, so a compressed page's size tells nothing about the token (BREACH).
-      csrfToken: ctx.session ? maskCsrfToken(ctx.session.token()) : undefined,
-      user: ctx.request.user() ?? null,
-      basePath: app.urls.basePath,
-    }))
+    app.service('views').composer(
+      (ctx) => ({
+        // Masked afresh for each render, so a compressed page's size tells nothing about the token (BREACH).
+        csrfToken: ctx.session ? maskCsrfToken(ctx.session.token()) : undefined,
+        user: ctx.request.user() ?? null,
+        basePath: app.urls.basePath,
+      }),
+      ['csrfToken', 'user', 'basePath'],
+    )
   },
 })

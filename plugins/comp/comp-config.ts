@@ -48,6 +48,11 @@ export const compConfigSchema = z.strictObject({
   navigate: z
     .strictObject({ show_progress_bar: z.boolean().default(true), progress_bar_color: z.string().default('#2299dd') })
     .default({ show_progress_bar: true, progress_bar_color: '#2299dd' }),
+  /**
+   * Names component templates may read that `kiln check` cannot see: data a view composer of the app adds
+   * without declaring it, a helper registered while rendering. Declared here once, accepted in every template.
+   */
+  template_names: z.array(z.string()).default([]),
   /** Where components are discovered (relative to the app root). */
   path: z.string().default('app/components'),
   /** The layout of full-page components (`Route.comp`), unless the component names its own. */

@@ -27,6 +27,36 @@ export interface ChildTag {
   mounted?(html: string, name: string): string
 }
 
+/**
+ * Where the `{{comp}}` view helper marks the parameters of a tag in a view
+ * (not a mount from code or a route): a symbol, so no parameter can be
+ * named by it. Features read it: the attributes of a tag, a block tag's
+ * body (slots).
+ *
+ * @example
+ * ```ts
+ * const tag = params[VIEW_TAG] as ViewTag | undefined
+ * if (tag?.block) renderSlots(tag.block)
+ * ```
+ */
+export const VIEW_TAG = Symbol.for('kiln.comp.view-tag')
+
+/** What `VIEW_TAG` holds: the body of a block tag `{{#comp "card"}}…{{/comp}}`, when it is one. */
+export interface ViewTag {
+  block?: ChildBlock
+}
+
+/**
+ * The body of a block tag `{{#comp "card"}}…{{/comp}}`, for a feature to
+ * render (slots): with the parent view's context, and `data` as the
+ * Handlebars data frame (the tag's own when none is given).
+ */
+export interface ChildBlock {
+  render(data?: Record<string, unknown>): string
+  /** The tag's data frame (`@root`, `@index`…), to make a frame from. */
+  readonly data: Record<string, unknown> | undefined
+}
+
 /** Reads a nested component's tag in a parent's view for a feature. */
 export type ChildTags = (parent: RenderScope, params: Record<string, unknown>) => ChildTag
 

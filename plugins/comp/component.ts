@@ -35,7 +35,7 @@ export abstract class Component {
   static lazy?: boolean
   /** Render a placeholder first; load right after the page has painted. */
   static defer?: boolean
-  /** The view shown until a lazy or deferred component loads (else an empty element). */
+  /** The view shown until a lazy or deferred component loads, when it has no `placeholder()` method (else an empty element). */
   static lazyPlaceholder?: string
   /** Named parts of the view that can render and update on their own: island name → view name. */
   static islandViews?: Record<string, string>
@@ -179,6 +179,12 @@ export abstract class Component {
   dehydrate?(): void | Promise<void>
   /** A view name, a template (a string starting with `<`), or `view(name, data)`; default: `static template`, else `components/<name>`. */
   render?(): string | ViewResponse | Promise<string | ViewResponse>
+  /**
+   * What a lazy or deferred component shows until it loads, given the parameters it will mount with: a view name, a
+   * template (a string starting with `<`), or `view(name, data)`, as `render()` returns; default: `static lazyPlaceholder`,
+   * else an empty `<div>`. It runs before `mount()`: the properties have their initial values.
+   */
+  placeholder?(params: Record<string, unknown>): string | ViewResponse | Promise<string | ViewResponse>
   /** Extra data for the view, worked out on every render: `with() { return { remaining: this.todos.filter((t) => !t.done).length } }`. */
   with?(): Record<string, unknown> | Promise<Record<string, unknown>>
 }

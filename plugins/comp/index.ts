@@ -5,7 +5,8 @@ export { locked } from './features/locked/locked.ts'
 export { reactive, modelable } from './features/props/props-decorators.ts'
 export { validate, type ValidateOptions, type ValidateDecorator } from './features/validation/validate-decorator.ts'
 export { Form, type FormData } from './features/forms/form.ts'
-export { computed } from './features/computed/computed.ts'
+export { computed, type ComputedOptions } from './features/computed/computed.ts'
+export { session, type SessionOptions } from './features/session/session-decorator.ts'
 export { url, type UrlOptions } from './features/query-string/url.ts'
 export { js } from './features/js/js-decorator.ts'
 export { isolate, async } from './features/bundling/bundling-decorators.ts'
@@ -19,11 +20,21 @@ export { ComponentRegistry, type ComponentClass } from './registry/registry.ts'
 export { compConfigSchema, defineCompConfig, type CompConfig } from './comp-config.ts'
 export { compDirectives } from './rendering/directives.ts'
 export { uploadRule } from './features/uploads/upload-rule.ts'
+export { FakeFile, FakeFileFactory, UploadedFile } from './features/uploads/fake-upload.ts'
 export { comp as compHelper } from './comp-helper.ts'
 export type { Snapshot, ServerMemo } from './protocol/snapshot.ts'
 export type { UpdateResponse } from './protocol/update-response.ts'
 export type { FullPageOptions } from './rendering/full-page.ts'
-export { ComponentTest, PendingComponentTest, testComponent, type ErrorExpectation, type SeeText, type TestDispatch } from './testing.ts'
+export {
+  ComponentTest,
+  ComponentTestSetup,
+  PendingComponentTest,
+  testComponent,
+  type ErrorExpectation,
+  type QueryValue,
+  type SeeText,
+  type TestDispatch,
+} from './testing.ts'
 export { html, ComponentTemplate } from './features/single-file/html-template.ts'
 
 // What features declare on `Component` by declaration merging (methods, `static template`): imported here too, so the

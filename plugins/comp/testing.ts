@@ -1,16 +1,19 @@
-import { getPath, HttpException, type Application, KilnError } from '../../core/index.ts'
+import { getPath, type Application, KilnError } from '../../core/index.ts'
 import type { TestClient } from '../../core/testing/index.ts'
-import { ComponentManager } from './component-manager.ts'
-import { signedEndpoint } from './protocol/keys.ts'
 import type { ComponentClass } from './registry/registry.ts'
 import type { Snapshot } from './protocol/snapshot.ts'
 import type { UpdateResponse } from './protocol/update-response.ts'
 import { ComponentAssertions, type TestDispatch } from './testing/assertions.ts'
-import { componentRoots, unescapeAttribute } from './testing/page-html.ts'
+import { appOf, clientOf, componentOfPage, mountThroughRoute } from './testing/mount-route.ts'
+import { componentRoots } from './testing/page-html.ts'
+import { observationsOf, observeComponents } from './testing/observed.ts'
 import { BUSY, IN_CHAIN, PendingComponentTest, SEND, type ChainTarget } from './testing/pending-test.ts'
+import { prepareTestValue, type TestValueContext } from './testing/test-values.ts'
+import { addCookies, ComponentTestSetup, queryString, type MountSetup, type QueryValue } from './testing/test-setup.ts'
 
 export { PendingComponentTest } from './testing/pending-test.ts'
 export type { ErrorExpectation, SeeText, TestDispatch } from './testing/assertions.ts'
+export { ComponentTestSetup, type QueryValue } from './testing/test-setup.ts'
 
 /**
  * A component under test, driven the way the browser drives it: every
@@ -44,6 +47,8 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
   message: string | undefined
   #running = 0
   #inChain = false
+  /** A refusal the browser shows without the server (an upload's), until the next update. */
+  #browserErrors: Record<string, string[]> = {}
 
   private constructor(
     private readonly client: TestClient,
@@ -73,19 +78,9 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
   }
 
   static async #visit(client: TestClient, path: string, name?: string): Promise<ComponentTest> {
-    const res = await client.get(path, { accept: 'text/html' })
-    const html = await res.text()
-    if (res.status !== 200) throw new KilnError(`GET ${path} answered ${res.status}: ${html.slice(0, 300)}`, { code: 'E_COMP_TEST' })
-    const roots = componentRoots(html)
-    const root = name === undefined ? roots[0] : roots.find((found) => found.snapshot.fingerprint.name === name)
-    if (!root)
-      throw new KilnError(
-        `GET ${path} has no component${name === undefined ? '' : ` named "${name}"`}; it has: ${roots.map((found) => found.snapshot.fingerprint.name).join(', ') || 'none'}.`,
-        { code: 'E_COMP_TEST' },
-      )
-    const endpoint = /<meta name="comp-endpoint" content="([^"]+)">/.exec(html)?.[1]
-    if (!endpoint) throw new KilnError(`GET ${path} has no @compScripts (no comp-endpoint meta), so its components cannot update.`, { code: 'E_COMP_TEST' })
-    return new ComponentTest(client, root.snapshot, unescapeAttribute(endpoint), root.html)
+    observeComponents(client.app)
+    const { snapshot, endpoint, html } = await componentOfPage(client, path, name)
+    return new ComponentTest(client, snapshot, endpoint, html)
   }
 
   /**
@@ -99,29 +94,58 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
    * ```
    */
   static mount(client: TestClient | Application, component: ComponentClass | string, params: Record<string, unknown> = {}): PendingComponentTest {
+    return ComponentTest.#mountWith(client, component, params, { query: {}, cookies: {} })
+  }
+
+  /**
+   * A query string for the mount's request, read by `@url()` properties, as
+   * Livewire's `Livewire::withQueryParams([...])->test(...)`; `withCookies`
+   * may follow, and `test()` mounts.
+   *
+   * @example
+   * ```ts
+   * const search = await ComponentTest.withQueryParams({ q: 'milk' }).test(app, 'search')
+   * ```
+   */
+  static withQueryParams(params: Record<string, QueryValue>): ComponentTestSetup<PendingComponentTest> {
+    return new ComponentTestSetup(ComponentTest.#mountWith).withQueryParams(params)
+  }
+
+  /**
+   * Cookies for the client, sealed as the app seals its own, read in
+   * `mount()` as `this.ctx.cookies.get(name)`; as Livewire's
+   * `Livewire::withCookies([...])->test(...)`.
+   *
+   * @example
+   * ```ts
+   * const theme = await ComponentTest.withCookies({ theme: 'dark' }).test(app, 'theme-switch')
+   * ```
+   */
+  static withCookies(cookies: Record<string, string>): ComponentTestSetup<PendingComponentTest> {
+    return new ComponentTestSetup(ComponentTest.#mountWith).withCookies(cookies)
+  }
+
+  static #mountWith(
+    client: TestClient | Application,
+    component: ComponentClass | string,
+    params: Record<string, unknown>,
+    setup: MountSetup,
+  ): PendingComponentTest {
     return new PendingComponentTest(
-      clientOf(client).then((made) => ComponentTest.#mount(made, component, params)),
+      clientOf(client).then((made) => ComponentTest.#mount(made, component, params, setup)),
       appOf(client),
     )
   }
 
-  static async #mount(client: TestClient, component: ComponentClass | string, params: Record<string, unknown>): Promise<ComponentTest> {
-    const app = client.app
-    const manager = app.service('comp')
-    const key = String(++mounts)
-    pending.set(key, { component, params })
-    try {
-      ensureMountRoute(app, manager)
-      const res = await client.get(`/comp/testing/${key}`, { accept: 'application/json' })
-      const body = (await res.json()) as { html?: string; endpoint?: string; message?: string }
-      if (res.status !== 200 || body.html === undefined || body.endpoint === undefined)
-        throw new KilnError(`Mounting ${typeof component === 'string' ? component : component.name} answered ${res.status}: ${body.message ?? ''}`, {
-          code: 'E_COMP_TEST',
-        })
-      return new ComponentTest(client, componentRoots(body.html)[0]!.snapshot, body.endpoint, body.html)
-    } finally {
-      pending.delete(key)
-    }
+  static async #mount(client: TestClient, component: ComponentClass | string, params: Record<string, unknown>, setup: MountSetup): Promise<ComponentTest> {
+    observeComponents(client.app)
+    addCookies(client, setup.cookies)
+    const { status, body } = await mountThroughRoute(client, component, params, queryString(setup.query))
+    if (status !== 200 || body.html === undefined || body.endpoint === undefined)
+      throw new KilnError(`Mounting ${typeof component === 'string' ? component : component.name} answered ${status}: ${body.message ?? ''}`, {
+        code: 'E_COMP_TEST',
+      })
+    return new ComponentTest(client, componentRoots(body.html)[0]!.snapshot, body.endpoint, body.html)
   }
 
   /** The component's id. @example `counter.id` */
@@ -139,14 +163,35 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
     return this.snapshot.serverMemo.data
   }
 
-  /** Validation messages by field after the last update. @example `form.errors.title` */
+  /** Validation messages by field after the last update (with an upload's refusal, as the browser's `$errors` shows it). @example `form.errors.title` */
   get errors(): Record<string, string[]> {
-    return (this.snapshot.serverMemo.errors ?? {}) as Record<string, string[]>
+    return { ...((this.snapshot.serverMemo.errors ?? {}) as Record<string, string[]>), ...this.#browserErrors }
   }
 
   /** The events the last update dispatched. @example `form.dispatches[0]?.name` */
   get dispatches(): TestDispatch[] {
     return this.effects?.dispatches ?? []
+  }
+
+  /** The app the component runs in. @example `counter.app.service('db')` */
+  get app(): Application {
+    return this.client.app
+  }
+
+  /** The components rendered inside this one, by name and id (from the snapshot: a child kept from an earlier render too). @example `page.children[0]?.name` */
+  get children(): Array<{ id: string; name: string }> {
+    return Object.values(this.snapshot.serverMemo.children ?? {}).map(({ id, name }) => ({ id, name }))
+  }
+
+  /**
+   * What the component reported in this test's requests, oldest first: `view`
+   * (the data each render saw), `rules` (the rules that failed, by field and
+   * message). Read by assertions (`assertViewHas`).
+   *
+   * @example `counter.observations('view').at(-1)`
+   */
+  observations(kind: string): readonly unknown[] {
+    return observationsOf(this.client.app, this.id, kind)
   }
 
   /** Where the last update redirected, if it did. @example `form.redirect // '/todos'` */
@@ -183,12 +228,24 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
     return this.#chain().refresh()
   }
 
-  /** Sends one update (a step of a chain). @example `await test[SEND]({ updates: [['title', 'x']], calls: [] })` */
+  /** Sends one update (a step of a chain); a test value set (a fake upload) gets ready first, as the browser readies it. @example `await test[SEND]({ updates: [['title', 'x']], calls: [] })` */
   async [SEND](body: { updates: Array<[string, unknown]>; calls: Array<{ method: string; params: unknown[] }> }): Promise<void> {
+    const updates: Array<[string, unknown]> = []
+    for (const [path, value] of body.updates) {
+      const ready = await prepareTestValue(this.#valueContext(path), value)
+      if (ready) updates.push([path, ready.value])
+    }
+    // Every value was refused before sending (a file the rules refuse): nothing to send, as in the browser.
+    if (updates.length === 0 && body.updates.length > 0 && body.calls.length === 0) return
+    await this.#send({ updates, calls: body.calls })
+  }
+
+  async #send(body: { updates: Array<[string, unknown]>; calls: Array<{ method: string; params: unknown[] }>; renderless?: boolean }): Promise<void> {
     const payload = { fingerprint: this.snapshot.fingerprint, serverMemo: this.snapshot.serverMemo, ...body, island: null }
     const res = await this.client.json('POST', this.endpoint, payload, { 'x-csrf-token': this.client.cookie('XSRF-TOKEN') ?? '' })
     const answer = (await res.json()) as UpdateResponse & { message?: string }
     this.status = res.status
+    this.#browserErrors = {}
     if (res.status !== 200) {
       this.message = answer.message
       return
@@ -198,6 +255,23 @@ export class ComponentTest extends ComponentAssertions implements ChainTarget {
     this.snapshot = { fingerprint: this.snapshot.fingerprint, serverMemo: answer.serverMemo }
     this.endpoint = answer.effects.endpoint
     if (answer.effects.html !== undefined) this.html = answer.effects.html
+  }
+
+  /** What a test value may do to get ready: the browser client's steps, through this test's client. */
+  #valueContext(path: string): TestValueContext {
+    return {
+      path,
+      call: async (method, ...params) => {
+        await this.#send({ updates: [], calls: [{ method, params }], renderless: true })
+        return this.status === 200 ? this.effects : undefined
+      },
+      post: (url, form) => this.client.post(url, form, { accept: 'application/json', 'x-csrf-token': this.client.cookie('XSRF-TOKEN') ?? '' }),
+      refuse: (status, message, errors) => {
+        this.status = status
+        this.message = message
+        this.#browserErrors = errors
+      },
+    }
   }
 
   /** Runs an assertion of a chain, whose own steps count as running. @example `test[IN_CHAIN](() => test.assertSee('1'))` */
@@ -245,38 +319,4 @@ export function testComponent(
   params: Record<string, unknown> = {},
 ): PendingComponentTest {
   return ComponentTest.mount(client, component, params)
-}
-
-function appOf(target: TestClient | Application): Application {
-  return 'cookie' in target && typeof target.cookie === 'function' ? target.app : (target as Application)
-}
-
-/** The client to drive the component with: the one given, or a new one of the app (loaded only then, as this module ships with the plugin). */
-async function clientOf(target: TestClient | Application): Promise<TestClient> {
-  if ('cookie' in target && typeof target.cookie === 'function') return target
-  const { TestClient } = await import('../../core/testing/test-client.ts')
-  return new TestClient(target as Application)
-}
-
-let mounts = 0
-const pending = new Map<string, { component: ComponentClass | string; params: Record<string, unknown> }>()
-const mountRoutes = new WeakSet<Application>()
-
-/**
- * The route `ComponentTest.mount` renders through: added to an app the first
- * time a test mounts a component in it, never by the plugin itself, and it
- * only mounts what the test in this process asked for.
- */
-function ensureMountRoute(app: Application, manager: ComponentManager): void {
-  if (mountRoutes.has(app)) return
-  mountRoutes.add(app)
-  app.router
-    .get('/comp/testing/{key}', async (ctx) => {
-      const wanted = pending.get(ctx.params.key ?? '')
-      if (!wanted) throw new HttpException(404, 'No component waits to be mounted under this key.')
-      // The address is signed in this request, so it carries the client's session like a page's would.
-      const endpoint = signedEndpoint(ctx.app.service('signer'), manager.config.endpoint, manager.config.signature_ttl_minutes, manager.binding.tag(ctx))
-      return { html: (await manager.mount(wanted.component, wanted.params, { ctx })).html, endpoint }
-    })
-    .middleware(['web'])
 }

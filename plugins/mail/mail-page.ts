@@ -1,4 +1,4 @@
-import type { DevPageHandler } from '../../core/index.ts'
+import { escapeHtml, type DevPageHandler } from '../../core/index.ts'
 import type { DevMailbox, RecordedMail } from './dev-mailbox.ts'
 import { formatAddress, type Address } from './message.ts'
 
@@ -55,14 +55,14 @@ function listPage(root: string, mailbox: DevMailbox, open: RecordedMail | undefi
   const items = mails
     .map(
       (mail) =>
-        `<li${mail === open ? ' aria-current="true"' : ''}><a href="${root}/${mail.id}" data-test="mail"><b>${escape(mail.message.subject)}</b>` +
-        `<span>${escape(addresses(mail.message.to))}</span><time>${mail.sentAt.toLocaleTimeString()}</time></a></li>`,
+        `<li${mail === open ? ' aria-current="true"' : ''}><a href="${root}/${mail.id}" data-test="mail"><b>${escapeHtml(mail.message.subject)}</b>` +
+        `<span>${escapeHtml(addresses(mail.message.to))}</span><time>${mail.sentAt.toLocaleTimeString()}</time></a></li>`,
     )
     .join('')
   const list = mails.length > 0 ? `<ol>${items}</ol>` : '<p>No mail sent since kiln dev started. Mail the app sends shows here.</p>'
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${open ? `${escape(open.message.subject)} · ` : ''}Mail · kiln dev</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${open ? `${escapeHtml(open.message.subject)} · ` : ''}Mail · kiln dev</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
-<body><nav><h1><a href="${root}">Mail</a></h1><p>Sent in this kiln dev process, newest first (the last 50).</p>${notice ? `<p role="alert">${escape(notice)}</p>` : ''}${list}</nav>
+<body><nav><h1><a href="${root}">Mail</a></h1><p>Sent in this kiln dev process, newest first (the last 50).</p>${notice ? `<p role="alert">${escapeHtml(notice)}</p>` : ''}${list}</nav>
 <main>${open ? mailView(root, open) : '<p>Choose a mail.</p>'}</main></body></html>`
 }
 
@@ -82,14 +82,14 @@ function mailView(root: string, mail: RecordedMail): string {
   ]
   const headers = rows
     .filter(([, value]) => value !== '')
-    .map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`)
+    .map(([name, value]) => `<tr><th scope="row">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`)
     .join('')
   const frame = message.html
     ? `<iframe src="${root}/${mail.id}/html" title="The mail's HTML" data-test="mail-html" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation"></iframe>`
     : '<p>This mail has no HTML part.</p>'
   const links = [...new Set(linksIn(message.html ?? '').concat(message.text.match(URLS) ?? []))]
   const linkList = links.length > 0 ? `<ul data-test="mail-links">${links.map((url) => `<li>${link(url)}</li>`).join('')}</ul>` : '<p>None.</p>'
-  return `<h2>${escape(message.subject)}</h2><table data-test="mail-headers">${headers}</table>
+  return `<h2>${escapeHtml(message.subject)}</h2><table data-test="mail-headers">${headers}</table>
 <h3>HTML</h3>${frame}<h3>Text</h3><pre data-test="mail-text">${linkify(message.text)}</pre><h3>Links</h3>${linkList}`
 }
 
@@ -106,22 +106,18 @@ function linkify(text: string): string {
   let out = ''
   let last = 0
   for (const match of text.matchAll(URLS)) {
-    out += escape(text.slice(last, match.index)) + link(match[0])
+    out += escapeHtml(text.slice(last, match.index)) + link(match[0])
     last = match.index + match[0].length
   }
-  return out + escape(text.slice(last))
+  return out + escapeHtml(text.slice(last))
 }
 
 function link(url: string): string {
-  return `<a href="${escape(url)}" rel="noreferrer">${escape(url)}</a>`
+  return `<a href="${escapeHtml(url)}" rel="noreferrer">${escapeHtml(url)}</a>`
 }
 
 function addresses(list: readonly Address[]): string {
   return list.map(formatAddress).join(', ')
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 function unescape(text: string): string {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type * as TypeScript from 'typescript'
 import { CommandError, defineCommand } from '../define-command.ts'
+import { refuseFailedChecks } from './build-checks.ts'
 import { writeBuildManifest } from './build-manifest.ts'
 import { keptInBuild, previousBuild, removeStale, writeBuildList } from './build-output.ts'
 
@@ -14,7 +15,8 @@ const SKIP = [/^build$/, /^node_modules$/, /^\.env$/, /^\.git$/, /^tests$/, /^st
  * `kiln build`: compiles the app's TypeScript (`config/`, `routes/`, `app/`,
  * `database/`) to JavaScript in `build/` and copies everything else it needs
  * (views, `public/`, `package.json`, `.env.example`), so production runs it on
- * plain node: `cd build && npm ci --omit=dev && npx kiln serve`. Each file is
+ * plain node: `cd build && npm ci --omit=dev && npx kiln serve`. First, the
+ * checks of `kiln check` must pass: an app with a mistake is not built. Each file is
  * compiled on its own with the app's `tsconfig.json` (no type check: run
  * `npm run typecheck` for that), and imports of `./x.ts` become `./x.js`.
  *
@@ -31,11 +33,14 @@ export const buildCommand = defineCommand({
     out: { type: 'string', description: 'Output folder, relative to the app (default: build)' },
   },
   examples: ['kiln build', 'kiln build --out=dist'],
-  run({ root, flags, info }) {
+  async run(ctx) {
+    const { root, flags, info } = ctx
     if (!existsSync(join(root, 'config'))) throw new CommandError(`No application in ${root} (no config/ folder): run kiln build in the app's folder.`)
     const out = resolve(root, String(flags.out ?? 'build'))
     const rel = relative(root, out)
     if (rel === '' || rel.startsWith('..') || rel.split(sep).length > 1) throw new CommandError(`--out must name a folder directly inside the app, not ${out}.`)
+    // An app whose checks fail (a template reading a name its component lacks) is not built.
+    await refuseFailedChecks(ctx)
     const ts = loadTypeScript(root)
     const options = compilerOptions(ts, root)
     const sources = appFiles(root, root, rel).filter((file) => file !== 'package.json' && file !== 'package-lock.json')

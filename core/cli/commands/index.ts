@@ -32,6 +32,7 @@ export const coreCommands: CoreCommand[] = [
   core('new', true, async () => (await import('./new-app.ts')).newCommand),
   core('dev', true, async () => (await import('./dev.ts')).devCommand),
   core('build', true, async () => (await import('./build-app.ts')).buildCommand),
+  core('check', false, async () => (await import('./check.ts')).checkCommand),
   core('repl', false, async () => (await import('./repl.ts')).replCommand),
   core('schedule:run', false, async () => (await import('../../schedule/schedule-commands.ts')).scheduleRunCommand),
   core('schedule:work', false, async () => (await import('../../schedule/schedule-commands.ts')).scheduleWorkCommand),

@@ -1,3 +1,4 @@
+import { KilnError } from '../../support/errors.ts'
 import type { HttpContext } from '../pipeline/http-context.ts'
 import { errorPage } from './error-page.ts'
 import { markKilnFrames } from './kiln-frames.ts'
@@ -63,6 +64,7 @@ export function renderDebugPage(error: Error, ctx: HttpContext, status: number):
   const cspNonce = queuedCspNonce(ctx)
   const route = ctx.route
   const appRoot = ctx.app.root
+  const code = error instanceof KilnError ? error.code : undefined
   const routeRows = route
     ? [
         { key: 'route', value: `${route.methods.filter((m) => m !== 'HEAD').join('|')} ${route.path}` },
@@ -74,6 +76,8 @@ export function renderDebugPage(error: Error, ctx: HttpContext, status: number):
     const { Youch } = await (youch ??= import('youch'))
     const page = new Youch().useTransformer(markKilnFrames(appRoot))
     if (routeRows.length) page.metadata.group('Request', { route: routeRows })
+    // The documented name of the fault (E_COMP_REACTIVE_MUTATED): youch shows the name and message, not the code.
+    if (code) page.metadata.group('Error', { code: { key: 'code', value: code } })
     return page.toHTML(error, { title: `${status} Server Error`, request, ...(cspNonce ? { cspNonce } : {}) })
   }
   return render().catch(() => errorPage(status, error.message, error.stack))

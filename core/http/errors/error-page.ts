@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../support/escape-html.ts'
+
 /**
  * The small HTML page browsers see for an error. With a stack (debug mode,
  * when the full debug page cannot be rendered) it is shown below the message.
@@ -19,15 +21,3 @@ const STYLE = [
   'h1{font-size:1.5rem}',
   'pre{overflow:auto;background:#f4f4f4;padding:1rem;font-size:12px}',
 ].join('')
-
-/**
- * Escapes text for HTML.
- *
- * @example
- * ```ts
- * escapeHtml('<b>') // '&lt;b&gt;'
- * ```
- */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-}

@@ -1,6 +1,7 @@
 import { HTTPError } from 'h3'
 import { FastResponse } from 'srvx'
 import { ZodError } from 'zod'
+import { KilnError } from '../../support/errors.ts'
 import { ServiceUnavailableError } from '../../support/redis-health.ts'
 import { debugErrorPage } from './debug-error-page.ts'
 import { errorPage } from './error-page.ts'
@@ -10,7 +11,8 @@ import type { HttpContext } from '../pipeline/http-context.ts'
 import { json } from '../responses/to-response.ts'
 import { knownBody } from '../compression/known-body.ts'
 
-export { errorPage, escapeHtml } from './error-page.ts'
+export { errorPage } from './error-page.ts'
+export { escapeHtml } from '../../support/escape-html.ts'
 
 /** What an error becomes on the wire. */
 export interface ErrorDescription {
@@ -24,14 +26,23 @@ export interface ErrorDescription {
  * Maps any thrown value to a status, message and extra body fields. Errors
  * that carry a 4xx `status` (HttpException, h3's HTTPError, ModelNotFound...)
  * keep it; zod failures become 422; everything else is a 500 whose message
- * never leaks.
+ * never leaks. A `KilnError` adds its `code` to the body, a 500's too: the
+ * code is the documented name of the fault, never a secret, and lets a
+ * client (or a test) tell `E_COMP_REACTIVE_MUTATED` from any other crash.
  *
  * @example
  * ```ts
  * describeError(new HttpException(403, 'No.')).status // 403
+ * describeError(new KilnError('Bad.', { code: 'E_THING' })).body // { code: 'E_THING' }
  * ```
  */
 export function describeError(error: unknown): ErrorDescription {
+  const description = describeStatus(error)
+  if (error instanceof KilnError && description.body.code === undefined) description.body = { ...description.body, code: error.code }
+  return description
+}
+
+function describeStatus(error: unknown): ErrorDescription {
   if (error instanceof HttpException) {
     return { status: error.status, message: error.message, headers: error.options.headers ?? {}, body: error.body ?? {} }
   }
@@ -51,6 +62,21 @@ export function describeError(error: unknown): ErrorDescription {
     return { status, message: (error as Error).message || defaultMessage(status), headers: {}, body: {} }
   }
   return { status: 500, message: defaultMessage(500), headers: {}, body: {} }
+}
+
+/**
+ * The stable code an error answers with (`describeError`'s `code`): a
+ * `KilnError`'s, or the one an `HttpException` puts in its body. For answers
+ * built by hand, as a component's bundled or streamed update builds them.
+ *
+ * @example
+ * ```ts
+ * errorCode(new KilnError('No.', { code: 'E_COMP_WITH' })) // 'E_COMP_WITH'
+ * ```
+ */
+export function errorCode(error: unknown): string | undefined {
+  const code = describeError(error).body.code
+  return typeof code === 'string' ? code : undefined
 }
 
 /** How `renderError` answers. */

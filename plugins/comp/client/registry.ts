@@ -3,8 +3,32 @@ import type { PageComponent } from './page-component.ts'
 /** The components of the page, by id. */
 export const components = new Map<string, PageComponent>()
 
-/** The component an element belongs to: its closest root with `wire:id`. */
+/** Names the component an element belongs to when it is not its closest root's, or undefined to leave it to that rule. */
+export type ElementOwner = (el: Element) => string | undefined
+
+const owners: ElementOwner[] = []
+
+/**
+ * Lets a feature say which component an element belongs to when that is not
+ * the closest root (a slot's content is its parent's, inside the child's
+ * element).
+ *
+ * @example
+ * ```ts
+ * claimElements((el) => (el.hasAttribute('data-owner') ? el.getAttribute('data-owner')! : undefined))
+ * ```
+ */
+export function claimElements(owner: ElementOwner): void {
+  if (!owners.includes(owner)) owners.push(owner)
+}
+
+/** The component an element belongs to: its closest root with `wire:id`, unless a feature claims the element. */
 export function closestComponent(el: Element | null): PageComponent | undefined {
+  if (el)
+    for (const owner of owners) {
+      const id = owner(el)
+      if (id !== undefined && components.has(id)) return components.get(id)
+    }
   const root = el?.closest('[wire\\:id]')
   return root ? components.get(root.getAttribute('wire:id')!) : undefined
 }

@@ -5,7 +5,7 @@ import type { Component } from '../component.ts'
 import type { CompServices } from '../lifecycle/component-hook.ts'
 import type { ListenerWake } from '../pipeline/bundled-update.ts'
 import type { ComponentRegistry } from '../registry/registry.ts'
-import type { ViewData, ViewSource } from '../rendering/render.ts'
+import type { RenderedHtml, ViewData, ViewSource } from '../rendering/render.ts'
 import type { KindRule, PropertyKinds } from '../state/property-kinds.ts'
 import type { StateType } from '../state/state.ts'
 import type { ComponentAssertions } from '../testing/assertions.ts'
@@ -54,8 +54,16 @@ export interface FeatureProvider {
   readonly viewSource?: ViewSource
   /** Data a component's view sees besides its state (what `with()` returns). */
   readonly viewData?: ViewData
+  /** A component's HTML once its view rendered, before its root gets `wire:id` (attributes a parent passes). */
+  readonly renderedHtml?: RenderedHtml
   /** What a nested component's tag in a parent's view carries for the feature (a parent's `wire:model`). */
   readonly childTags?: ChildTags
+  /**
+   * Names the feature puts in every component's view data that no helper, property or `with()` gives (a slot's
+   * `slot`, `attributes`): `kiln check` accepts them in any component template. Helpers need not be listed: the
+   * check reads the registered ones.
+   */
+  readonly templateNames?: readonly string[]
   /** Whether a listening component sent with a bundled update updates without an event for it. */
   readonly wakesListener?: ListenerWake
   /** Once, when the feature is installed: what it adds to another feature (form objects to validation). */

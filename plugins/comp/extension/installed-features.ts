@@ -3,7 +3,7 @@ import { addScriptPart } from '../assets/scripts.ts'
 import { addChildTags } from '../component-manager.ts'
 import { addAfterReset, Component } from '../component.ts'
 import { addListenerWake } from '../pipeline/bundled-update.ts'
-import { addViewData, addViewSource } from '../rendering/render.ts'
+import { addRenderedHtml, addViewData, addViewSource } from '../rendering/render.ts'
 import { addKindRule, type PropertyKinds } from '../state/property-kinds.ts'
 import { addStateType } from '../state/state.ts'
 import { addAfterUpdate } from '../state/updates.ts'
@@ -12,6 +12,7 @@ import { PendingComponentTest } from '../testing/pending-test.ts'
 import type { FeatureProvider, ProvideContext } from './feature-provider.ts'
 
 const installed = new Set<FeatureProvider>()
+const templateNames = new Set<string>()
 
 /**
  * Installs features, once each, in their order: their methods go on
@@ -45,10 +46,25 @@ export function installFeatures(features: readonly FeatureProvider[]): void {
     if (feature.scripts) addScriptPart(feature.scripts)
     if (feature.viewSource) addViewSource(feature.viewSource)
     if (feature.viewData) addViewData(feature.viewData)
+    if (feature.renderedHtml) addRenderedHtml(feature.renderedHtml)
     if (feature.childTags) addChildTags(feature.childTags)
     if (feature.wakesListener) addListenerWake(feature.wakesListener)
+    for (const name of feature.templateNames ?? []) templateNames.add(name)
     feature.install?.()
   }
+}
+
+/**
+ * The names installed features put in every component's view data besides
+ * helpers (their `templateNames`), for the template check.
+ *
+ * @example
+ * ```ts
+ * featureTemplateNames() // ['slot', 'attributes']
+ * ```
+ */
+export function featureTemplateNames(): readonly string[] {
+  return [...templateNames]
 }
 
 /**

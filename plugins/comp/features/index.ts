@@ -13,6 +13,8 @@ import { propsFeature } from './props/props-feature.ts'
 import { redirectsFeature } from './redirects/redirects-feature.ts'
 import { scriptsFeature } from './scripts/scripts-feature.ts'
 import { singleFileFeature } from './single-file/single-file-feature.ts'
+import { slotsFeature } from './slots/slots-feature.ts'
+import { templateCheckFeature } from './template-check/template-check-feature.ts'
 import { transitionFeature } from './transition/transition-feature.ts'
 import { uploadsFeature } from './uploads/uploads-feature.ts'
 import { validationFeature } from './validation/validation-feature.ts'
@@ -31,6 +33,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   formsFeature,
   uploadsFeature,
   propsFeature,
+  slotsFeature,
   computedFeature,
   redirectsFeature,
   eventsFeature,
@@ -43,6 +46,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   cloakFeature,
   echoFeature,
   scriptsFeature,
+  templateCheckFeature,
 ]
 
 installFeatures(PROVIDERS)
@@ -84,16 +88,21 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./lazy/lazy-hook.ts').then((m) => m.lazy),
   () => import('./locked/locked-hook.ts').then((m) => m.lockedProperties),
   () => import('./props/props-hook.ts').then((m) => m.props),
+  () => import('./slots/slots-hook.ts').then((m) => m.slots),
   () => import('./events/events-hook.ts').then((m) => m.events),
   () => import('./magic-actions/magic-actions-hook.ts').then((m) => m.magicActions),
   () => import('./uploads/uploads-hook.ts').then((m) => m.uploads),
   () => import('./islands/islands-hook.ts').then((m) => m.islands),
+  // Before the query string: a value in the URL wins over the one kept in the session.
+  () => import('./session/session-hook.ts').then((m) => m.sessionState),
   () => import('./query-string/query-string-hook.ts').then((m) => m.queryString),
   () => import('./js/js-hook.ts').then((m) => m.js),
   () => import('./scripts/scripts-hook.ts').then((m) => m.scripts),
   () => import('./redirects/redirects-hook.ts').then((m) => m.redirects),
   () => import('./bundling/bundling-hook.ts').then((m) => m.bundling),
   () => import('./transition/transition-hook.ts').then((m) => m.transitions),
+  // Last: its dehydrate hook writes back the persisted and cached computed values that anything before it worked out.
+  () => import('./computed/computed-hook.ts').then((m) => m.computedValues),
 ]
 
 let loading: Promise<readonly ComponentHook[]> | undefined

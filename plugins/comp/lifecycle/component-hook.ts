@@ -40,6 +40,8 @@ export class ComponentContext {
   skipHydrate = false
   /** Set by a hook: nothing renders this time. */
   skipRender = false
+  /** Set by a hook: render even though the browser asked for none (`.renderless`), as a refused upload shows its message. */
+  renderAnyway = false
   private readonly values = new Map<symbol, unknown>()
 
   constructor(
@@ -107,7 +109,10 @@ export interface ContextActions {
  */
 export interface ComponentHook {
   readonly name: string
-  /** First render, before the component's `mount()`; setting `c.placeholder` renders that instead (and skips mounting). */
+  /**
+   * First render, before the component's `mount()`; setting `c.placeholder` renders that instead (and skips mounting).
+   * `params` is the hooks' own copy: a hook may delete the parameters meant for it (`lazy`), and the component mounts without them.
+   */
   mount?(c: ComponentContext, params: Record<string, unknown>): void | Promise<void>
   /** After the component's `mount()`, before `booted()` (first render, or a lazy component loading). */
   mounted?(c: ComponentContext): void | Promise<void>

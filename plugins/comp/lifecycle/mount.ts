@@ -39,12 +39,14 @@ export async function mountComponent(
   const component = services.instantiate(Class, run)
   const scope: RenderScope = { component, Class, id: run.id, ctx, previous: {}, children: {}, counter: 0 }
   const c: ComponentContext = new ComponentContext(services, component, Class, run, scope, undefined, { boot: (values) => bootComponent(c, values) })
-  const mounting = runFeatureHooks(services.features, 'mount', c, params)
+  // The hooks' own copy: a feature takes out the parameters meant for it (`lazy`, `defer`), and the caller's object stays as it was.
+  const own = { ...params }
+  const mounting = runFeatureHooks(services.features, 'mount', c, own)
   if (mounting) await mounting
   let html: string
   if (c.placeholder !== undefined) html = c.placeholder
   else {
-    await bootComponent(c, params)
+    await bootComponent(c, own)
     html = await renderComponentView(services.views, scope, name)
   }
   const snapshot = await dehydrateComponent(c, scope.children)

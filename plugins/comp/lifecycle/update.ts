@@ -86,7 +86,7 @@ export async function updateComponent(services: CompServices, payload: UpdatePay
 
   let html: string | undefined
   let children = scope.previous
-  const byFeature = payload.renderless || run.skipRender || c.skipRender ? undefined : renderedByFeature(c)
+  const byFeature = (payload.renderless && !c.renderAnyway) || run.skipRender || c.skipRender ? undefined : renderedByFeature(c)
   if (byFeature !== undefined && !(isPromiseLike(byFeature) ? await byFeature : byFeature)) {
     // The single-root check ran at mount; re-running it on every update is for debug mode, where its error helps.
     const check = services.app.config.get<boolean>('app.debug', false)

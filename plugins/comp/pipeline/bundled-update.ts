@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpException, logStatus, renderDebugPage, type HttpContext } from '../../../core/index.ts'
+import { errorCode, HttpException, logStatus, renderDebugPage, type HttpContext } from '../../../core/index.ts'
 import type { CompConfig } from '../comp-config.ts'
 import { signedEndpoint } from '../protocol/keys.ts'
 import type { CompServices } from '../lifecycle/component-hook.ts'
@@ -13,10 +13,10 @@ import { parseSnapshotPart, parseUpdatePayload, type UpdatePayload } from '../pr
  * One entry's failure, in place of its answer: the status and message a
  * request of its own would have got; for a crash in debug mode, also the
  * debug page (`page`, HTML) the browser shows in its error dialog
- * (`showsErrorPages`).
+ * (`showsErrorPages`); a `KilnError`'s `code` as a request of its own has it.
  */
 export interface EntryError {
-  error: { status: number; message: string; errors?: Record<string, string[]>; page?: string }
+  error: { status: number; message: string; code?: string; errors?: Record<string, string[]>; page?: string }
 }
 
 /** What a bundled `POST /comp/update` answers: the entries' answers in the order they came, and one fresh address. */
@@ -141,6 +141,8 @@ async function attempt(ctx: HttpContext, work: () => Promise<UpdateResponse>): P
     return await work()
   } catch (error) {
     const failed = await failure(ctx, error)
+    const code = errorCode(error)
+    if (code !== undefined) failed.error.code = code
     logStatus(ctx, failed.error.status)
     return failed
   }

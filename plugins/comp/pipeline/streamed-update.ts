@@ -1,4 +1,4 @@
-import { HttpException, KilnError, logAfter, logStatus, renderDebugPage, type HttpContext } from '../../../core/index.ts'
+import { errorCode, HttpException, KilnError, logAfter, logStatus, renderDebugPage, type HttpContext } from '../../../core/index.ts'
 import type { ComponentRun } from '../component-run.ts'
 import { showsErrorPages } from './error-page.ts'
 
@@ -96,7 +96,10 @@ async function streamed(ctx: HttpContext, maxKb: number, work: () => Promise<unk
   if (!(await Promise.race([done.then(() => false), sink.started]))) return done
   const ended = done.then(
     (response) => sink.end({ response }),
-    async (error: unknown) => sink.end({ error: await describe(ctx, error) }),
+    async (error: unknown) => {
+      const code = errorCode(error)
+      sink.end({ error: { ...(await describe(ctx, error)), ...(code === undefined ? {} : { code }) } })
+    },
   )
   // The request log waits for the end: a failure after the first chunk is logged with its status, not the stream's 200.
   logAfter(ctx, ended)

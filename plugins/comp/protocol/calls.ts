@@ -4,7 +4,20 @@ import { Component } from '../component.ts'
 import type { ComponentClass } from '../registry/registry.ts'
 
 /** Methods the framework calls itself: never from the browser. */
-const HOOKS = new Set(['constructor', 'mount', 'hydrate', 'booted', 'updating', 'updated', 'rendering', 'rendered', 'dehydrate', 'render', 'with'])
+const HOOKS = new Set([
+  'constructor',
+  'mount',
+  'hydrate',
+  'booted',
+  'updating',
+  'updated',
+  'rendering',
+  'rendered',
+  'dehydrate',
+  'render',
+  'with',
+  'placeholder',
+])
 const NAME = /^[A-Za-z$][\w$]{0,99}$/
 
 /**

@@ -3,6 +3,7 @@ import { metaOf } from '../state/class-meta.ts'
 import type { Component } from '../component.ts'
 import type { ComponentClass } from '../registry/registry.ts'
 import type { ChildRecord } from '../protocol/snapshot.ts'
+import { isObserved, reportToTests } from '../testing/observed.ts'
 
 /** Where a component's view can find the component it renders, for `comp` and `island` helpers. */
 export const RENDER_SCOPE = Symbol.for('kiln.comp.render-scope')
@@ -25,8 +26,25 @@ export type ViewSource = (Class: ComponentClass) => string | undefined
 /** Data a component's view sees besides its state (what its `with()` returns), or undefined when there is none for it. */
 export type ViewData = (component: Component) => Promise<Record<string, unknown>> | undefined
 
+/** A component's HTML as its view rendered it (first render and updates), changed by a feature (slots: attributes on the root). */
+export type RenderedHtml = (scope: RenderScope, html: string) => string
+
 const viewSources: ViewSource[] = []
 const viewDataSteps: ViewData[] = []
+const renderedSteps: RenderedHtml[] = []
+
+/**
+ * Adds a step that may change a component's rendered HTML before its root
+ * gets `wire:id` (the attributes a parent passes go on the child's root).
+ *
+ * @example
+ * ```ts
+ * addRenderedHtml((scope, html) => html)
+ * ```
+ */
+export function addRenderedHtml(step: RenderedHtml): void {
+  if (!renderedSteps.includes(step)) renderedSteps.push(step)
+}
 
 /**
  * Adds a way a component names its view source (single-file components' `static template`).
@@ -188,14 +206,30 @@ export async function renderComponentView(views: ViewManager, scope: RenderScope
   if (isPromiseLike(rendering)) await rendering
   const pending = componentView(scope, name)
   const view = isPromiseLike(pending) ? await pending : pending
-  const html = outerMarkersRemoved(
+  let html = outerMarkersRemoved(
     view.source === undefined
       ? await views.render(view.name, view.data, scope.ctx, COMPONENT_RENDER)
       : await views.renderInline(view.source, view.data, scope.ctx, COMPONENT_RENDER),
   )
+  for (const step of renderedSteps) html = step(scope, html)
   const rendered = component.rendered?.(html)
   if (isPromiseLike(rendered)) await rendered
+  // For a component test's assertViewHas: the data as the view saw it (computed values as they were worked out).
+  if (isObserved(scope.ctx?.app)) reportToTests(scope.ctx?.app, scope.id, 'view', readableData(view.data))
   return html
+}
+
+/** The view's data by name, each value read once; one whose getter throws is left out. */
+function readableData(data: Record<string | symbol, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(data)) {
+    try {
+      out[key] = data[key]
+    } catch {
+      // A computed property that fails when read: the view did not use it, or the render would have failed.
+    }
+  }
+  return out
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { KilnError, Model } from '../../../core/index.ts'
 import { ownMeta } from './class-meta.ts'
 import { record } from './decorators.ts'
@@ -42,6 +43,8 @@ export interface KindRule {
   coerce(value: unknown, path: string, kind: PropertyKind, context: StateContext): unknown
   /** The kind of one item inside a property of this kind (one file of a list of uploads), if items have one. */
   item?(kind: PropertyKind): PropertyKind | undefined
+  /** The rule `validate()` checks a property of this kind with, from its declaration (an `@upload()` property's limits). */
+  rule?(kind: PropertyKind): z.ZodType | undefined
 }
 
 const rules = new Map<string, KindRule>()

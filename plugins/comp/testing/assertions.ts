@@ -1,9 +1,11 @@
-import { AssertionError } from 'node:assert'
-import { inspect, isDeepStrictEqual } from 'node:util'
+import { isDeepStrictEqual } from 'node:util'
 import Handlebars from 'handlebars'
-import { KilnError } from '../../../core/index.ts'
+import { KilnError, type Application } from '../../../core/index.ts'
 import type { UpdateResponse } from '../protocol/update-response.ts'
+import { failAssertion, show, snippet, type FailureDetails } from './failure.ts'
 import { visibleHtml } from './page-html.ts'
+
+export { failAssertion, show, type FailureDetails } from './failure.ts'
 
 /** An event an update dispatched. */
 export type TestDispatch = UpdateResponse['effects']['dispatches'][number]
@@ -36,7 +38,12 @@ export abstract class ComponentAssertions {
   abstract readonly errors: Record<string, string[]>
   abstract readonly dispatches: TestDispatch[]
   abstract readonly redirect: string | undefined
+  abstract readonly children: Array<{ id: string; name: string }>
+  /** The app the component runs in (its routes, for `assertRedirectToRoute`). */
+  abstract readonly app: Application
   abstract get(path: string): unknown
+  /** What the component reported in the test's requests, by kind (`view`, `rules`), oldest first. */
+  abstract observations(kind: string): readonly unknown[]
   /** Throws when a set or call of this component is still running (a forgotten `await`). */
   protected abstract checkIdle(): void
 
@@ -63,6 +70,105 @@ export abstract class ComponentAssertions {
   /** The rendered HTML does not hold this markup. @example `form.assertDontSeeHtml('<p class="error">')` */
   assertDontSeeHtml(html: SeeText): this {
     return this.#see(html, { escape: false, expect: false })
+  }
+
+  /**
+   * The rendered HTML shows the texts in this order (each escaped as
+   * `{{value}}` escapes it), as Livewire's `assertSeeInOrder`.
+   *
+   * @example `list.assertSeeInOrder(['Buy milk', 'Walk the dog'])`
+   */
+  assertSeeInOrder(texts: Array<string | number>): this {
+    this.checkIdle()
+    const html = visibleHtml(this.html)
+    let from = 0
+    let previous: string | undefined
+    for (const piece of texts) {
+      const wanted = Handlebars.escapeExpression(String(piece))
+      const at = html.indexOf(wanted, from)
+      if (at === -1) {
+        const where = previous === undefined ? '' : html.includes(wanted) ? `, but it is only before ${show(previous)}` : ', but it is not there at all'
+        this.#fail(
+          `Expected to see ${show(String(piece))}${previous === undefined ? '' : ` after ${show(previous)}`} in the ${this.name} component${where || ', but it is not there'}.\nThe HTML: ${snippet(html, wanted)}`,
+          {
+            actual: html,
+            expected: texts,
+            operator: 'assertSeeInOrder',
+          },
+        )
+      }
+      from = at + wanted.length
+      previous = String(piece)
+    }
+    return this
+  }
+
+  /**
+   * A component of this name is rendered inside this one (a child kept from
+   * an earlier render counts, as the browser still shows it), as Livewire's
+   * `assertSeeLivewire`.
+   *
+   * @example `page.assertSeeComponent('todo-item')`
+   */
+  assertSeeComponent(name: string): this {
+    this.checkIdle()
+    const names = this.#nested()
+    if (!names.includes(name))
+      this.#fail(`Expected the ${this.name} component to render a "${name}" component, but it renders ${names.length === 0 ? 'none' : show(names)}.`, {
+        actual: names,
+        expected: name,
+        operator: 'assertSeeComponent',
+      })
+    return this
+  }
+
+  /** No component of this name is rendered inside this one. @example `page.call('close').assertDontSeeComponent('modal')` */
+  assertDontSeeComponent(name: string): this {
+    this.checkIdle()
+    const names = this.#nested()
+    if (names.includes(name))
+      this.#fail(`Expected the ${this.name} component not to render a "${name}" component, but it does: ${show(names)}.`, {
+        actual: names,
+        expected: name,
+        operator: 'assertDontSeeComponent',
+      })
+    return this
+  }
+
+  /**
+   * The data the view last rendered with (its state, computed properties,
+   * `errors`, what `with()` or `render()` gave) has `key`; with a value, one
+   * deeply equal to it; with a function, one it accepts.
+   *
+   * @example `list.assertViewHas('remaining', 2).assertViewHas('todos', (todos) => Array.isArray(todos))`
+   */
+  assertViewHas(key: string, ...expected: [] | [unknown]): this {
+    this.checkIdle()
+    const data = this.observations('view').at(-1) as Record<string, unknown> | undefined
+    if (data === undefined)
+      return this.#fail(`Expected the view to have ${show(key)}, but the ${this.name} component has not rendered in this test.`, { operator: 'assertViewHas' })
+    if (!Object.hasOwn(data, key))
+      return this.#fail(`Expected the view to have ${show(key)}, but its data has: ${Object.keys(data).join(', ')}.`, {
+        expected: key,
+        operator: 'assertViewHas',
+      })
+    if (expected.length === 0) return this
+    const [value] = expected
+    const actual = data[key]
+    const ok = typeof value === 'function' ? Boolean((value as (actual: unknown) => unknown)(actual)) : isDeepStrictEqual(actual, value)
+    if (!ok)
+      this.#fail(`Expected the view's ${key} ${typeof value === 'function' ? 'to pass the given check' : `to be ${show(value)}`}, but it is ${show(actual)}.`, {
+        actual,
+        expected: value,
+        operator: 'assertViewHas',
+      })
+    return this
+  }
+
+  /** The names of the components rendered inside this one: its children, and those in its HTML (their own children too). */
+  #nested(): string[] {
+    const inHtml = [...this.html.matchAll(/\swire:name="([^"]*)"/g)].slice(1).map((match) => match[1]!)
+    return [...new Set([...this.children.map((child) => child.name), ...inHtml])]
   }
 
   /**
@@ -178,45 +284,4 @@ export abstract class ComponentAssertions {
       configurable: true,
     })
   }
-}
-
-/** What an assertion's failure carries besides its message, as `node:assert`'s `AssertionError` takes it. */
-export interface FailureDetails {
-  actual?: unknown
-  expected?: unknown
-  operator: string
-}
-
-/**
- * Fails an assertion of a component under test: an `AssertionError` whose
- * message names the component and, when the last update was refused, says so
- * (a refused update explains most surprises). For the assertions features add.
- *
- * @example
- * ```ts
- * failAssertion(test, 'Expected no redirect, but there was one.', { actual: test.redirect, operator: 'assertNoRedirect' })
- * ```
- */
-export function failAssertion(test: ComponentAssertions, message: string, details: FailureDetails): never {
-  const refused =
-    test.status !== 200 && details.operator !== 'assertStatus' ? `\n(The last update was refused: ${test.status} ${show(test.message ?? '')}.)` : ''
-  throw new AssertionError({ message: `${test.name}: ${message}${refused}`, actual: details.actual, expected: details.expected, operator: details.operator })
-}
-
-/**
- * A value as it reads in an assertion's message: compact, cut at a length a terminal shows.
- *
- * @example `show({ title: 'Buy milk' }) // "{ title: 'Buy milk' }"`
- */
-export function show(value: unknown): string {
-  const text = inspect(value, { depth: 4, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 })
-  return text.length > 800 ? `${text.slice(0, 800)}…` : text
-}
-
-/** Up to 600 characters of the HTML, around where `near` would be (its start, if it is not there). */
-function snippet(html: string, near: string): string {
-  const text = html.replace(/\s+/g, ' ').trim()
-  if (text.length <= 600) return text
-  const at = Math.max(0, text.indexOf(near.replace(/\s+/g, ' ')) - 200)
-  return `${at > 0 ? '…' : ''}${text.slice(at, at + 600)}…`
 }

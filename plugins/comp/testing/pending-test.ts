@@ -93,6 +93,26 @@ export class PendingComponentTest implements PromiseLike<ComponentTest> {
     return this.#assert((test) => test.assertDontSeeHtml(html))
   }
 
+  /** See {@link ComponentTest.assertSeeInOrder}. @example `list.call('sort').assertSeeInOrder(['Apples', 'Pears'])` */
+  assertSeeInOrder(texts: Array<string | number>): this {
+    return this.#assert((test) => test.assertSeeInOrder(texts))
+  }
+
+  /** See {@link ComponentTest.assertSeeComponent}. @example `page.call('open').assertSeeComponent('modal')` */
+  assertSeeComponent(name: string): this {
+    return this.#assert((test) => test.assertSeeComponent(name))
+  }
+
+  /** See {@link ComponentTest.assertDontSeeComponent}. @example `page.call('close').assertDontSeeComponent('modal')` */
+  assertDontSeeComponent(name: string): this {
+    return this.#assert((test) => test.assertDontSeeComponent(name))
+  }
+
+  /** See {@link ComponentTest.assertViewHas}. @example `list.call('add').assertViewHas('remaining', 1)` */
+  assertViewHas(key: string, ...expected: [] | [unknown]): this {
+    return this.#assert((test) => test.assertViewHas(key, ...expected))
+  }
+
   /** See {@link ComponentTest.assertSet}. @example `counter.call('increment').assertSet('count', 1)` */
   assertSet(path: string, value: unknown): this {
     return this.#assert((test) => test.assertSet(path, value))

@@ -73,11 +73,11 @@ async function makeApp(t: { teardown(fn: () => unknown): void }) {
   return app
 }
 
-test('ctx.authorize() answers 403 with JSON { message } when the policy refuses, and lets the owner through', async (t) => {
+test('ctx.authorize() answers 403 with JSON { message, code } when the policy refuses, and lets the owner through', async (t) => {
   const app = await makeApp(t)
   const refused = await app.request('/posts/edit?post=2', { headers: { 'x-user': 'ada', accept: 'application/json' } })
   t.is(refused.status, 403)
-  t.deepEqual(await refused.json(), { message: 'This action is unauthorized.' })
+  t.deepEqual(await refused.json(), { message: 'This action is unauthorized.', code: 'E_UNAUTHORIZED_ACCESS' })
   const guest = await app.request('/posts/edit?post=1', { headers: { accept: 'application/json' } })
   t.is(guest.status, 403, 'guests are refused without asking the policy')
   const owner = await app.request('/posts/edit?post=1', { headers: { 'x-user': 'ada' } })

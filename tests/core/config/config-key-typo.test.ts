@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
-import ts from 'typescript'
+import { typecheckVirtual, type Diagnostic } from '../../fixtures/virtual-typecheck.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..')
 
@@ -20,23 +20,9 @@ export const okHttp = defineHttpConfig({ request_log: true })
 export const okNested = defineCompConfig({ limits: { max_components: 3 } })
 `
 
-/** Each diagnostic of the file: its line, code and whole message. */
-function diagnose(): Array<{ line: number; code: number; message: string }> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })
-  if (!config) throw new Error('tsconfig.json could not be read.')
-  // A virtual file: the repository's own tsc never sees the lines that must fail.
-  const file = join(root, 'tests/core/config/config-typo.virtual.ts')
-  const host = ts.createCompilerHost(config.options)
-  const { fileExists, readFile } = host
-  host.fileExists = (name) => name === file || fileExists(name)
-  host.readFile = (name) => (name === file ? source : readFile(name))
-  const program = ts.createProgram({ rootNames: [file], options: { ...config.options, noEmit: true }, host })
-  const sourceFile = program.getSourceFile(file)!
-  return ts.getPreEmitDiagnostics(program, sourceFile).map((diagnostic) => ({
-    line: sourceFile.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1,
-    code: diagnostic.code,
-    message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
-  }))
+/** Each diagnostic of the file, checked as `tsc` checks an app's config. */
+function diagnose(): Diagnostic[] {
+  return typecheckVirtual(join(root, 'tests/core/config/config-typo.virtual.ts'), source)
 }
 
 test('a misspelt key in a define…Config is one short compiler message naming it, with the key meant; correct configs compile', (t) => {

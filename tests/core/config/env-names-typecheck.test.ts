@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
-import ts from 'typescript'
+import { typecheckVirtual, type Diagnostic } from '../../fixtures/virtual-typecheck.ts'
 
 // Issue 39 item 2: once env.ts declares the app's variables, env.get() and the other reading helpers accept
 // only their names, so a misspelt name is a compile error that lists them; an app without env.ts reads any.
@@ -10,22 +10,10 @@ import ts from 'typescript'
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..')
 
 /** Type-checks one fixture (its text read from `<name>.txt`) with the repository's tsconfig. */
-function check(name: string): { text: string; errors: { line: number; code: number; message: string }[] } {
+function check(name: string): { text: string; errors: Diagnostic[] } {
   const fixture = join(root, 'tests/core/config/typecheck', name)
   const text = readFileSync(`${fixture}.txt`, 'utf8')
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!
-  const host = ts.createCompilerHost(config.options)
-  const { fileExists, readFile } = host
-  host.fileExists = (file) => file === fixture || fileExists(file)
-  host.readFile = (file) => (file === fixture ? text : readFile(file))
-  const program = ts.createProgram({ rootNames: [fixture], options: { ...config.options, noEmit: true }, host })
-  const source = program.getSourceFile(fixture)!
-  const errors = ts.getPreEmitDiagnostics(program, source).map((diagnostic) => ({
-    line: source.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1,
-    code: diagnostic.code,
-    message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
-  }))
-  return { text, errors }
+  return { text, errors: typecheckVirtual(fixture, text) }
 }
 
 test('with variables declared, a misspelt name is a compile error in every reading helper, naming the declared ones', (t) => {

@@ -93,16 +93,16 @@ test('kiln dev with APP_DEBUG: /_kiln/mail lists the mail sent, with its headers
 
   t.is((await get(port, '/send', own))?.body, 'sent')
   const list = await get(port, '/_kiln/mail', `localhost:${port}`)
-  t.regex(list!.body, /<a href="\/_kiln\/mail\/1" data-test="mail"><b>Hello there<\/b><span>Ada &#60;ada@example.com&#62;<\/span>/)
+  t.regex(list!.body, /<a href="\/_kiln\/mail\/1" data-test="mail"><b>Hello there<\/b><span>Ada &lt;ada@example.com&gt;<\/span>/)
   const mail = await get(port, '/_kiln/mail/1', own)
   t.is(mail?.status, 200)
-  t.regex(mail!.body, /<th scope="row">To<\/th><td>Ada &#60;ada@example.com&#62;<\/td>/)
+  t.regex(mail!.body, /<th scope="row">To<\/th><td>Ada &lt;ada@example.com&gt;<\/td>/)
   t.regex(mail!.body, /<th scope="row">Mailer<\/th><td>log<\/td>/)
   t.regex(
     mail!.body,
     /<iframe src="\/_kiln\/mail\/1\/html"[^>]* sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation">/,
   )
-  t.regex(mail!.body, /<pre data-test="mail-text">Hi[^<]*Welcome \(<a href="https:\/\/example.com\/welcome\?a=1&#38;b=2"/)
+  t.regex(mail!.body, /<pre data-test="mail-text">Hi[^<]*Welcome \(<a href="https:\/\/example.com\/welcome\?a=1&amp;b=2"/)
   t.false(mail!.body.includes('<script'), 'the mail’s script is in no page of the app’s origin')
   t.regex(String(mail!.headers['content-security-policy']), /default-src 'none'/)
 

@@ -81,11 +81,11 @@ for (const dialect of ['sqlite', 'pgsql'] as const) {
     t.regex(other.message, /no_such_column/)
   })
 
-  test(`${dialect}, APP_DEBUG=false: a missing table is a plain 500, and the log line says to run kiln migrate`, async (t) => {
+  test(`${dialect}, APP_DEBUG=false: a missing table is a plain 500 with its code, and the log line says to run kiln migrate`, async (t) => {
     const { app, root } = await freshApp(t, dialect, false)
     const res = await app.request('/users', { headers: json })
     t.is(res.status, 500)
-    t.deepEqual(await res.json(), { message: 'Server error.' })
+    t.deepEqual(await res.json(), { message: 'Server error.', code: 'E_MISSING_TABLE' })
     const page = await (await app.request('/users/1', { headers: { accept: 'text/html' } })).text()
     t.false(page.includes('kiln migrate'))
     await app.close()

@@ -12,6 +12,7 @@ export default class KilnOven extends Component {
     const degrees = 1300 // oven-source-marker
     throw new Error('The glaze ran at ' + degrees + ' degrees')
   }
+  check() { this.validate() }
 }
 `,
   'resources/views/components/kiln-oven.hbs': `<div>
@@ -19,6 +20,7 @@ export default class KilnOven extends Component {
   <button id="warm" wire:click="warm">warm</button>
   <button id="fire" wire:click="fire">fire</button>
   <button id="unknown" wire:click="vanish">unknown</button>
+  <button id="check" wire:click="check">check</button>
 </div>`,
 }
 
@@ -57,6 +59,16 @@ test('debug mode: an action that throws shows the youch debug page in the dialog
   t.false(await page.isVisible('#comp-error'))
   await page.click('#warm')
   await textIs(page, '#heat', '100')
+})
+
+test('debug mode: a documented Kiln error shows its code in the dialog, beside the message', async (t) => {
+  const { page, open } = await debug.newPage(t)
+  await open('/c/kiln-oven')
+  await page.click('#check')
+  await page.waitForSelector('#comp-error', { state: 'visible' })
+  t.regex(await frameText(page), /KilnOven\.validate\(\) needs rules/)
+  const frame = (await (await page.$('#comp-error iframe'))!.contentFrame())!
+  t.is((await frame.textContent('h4.card-subtitle:text-is("code") + span'))?.trim(), 'E_COMP_NO_RULES')
 })
 
 test('debug mode: an unknown action shows a short readable message, not JSON', async (t) => {

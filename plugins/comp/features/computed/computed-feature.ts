@@ -4,7 +4,7 @@ import { forgetComputed } from './computed.ts'
 
 declare module '../../component.ts' {
   interface Component {
-    /** Works computed properties out again on their next read (all, or one). @example `this.forgetComputed('remaining')` */
+    /** Works computed properties out again on their next read (all, or one); a persisted or cached value is forgotten in the store too. @example `this.forgetComputed('remaining')` */
     forgetComputed(name?: string): void
   }
 }

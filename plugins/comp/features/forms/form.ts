@@ -1,6 +1,6 @@
 import { FORBIDDEN_KEYS, KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
-import { addRuledValues, checkFields, replaceErrors } from '../validation/check-fields.ts'
+import { addRuledValues, checkFields, collectFailedRules, replaceErrors } from '../validation/check-fields.ts'
 import { fieldRules } from '../validation/validate-decorator.ts'
 
 /** The fields of a form object as plain values (its methods left out of the type's use). */
@@ -50,7 +50,8 @@ export abstract class Form {
   validate(...fields: Array<keyof this & string>): FormData<this> {
     const { component, name } = ownerOf(this)
     const names = fields.length > 0 ? fields.map((field) => checkedField(this, field)) : formFields(this)
-    const { data, errors } = checkFields(this as unknown as Record<string, unknown>, fieldRules(this.constructor), names, `${name}.`)
+    const self = this as unknown as Record<string, unknown>
+    const { data, errors } = collectFailedRules(component, () => checkFields(self, fieldRules(this.constructor), names, `${name}.`))
     component.errors = replaceErrors(component.errors, fields.length > 0 ? names.map((field) => `${name}.${field}`) : [name], errors)
     if (Object.keys(errors).length > 0) throw new ValidationStop()
     return { ...this.all(), ...data } as FormData<this>

@@ -20,3 +20,30 @@ export default class DeferredCard extends Component {
 `,
   'resources/views/components/loading.hbs': '<div class="placeholder">Loading…</div>',
 }
+
+/**
+ * Test components of lazy loading per use: a chart that is not lazy by class with a `placeholder(params)` method, and a
+ * page that makes it lazy where it uses it, and loads the lazy card with the page (`lazy=false`).
+ */
+export const lazyPerUseFiles: Record<string, string> = {
+  ...lazyFiles,
+  'app/components/sales-chart.ts': `import { Component } from 'kiln-framework/comp'
+export default class SalesChart extends Component {
+  title = ''
+  mounted = 'no'
+  placeholder(params: Record<string, unknown>) { return '<div class="placeholder">Loading {{title}} ({{mounted}}, ' + Object.keys(params).join(',') + ')…</div>' }
+  mount(params: Record<string, unknown>) { this.mounted = Object.keys(params).join(',') }
+  render() { return '<article>{{title}} mounted with {{mounted}}</article>' }
+}
+`,
+  'app/components/chart-page.ts': `import { Component } from 'kiln-framework/comp'
+export default class ChartPage extends Component {
+  render() { return "<section>@comp('sales-chart', title='Sales <b>', lazy=true)@comp('lazy-card', title='Now', lazy=false)</section>" }
+}
+`,
+  'app/components/bad-option.ts': `import { Component } from 'kiln-framework/comp'
+export default class BadOption extends Component {
+  render() { return "<section>@comp('sales-chart', lazy='soon')</section>" }
+}
+`,
+}

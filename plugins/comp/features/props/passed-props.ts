@@ -45,6 +45,8 @@ export function childParams(parent: RenderScope, given: Record<string, unknown>)
     binding = { outer: value, modifiers: key.split('.').slice(1), value: readPath(parent, value) }
     params[BINDING] = binding
   }
+  // What other features put on the tag under their own symbols (a block tag's body) goes on to the child.
+  for (const symbol of Object.getOwnPropertySymbols(given)) params[symbol] = (given as Record<symbol, unknown>)[symbol]
   return { params, binding }
 }
 

@@ -85,6 +85,6 @@ test('an error after the first chunk ends the stream with an error line that hid
   const { snapshot: fresh, endpoint: address } = await page(client, '/')
   const flooded = lines(await (await send(client, address, fresh, 'flood')).text())
   t.is(flooded[0]!.stream.content.length, 600)
-  t.deepEqual(flooded.at(-1), { error: { status: 500, message: 'Server error.' } })
+  t.deepEqual(flooded.at(-1), { error: { status: 500, message: 'Server error.', code: 'E_COMP_STREAM_TOO_LARGE' } })
   t.is(flooded.length, 2, 'the chunk past the cap never left')
 })

@@ -11,6 +11,8 @@ export interface UploadRules {
   mimes?: string[]
   /** Several files at once (an array of files). */
   multiple?: boolean
+  /** Whether `validate()` refuses the property while it has no file (default true). */
+  required?: boolean
 }
 
 declare module '../../state/property-kinds.ts' {
@@ -23,13 +25,15 @@ declare module '../../state/property-kinds.ts' {
 /**
  * Declares a property that receives uploaded files, with its rules. Only
  * such properties accept uploads; the rules are checked when the browser
- * asks to upload (size and declared type) and again on the file's content.
+ * asks to upload (size and declared type), again on the file's content,
+ * and by `this.validate()` (which also wants a file, unless
+ * `required: false`), so they are written once.
  *
  * @example
  * ```ts
  * class Avatar extends Component {
  *   @upload({ maxKb: 1024, mimes: ['image/png', 'image/jpeg'] }) photo: TemporaryUploadedFile | null = null
- *   @upload({ mimes: ['application/pdf'], multiple: true }) papers: TemporaryUploadedFile[] = []
+ *   @upload({ mimes: ['application/pdf'], multiple: true, required: false }) papers: TemporaryUploadedFile[] = []
  * }
  * ```
  */

@@ -32,16 +32,30 @@ export function uploadRulesOf(Class: Function, property: string, config: CompCon
 
 function effectiveRules(rules: UploadRules, config: CompConfig['uploads']): EffectiveUploadRules {
   const declared = rules.mimes ?? []
-  // The app's list bounds every component's: a declared type the app does not accept is left out.
-  const mimes =
-    config.mimes.length === 0
-      ? declared
-      : declared.length === 0
-        ? config.mimes
-        : declared.filter((type) => config.mimes.some((accepted) => mimeMatches(accepted, type)))
+  const mimes = config.mimes.length === 0 ? declared : declared.length === 0 ? config.mimes : intersect(declared, config.mimes)
   if (declared.length > 0 && mimes.length === 0)
     throw new HttpException(403, `None of the types this property accepts (${declared.join(', ')}) is in comp.uploads.mimes.`)
   return { maxKb: Math.min(rules.maxKb ?? config.max_kb, config.max_kb), mimes, multiple: rules.multiple === true }
+}
+
+/**
+ * The types both lists accept: the app's list bounds every component's. A
+ * declared type the app accepts stays as it is (`image/png` under the
+ * app's `image/*`); a declared group stands for the app's types in it
+ * (`image/*` under the app's PNG and JPEG is PNG and JPEG).
+ *
+ * @example
+ * ```ts
+ * intersect(['image/*'], ['image/png', 'image/jpeg', 'application/pdf']) // ['image/png', 'image/jpeg']
+ * ```
+ */
+function intersect(declared: readonly string[], app: readonly string[]): string[] {
+  const both = new Set<string>()
+  for (const type of declared) {
+    if (app.some((accepted) => mimeMatches(accepted, type))) both.add(type)
+    else for (const accepted of app) if (mimeMatches(type, accepted)) both.add(accepted)
+  }
+  return [...both]
 }
 
 /**

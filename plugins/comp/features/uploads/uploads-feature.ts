@@ -4,6 +4,8 @@ import { hmacKey } from '../../protocol/keys.ts'
 import type { StateContext } from '../../state/state.ts'
 import { previewHandler } from './preview-handler.ts'
 import { TemporaryUploadedFile } from './temporary-uploaded-file.ts'
+import type { UploadRules } from './upload-decorator.ts'
+import { declaredUploadRule } from './upload-rule.ts'
 import { uploadHandler } from './upload-handler.ts'
 import { keepUploadStore, openUpload, UploadStore, uploadStoreState } from './upload-store.ts'
 
@@ -20,7 +22,8 @@ async function uploadValue(value: unknown, path: string, context: StateContext, 
  * File uploads, besides their hook (`$upload`, `$removeUpload`): the
  * temporary store, `POST /comp/upload` and `GET /comp/upload/preview`,
  * uploaded files in a component's state (by reference), and `@upload()`
- * properties taking references from the browser.
+ * properties taking references from the browser, whose rules `validate()`
+ * checks too.
  *
  * @example
  * ```ts
@@ -43,6 +46,8 @@ export const uploadsFeature: FeatureProvider = {
       coerce: (value, path, kind, context) => uploadValue(value, path, context, (kind as { multiple?: boolean }).multiple === true),
       // One file inside a list of uploads is one upload.
       item: (kind) => ({ ...kind, multiple: false }),
+      // What validate() checks the property with: its @upload() rules, written once.
+      rule: (kind) => declaredUploadRule(kind as UploadRules),
     },
   },
   register({ app, services }) {

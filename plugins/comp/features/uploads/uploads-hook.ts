@@ -20,6 +20,8 @@ export const uploads: ComponentHook = {
     async $upload(c, params) {
       const upload = await startUpload(c, params)
       if (upload) c.effects.upload = upload
+      // Refused before sending: the browser asked for no render, but the view's {{error}} must show why, as $errors does.
+      else c.renderAnyway = true
     },
     $removeUpload: removeUpload,
   },

@@ -43,6 +43,15 @@ export default class Uploader extends Component {
 `,
     `<div><input id="file" type="file" wire:model="photo" x-on:comp-upload-progress="window.__progress = (window.__progress || []).concat($event.detail.progress)" x-on:comp-upload-finish="$el.dataset.done = 'yes'"><span id="photo-name">{{#if photo}}{{photo.name}} {{photo.size}}{{/if}}</span><span id="photo-error" x-text="$errors.first('photo')"></span><button id="save" wire:click="save">save</button><span id="stored">{{stored}}</span></div>`,
   ),
+  ...component(
+    'refusals',
+    `import { Component, TemporaryUploadedFile, upload } from 'kiln-framework/comp'
+export default class Refusals extends Component {
+  @upload({ maxKb: 64, mimes: ['image/png'] }) photo: TemporaryUploadedFile | null = null
+}
+`,
+    `<div><input id="file" type="file" wire:model="photo"><span id="view-error">{{error "photo"}}</span><span id="bag-error" x-text="$errors.first('photo')"></span><span id="photo-name">{{#if photo}}{{photo.name}}{{/if}}</span></div>`,
+  ),
 }
 
 let env: BrowserApp
@@ -95,6 +104,19 @@ test('uploads: a file the property refuses, before sending (too large) or after 
   await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
   await textIs(page, '#photo-name', `me.png ${PNG.length}`)
   t.is(await page.textContent('#photo-error'), '', 'a good file clears the message')
+})
+
+test('uploads: a file refused before sending shows in {{error "photo"}} as well as in $errors', async (t) => {
+  const { page, open } = await plain.newPage(t)
+  await open('/c/refusals')
+  await page.setInputFiles('#file', { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(65 * 1024, 1) })
+  await textIs(page, '#view-error', 'The file "huge.png" may not be larger than 64 KB.')
+  t.is(await page.textContent('#bag-error'), 'The file "huge.png" may not be larger than 64 KB.')
+  await page.setInputFiles('#file', { name: 'a.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') })
+  await textIs(page, '#view-error', 'The file "a.pdf" must be one of: image/png.')
+  await page.setInputFiles('#file', { name: 'me.png', mimeType: 'image/png', buffer: PNG })
+  await textIs(page, '#photo-name', 'me.png')
+  t.is(await page.textContent('#view-error'), '', 'a good file clears it')
 })
 
 test('uploads: several files over uploads.max_kb together, or one of them refused by content, show in $errors (photos and photos.1)', async (t) => {

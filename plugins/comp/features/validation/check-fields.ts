@@ -3,6 +3,9 @@ import { attributeMessage, issueErrors } from './rule-messages.ts'
 import type { FieldRule } from './validate-decorator.ts'
 import type { ErrorHolder } from '../../component-run.ts'
 
+// Form objects reach validation through this file: what they run of it, the failed rules' report too.
+export { collectFailedRules } from './failed-rules.ts'
+
 /** What a check found: the parsed values of the fields checked, and the messages by field path. */
 export interface FieldCheck {
   data: Record<string, unknown>
@@ -24,7 +27,8 @@ export function checkFields(values: Record<string, unknown>, rules: ReadonlyMap<
   if (names.length === 0) return { data: {}, errors: {} }
   const shape = Object.fromEntries(names.map((name) => [name, rules.get(name)!.schema]))
   const input = Object.fromEntries(names.map((name) => [name, values[name]]))
-  const result = z.object(shape).safeParse(input, { error: attributeMessage })
+  // reportInput: a failed rule is told apart from a missing value by the input (failed-rules.ts: `required`).
+  const result = z.object(shape).safeParse(input, { error: attributeMessage, reportInput: true })
   if (result.success) return { data: result.data, errors: {} }
   return { data: {}, errors: issueErrors(result.error.issues, rules, prefix) }
 }

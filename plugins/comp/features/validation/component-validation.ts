@@ -2,7 +2,8 @@ import type { z } from 'zod'
 import { KilnError } from '../../../../core/index.ts'
 import { ValidationStop, type ErrorHolder } from '../../component-run.ts'
 import { checkFields, replaceErrors, ruledValues } from './check-fields.ts'
-import { fieldRules } from './validate-decorator.ts'
+import { componentRules } from './kind-rules.ts'
+import { collectFailedRules, noteFailedRule } from './failed-rules.ts'
 
 type Rules = { rules?: z.ZodType }
 
@@ -12,7 +13,8 @@ const bindRuled = (component: ErrorHolder) => ruledValues().forEach((values) => 
 /**
  * `this.validate()`: with a schema, the public state against it; without,
  * every rule the component has, together: `static rules` (on the whole
- * state), the `@validate()` rules of its properties, and those of its form
+ * state), the `@validate()` rules of its properties and the rules of their
+ * declarations (`@upload()`, see `componentRules`), and those of its form
  * objects (messages keyed `form.title`). On success the messages are
  * cleared and the parsed values returned; on failure they are set and the
  * request's calls stop. @internal
@@ -23,24 +25,36 @@ const bindRuled = (component: ErrorHolder) => ruledValues().forEach((values) => 
  * ```
  */
 export function validateComponent(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
+  return collectFailedRules(component, () => validateAll(component, schema))
+}
+
+function validateAll(component: ErrorHolder, schema?: z.ZodType): Record<string, unknown> {
   const Class = component.constructor as Function & Rules
   const self = component as unknown as Record<string, unknown>
   bindRuled(component)
   const forms = Object.keys(component).filter((key) => !key.startsWith('_') && ruledOf(self[key]))
   const rules = schema ?? Class.rules
-  if (!rules && fieldRules(Class).size === 0 && forms.length === 0)
-    throw new KilnError(`${Class.name}.validate() needs rules: @validate() on properties, static rules (a zod schema), a form object, or a schema argument.`, {
-      code: 'E_COMP_NO_RULES',
-    })
+  if (!rules && componentRules(Class).size === 0 && forms.length === 0)
+    throw new KilnError(
+      `${Class.name}.validate() needs rules: @validate() or @upload() on properties, static rules (a zod schema), a form object, or a schema argument.`,
+      {
+        code: 'E_COMP_NO_RULES',
+      },
+    )
   let data: Record<string, unknown> = {}
   let errors: Record<string, string[]> = {}
   if (rules) {
-    const result = rules.safeParse(component.state())
+    const result = rules.safeParse(component.state(), { reportInput: true })
     if (result.success) data = { ...(result.data as Record<string, unknown>) }
-    else for (const issue of result.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message)
+    else
+      for (const issue of result.error.issues) {
+        const path = issue.path.join('.') || '_'
+        ;(errors[path] ??= []).push(issue.message)
+        noteFailedRule(path, issue.message, issue)
+      }
   }
   if (!schema) {
-    const fields = checkFields(self, fieldRules(Class))
+    const fields = checkFields(self, componentRules(Class))
     data = { ...data, ...fields.data }
     errors = merge(errors, fields.errors)
     for (const name of forms) {
@@ -66,6 +80,10 @@ export function validateComponent(component: ErrorHolder, schema?: z.ZodType): R
  * ```
  */
 export function validateOnlyComponent(component: ErrorHolder, path: string): void {
+  collectFailedRules(component, () => validateOne(component, path))
+}
+
+function validateOne(component: ErrorHolder, path: string): void {
   const self = component as unknown as Record<string, unknown>
   const [root = '', field] = path.split('.')
   const value = Object.prototype.hasOwnProperty.call(component, root) ? self[root] : undefined
@@ -76,12 +94,17 @@ export function validateOnlyComponent(component: ErrorHolder, path: string): voi
     return
   }
   const Class = component.constructor as Function & Rules
-  const rule = fieldRules(Class).has(root) ? undefined : (Class.rules as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[root]
+  const rule = componentRules(Class).has(root) ? undefined : (Class.rules as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[root]
   let errors: Record<string, string[]> = {}
   if (rule) {
-    const result = rule.safeParse(value)
-    if (!result.success) for (const issue of result.error.issues) (errors[[root, ...issue.path].join('.')] ??= []).push(issue.message)
-  } else if (fieldRules(Class).has(root)) errors = checkFields(self, fieldRules(Class), [root]).errors
+    const result = rule.safeParse(value, { reportInput: true })
+    if (!result.success)
+      for (const issue of result.error.issues) {
+        const at = [root, ...issue.path].join('.')
+        ;(errors[at] ??= []).push(issue.message)
+        noteFailedRule(at, issue.message, issue)
+      }
+  } else if (componentRules(Class).has(root)) errors = checkFields(self, componentRules(Class), [root]).errors
   else return
   component.errors = replaceErrors(component.errors, [root], errors)
   if (Object.keys(errors).length > 0) throw new ValidationStop()
@@ -103,7 +126,7 @@ export function validateOnUpdate(component: ErrorHolder, path: string): void {
   const [root = '', field] = path.split('.')
   const value = self[root]
   const values = ruledOf(value)
-  const rule = values ? (field === undefined ? undefined : values.fieldRule(value, field)) : fieldRules(component.constructor).get(root)
+  const rule = values ? (field === undefined ? undefined : values.fieldRule(value, field)) : componentRules(component.constructor).get(root)
   if (!rule?.onUpdate) return
   try {
     validateOnlyComponent(component, values ? `${root}.${field}` : root)

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { FieldRule } from './validate-decorator.ts'
+import { noteFailedRule } from './failed-rules.ts'
 
 type Issue = z.core.$ZodRawIssue
 
@@ -57,8 +58,10 @@ export function issueErrors(issues: readonly z.core.$ZodIssue[], rules: Readonly
     const rule = rules.get(field)
     const custom = typeof rule?.message === 'string' ? rule.message : rule?.message?.[issue.code]
     const message = (custom ?? issue.message).replaceAll(':attribute', rule?.as ?? words(field))
-    const list = (errors[prefix + (issue.path.join('.') || '_')] ??= [])
+    const path = prefix + (issue.path.join('.') || '_')
+    const list = (errors[path] ??= [])
     if (!list.includes(message)) list.push(message)
+    noteFailedRule(path, message, issue)
   }
   return { ...errors }
 }

@@ -1,14 +1,16 @@
 import type { FeatureProvider } from '../../extension/feature-provider.ts'
 import { failAssertion, show, type ComponentAssertions, type ErrorExpectation } from '../../testing/assertions.ts'
+import type { FailedRules } from './failed-rules.ts'
 
 declare module '../../testing/assertions.ts' {
   interface ComponentAssertions {
     /**
      * The last update left validation errors: any at all, on the given fields,
-     * or, with an object, messages that contain a text (or match a pattern)
-     * per field. Fields of a form object are keyed by their path (`form.title`).
+     * or, with an object, per field the rule that failed (`'min'`, `'min:3'`,
+     * `'required'`, `'email'`) or a text a message contains (or a pattern it
+     * matches). Fields of a form object are keyed by their path (`form.title`).
      *
-     * @example `form.assertHasErrors('title')`, `form.assertHasErrors(['title', 'due'])`, `form.assertHasErrors({ title: 'at least 3' })`
+     * @example `form.assertHasErrors('title')`, `form.assertHasErrors(['title', 'due'])`, `form.assertHasErrors({ title: 'min' })`, `form.assertHasErrors({ title: 'at least 3' })`
      */
     assertHasErrors(fields?: string | string[] | Record<string, ErrorExpectation>): this
 
@@ -49,18 +51,19 @@ export const validationAssertions: FeatureProvider['assertions'] = {
     for (const [field, expectation] of Object.entries(wanted)) {
       const messages = Object.hasOwn(errors, field) ? (errors[field] ?? []) : []
       if (messages.length === 0) failAssertion(this, `Expected a validation error for ${field}, but it has none.\n${shown}`, { operator: 'assertHasErrors' })
+      const rules = failedRules(this, field, messages)
       for (const part of expectation === undefined ? [] : [expectation].flat()) {
-        const found = messages.some((message) => (typeof part === 'string' ? message.includes(part) : part.test(message)))
-        if (!found)
-          failAssertion(
-            this,
-            `Expected an error for ${field} ${typeof part === 'string' ? `containing ${show(part)}` : `matching ${part}`}, but its messages are ${show(messages)}.`,
-            {
-              actual: messages,
-              expected: part,
-              operator: 'assertHasErrors',
-            },
-          )
+        const found =
+          typeof part === 'string' ? rules.includes(part) || messages.some((message) => message.includes(part)) : messages.some((message) => part.test(message))
+        if (!found) {
+          const wanted = typeof part === 'string' ? `from the rule ${show(part)} or containing it` : `matching ${part}`
+          const failed = rules.length === 0 ? '' : `, and the rules that failed are ${show(rules)}`
+          failAssertion(this, `Expected an error for ${field} ${wanted}, but its messages are ${show(messages)}${failed}.`, {
+            actual: messages,
+            expected: part,
+            operator: 'assertHasErrors',
+          })
+        }
       }
     }
   },
@@ -76,4 +79,15 @@ export const validationAssertions: FeatureProvider['assertions'] = {
       })
     }
   },
+}
+
+/** The names of the rules behind a field's messages, as validation reported them in the test's requests (newest first wins). */
+function failedRules(test: ComponentAssertions, field: string, messages: readonly string[]): string[] {
+  const reports = test.observations('rules') as readonly FailedRules[]
+  const names = new Set<string>()
+  for (const message of messages) {
+    const report = reports.findLast((failed) => Object.hasOwn(failed, field) && Object.hasOwn(failed[field]!, message))
+    for (const name of report?.[field]?.[message] ?? []) names.add(name)
+  }
+  return [...names]
 }
