@@ -3,6 +3,8 @@ interface Page {
   ok: boolean
   url: string
   html: string
+  /** The nonce of the page's Content-Security-Policy: its tags that carry it are the server's own. */
+  nonce?: string
 }
 
 /** Pages fetched ahead (hover, mousedown): used by the visit that follows within this many milliseconds. */
@@ -40,7 +42,8 @@ async function load(href: string): Promise<Page> {
   try {
     const response = await fetch(href, { headers: { accept: 'text/html', 'x-comp-navigate': 'true' }, credentials: 'same-origin' })
     const ok = response.ok && (response.headers.get('content-type') ?? '').includes('text/html')
-    return { ok, url: response.url || href, html: ok ? await response.text() : '' }
+    const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1]
+    return { ok, url: response.url || href, html: ok ? await response.text() : '', nonce }
   } catch {
     return { ok: false, url: href, html: '' }
   }
@@ -93,7 +96,7 @@ export async function navigate(url: string, options: { push?: boolean; hard?: bo
     mergeHead(doc)
     const body = document.adoptNode(doc.body)
     runScripts(body)
-    document.dispatchEvent(new CustomEvent('comp:swap', { detail: { body } }))
+    document.dispatchEvent(new CustomEvent('comp:swap', { detail: { body, nonce: page.nonce } }))
     if (options.push !== false) {
       history.replaceState({ ...history.state, scroll: left }, '')
       history.pushState({ compNavigate: true, key: (current = key()) }, '', new URL(target.hash, page.url).href)

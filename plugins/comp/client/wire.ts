@@ -138,12 +138,45 @@ export function runJs(component: PageComponent, code: string): unknown {
   return new Function('$wire', code)(component.$wire)
 }
 
-function jsActions(component: PageComponent): Record<string, () => unknown> {
-  return new Proxy({} as Record<string, () => unknown>, {
-    get: (_target, key) => {
-      const code = typeof key === 'string' ? component.memo.js?.[key] : undefined
-      return code === undefined ? undefined : () => runJs(component, code)
-    },
+/** JavaScript actions a component's `@script` defined (`$js.bookmark = () => …`), by component. */
+const definedActions = new WeakMap<PageComponent, Map<string, (...params: unknown[]) => unknown>>()
+
+/**
+ * A component's JavaScript action: one its `@script` defined, else the code of
+ * a `@js()` method; undefined when it has neither.
+ *
+ * @example
+ * ```ts
+ * jsAction(component, 'bookmark')?.()
+ * ```
+ */
+export function jsAction(component: PageComponent, name: string): ((...params: unknown[]) => unknown) | undefined {
+  const defined = definedActions.get(component)?.get(name)
+  if (defined) return defined
+  const code = component.memo.js?.[name]
+  return code === undefined ? undefined : () => runJs(component, code)
+}
+
+function defineJsAction(component: PageComponent, name: unknown, action: unknown): boolean {
+  if (typeof name !== 'string' || typeof action !== 'function') return false
+  let actions = definedActions.get(component)
+  if (!actions) definedActions.set(component, (actions = new Map()))
+  actions.set(name, action as (...params: unknown[]) => unknown)
+  return true
+}
+
+/**
+ * `$wire.$js`: a component's JavaScript actions, run in the browser with no
+ * request (`$js.clear()`, `wire:click="$js.clear"`). A `@script` defines its
+ * own, as functions, so they work under the CSP-safe build:
+ * `$js.bookmark = () => …`, or `$js('bookmark', () => …)`.
+ */
+function jsActions(component: PageComponent): Record<string, unknown> {
+  // An arrow function as the target: callable, and without a `prototype` the proxy would have to report.
+  return new Proxy((() => undefined) as unknown as Record<string, unknown>, {
+    get: (_target, key) => (typeof key === 'string' ? jsAction(component, key) : undefined),
+    set: (_target, key, value) => defineJsAction(component, key, value),
+    apply: (_target, _this, [name, action]: unknown[]) => void defineJsAction(component, name, action),
   })
 }
 

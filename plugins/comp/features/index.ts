@@ -12,6 +12,7 @@ import { navigateFeature } from './navigate/navigate-feature.ts'
 import { paginationFeature } from './pagination/pagination-feature.ts'
 import { propsFeature } from './props/props-feature.ts'
 import { redirectsFeature } from './redirects/redirects-feature.ts'
+import { scriptsFeature } from './scripts/scripts-feature.ts'
 import { singleFileFeature } from './single-file/single-file-feature.ts'
 import { slotsFeature } from './slots/slots-feature.ts'
 import { templateCheckFeature } from './template-check/template-check-feature.ts'
@@ -46,6 +47,7 @@ const PROVIDERS: readonly FeatureProvider[] = [
   paginationFeature,
   cloakFeature,
   echoFeature,
+  scriptsFeature,
   templateCheckFeature,
 ]
 
@@ -97,6 +99,7 @@ const FEATURES: readonly (() => Promise<ComponentHook>)[] = [
   () => import('./session/session-hook.ts').then((m) => m.sessionState),
   () => import('./query-string/query-string-hook.ts').then((m) => m.queryString),
   () => import('./js/js-hook.ts').then((m) => m.js),
+  () => import('./scripts/scripts-hook.ts').then((m) => m.scripts),
   () => import('./redirects/redirects-hook.ts').then((m) => m.redirects),
   () => import('./downloads/downloads-hook.ts').then((m) => m.downloads),
   () => import('./bundling/bundling-hook.ts').then((m) => m.bundling),

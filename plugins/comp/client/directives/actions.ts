@@ -2,7 +2,7 @@ import { alpine } from '../alpine.ts'
 import type { PageComponent } from '../page-component.ts'
 import { parseAction } from '../literal.ts'
 import { dispatchEvent } from '../registry.ts'
-import { runJs } from '../wire.ts'
+import { jsAction } from '../wire.ts'
 import { duration, type Directive } from './parse.ts'
 
 const KEYS: Record<string, string> = {
@@ -65,11 +65,11 @@ export function runAction(component: PageComponent, el: Element, expression: str
     case '$refresh':
       return component.call('$refresh', [], options).then(restore)
     default:
-      // `$js.clear`: a @js() action runs in the browser, with no request.
+      // `$js.clear`: a JavaScript action (a @js() method, or one a @script defined) runs in the browser, with no request.
       if (method.startsWith('$js.')) {
-        const code = component.memo.js?.[method.slice(4)]
-        if (code === undefined) throw new Error(`comp: ${component.name} has no JavaScript action "${method.slice(4)}".`)
-        return void runJs(component, code)
+        const action = jsAction(component, method.slice(4))
+        if (action === undefined) throw new Error(`comp: ${component.name} has no JavaScript action "${method.slice(4)}".`)
+        return void action(...params)
       }
       return component.call(method, params, options).then(restore)
   }
