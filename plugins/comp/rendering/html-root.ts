@@ -72,8 +72,13 @@ export function rootElement(html: string, component: string): RootElement {
  * without parsing the rest: what an update uses outside debug mode, where
  * the full single-root check already ran when the component mounted.
  * Undefined when the HTML does not start with an element.
+ *
+ * @example
+ * ```ts
+ * leadingElement('<!-- x --><div class="a">') // { tag: 'div', insertAt: 14 }
+ * ```
  */
-function leadingElement(html: string): RootElement | undefined {
+export function leadingElement(html: string): RootElement | undefined {
   let at = 0
   for (;;) {
     while (at < html.length && /\s/.test(html[at]!)) at++

@@ -1,4 +1,4 @@
-import { escapeAttribute } from '../../rendering/html-root.ts'
+import { escapeAttribute, leadingElement } from '../../rendering/html-root.ts'
 
 /**
  * The names a parent's tag passes to a child's root when the child has no
@@ -85,20 +85,13 @@ const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?/y
  * ```
  */
 export function withPassedAttributes(html: string, passed: Record<string, string | true>): string {
-  let at = 0
-  for (;;) {
-    while (at < html.length && /\s/.test(html[at]!)) at++
-    if (!html.startsWith('<!--', at)) break
-    const end = html.indexOf('-->', at + 4)
-    if (end < 0) return html
-    at = end + 3
-  }
-  const open = /^<([A-Za-z][\w:.-]*)/.exec(html.slice(at, at + 64))
-  if (!open) return html
+  const root = leadingElement(html)
+  if (!root) return html
+  const at = root.insertAt - root.tag.length - 1
   // The root's own attributes stay as written, but those a passed one joins or replaces.
   let kept = ''
   const rest = { ...passed }
-  let index = at + open[0].length
+  let index = root.insertAt
   for (;;) {
     ATTRIBUTE.lastIndex = index
     const match = ATTRIBUTE.exec(html)
@@ -115,7 +108,7 @@ export function withPassedAttributes(html: string, passed: Record<string, string
   }
   const close = /^\s*(\/?>)/.exec(html.slice(index))
   if (!close) return html
-  return `${html.slice(0, at)}<${open[1]}${kept}${attributeText(rest)}${close[1]}${html.slice(index + close[0].length)}`
+  return `${html.slice(0, at)}<${root.tag}${kept}${attributeText(rest)}${close[1]}${html.slice(index + close[0].length)}`
 }
 
 /** The text of an attribute value as the browser reads it, so it is escaped once, not twice, when written again. */
